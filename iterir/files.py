@@ -1,0 +1,49 @@
+"""Reading IR from files: text (`.itir`) or JSON (`.json`), chosen by extension or content."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+from iterir.errors import ParseError
+from iterir.json_codec import from_json
+from iterir.jsontext import loads
+from iterir.nodes import Node
+from iterir.parser import parse
+
+_JSON_START = re.compile(r'\s*\{\s*"')
+
+
+def read_text(path: str | Path) -> str:
+    """The text of `path` (`-` is standard input); unreadable files are a ParseError."""
+    name = str(path)
+    try:
+        if name == "-":
+            return sys.stdin.read()
+        return Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ParseError(f"not UTF-8 text (byte {exc.start})", name) from None
+    except OSError as exc:
+        raise ParseError(f"cannot read file: {exc.strerror or exc}", name) from None
+
+
+def is_json(text: str, filename: str | None) -> bool:
+    """`.json` files are JSON and `.itir` files text; otherwise JSON is what starts with `{"`."""
+    suffix = Path(filename).suffix.lower() if filename and filename != "-" else ""
+    if suffix in (".json", ".itir"):
+        return suffix == ".json"
+    return _JSON_START.match(text) is not None
+
+
+def loads_ir(text: str, filename: str | None = None) -> Node:
+    """Parse IR given as text or as JSON, whichever `text` is."""
+    if is_json(text, filename):
+        return from_json(loads(text, filename), filename)
+    return parse(text, filename)
+
+
+def load(path: str | Path) -> Node:
+    """Read the IR in `path` (`-` for standard input, whose format is told by its content)."""
+    text = read_text(path)
+    return loads_ir(text, "<stdin>" if str(path) == "-" else str(path))

@@ -1,0 +1,173 @@
+"""The JSON snapshot encoding: each node an object `{"node": ClassName, field: value, …}`.
+
+Field names and order are GT4Py's. Both directions use an explicit stack, so 100,000-level
+programs convert without recursion. A malformed document raises a ParseError naming the JSON
+path of the problem (`$.closures[0].stencil: unknown node 'Lamda'`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from iterir import vocabulary as voc
+from iterir.errors import ParseError
+from iterir.nodes import _FIELD_KINDS, EXPR_CLASSES, NODE_CLASSES, Node
+
+JSON = Any
+
+#: Which node classes each child field admits (everything else there is an error).
+_EXPR = tuple(cls.__name__ for cls in EXPR_CLASSES)
+_ALLOWED: dict[tuple[str, str], tuple[str, ...]] = {
+    ("Lambda", "params"): ("Sym",),
+    ("FunctionDefinition", "params"): ("Sym",),
+    ("FencilDefinition", "params"): ("Sym",),
+    ("FencilDefinition", "function_definitions"): ("FunctionDefinition",),
+    ("FencilDefinition", "closures"): ("StencilClosure",),
+}
+
+
+class _Path:
+    """A JSON path, built as a chain so that a million nodes cost no string building."""
+
+    __slots__ = ("parent", "key")
+
+    def __init__(self, parent: _Path | None, key: str | int) -> None:
+        self.parent, self.key = parent, key
+
+    def __str__(self) -> str:
+        keys: list[str] = []
+        path: _Path | None = self
+        while path is not None and path.parent is not None:
+            keys.append(f"[{path.key}]" if isinstance(path.key, int) else f".{path.key}")
+            path = path.parent
+        return "$" + "".join(reversed(keys))
+
+
+def to_json(node: Node) -> JSON:
+    """The JSON value (dicts, lists, strings, numbers, booleans) encoding `node`."""
+    holder: list[JSON] = [None]
+    stack: list[tuple[Node, Any, int | str]] = [(node, holder, 0)]
+    while stack:
+        current, container, key = stack.pop()
+        name = type(current).__name__
+        data: dict[str, JSON] = {"node": name}
+        for field, kind in _FIELD_KINDS[name].items():
+            value = getattr(current, field)
+            if kind == "node":
+                data[field] = None
+                stack.append((value, data, field))
+            elif kind == "nodes":
+                items: list[JSON] = [None] * len(value)
+                data[field] = items
+                stack.extend((child, items, i) for i, child in enumerate(value))
+            elif value is not None:
+                data[field] = list(value) if field == "dtype" else value
+        container[key] = data
+    return holder[0]
+
+
+def from_json(data: JSON, filename: str | None = None) -> Node:
+    """The node encoded by a decoded JSON value; a ParseError names the path of any problem."""
+    # Frames are either ("visit", value, path, allowed classes) or ("build", class, path, shape):
+    # a build frame pops its children's nodes from `built` once they have all been made.
+    stack: list[tuple[Any, ...]] = [("visit", data, _Path(None, "$"), tuple(NODE_CLASSES))]
+    built: list[Node] = []
+
+    def fail(message: str, path: _Path) -> ParseError:
+        return ParseError(message, filename, json_path=str(path))
+
+    while stack:
+        frame = stack.pop()
+        if frame[0] == "build":
+            _, cls, values, shape = frame
+            fields = dict(values)
+            for field, count in reversed(shape):
+                if count is None:
+                    fields[field] = built.pop()
+                else:
+                    fields[field] = tuple(built[len(built) - count :])
+                    del built[len(built) - count :]
+            built.append(cls(**fields))
+            continue
+        _, value, path, allowed = frame
+        if not isinstance(value, dict):
+            raise fail(f"expected a node object, found {_json_kind(value)}", path)
+        name = value.get("node")
+        if not isinstance(name, str):
+            raise fail("missing field 'node'" if name is None else "'node' must be a string", path)
+        if name not in NODE_CLASSES:
+            raise fail(f"unknown node {name!r}", path)
+        if name not in allowed:
+            raise fail(f"expected {_one_of(allowed)}, found {name!r}", path)
+        kinds = _FIELD_KINDS[name]
+        for key in value:
+            if key != "node" and key not in kinds:
+                raise fail(f"unknown field {key!r} of {name}", path)
+        values: dict[str, Any] = {}
+        shape: list[tuple[str, int | None]] = []
+        children: list[tuple[Any, ...]] = []
+        for field, kind in kinds.items():
+            field_path = _Path(path, field)
+            if kind == "value":
+                values[field] = _value(name, field, value, field_path, fail)
+                continue
+            if field not in value:
+                raise fail(f"missing field {field!r}", path)
+            child_allowed = _ALLOWED.get((name, field), _EXPR)
+            if kind == "node":
+                shape.append((field, None))
+                children.append(("visit", value[field], field_path, child_allowed))
+            else:
+                items = value[field]
+                if not isinstance(items, list):
+                    raise fail(f"expected a list, found {_json_kind(items)}", field_path)
+                shape.append((field, len(items)))
+                children.extend(
+                    ("visit", item, _Path(field_path, i), child_allowed)
+                    for i, item in enumerate(items)
+                )
+        stack.append(("build", NODE_CLASSES[name], values, shape))
+        stack.extend(reversed(children))
+    (node,) = built
+    return node
+
+
+def _value(name: str, field: str, data: dict[str, JSON], path: _Path, fail: Any) -> Any:
+    """Check and convert one plain field; optional ones (Sym's kind and dtype) may be absent."""
+    optional = name == "Sym" and field in ("kind", "dtype")
+    if field not in data or (optional and data[field] is None):
+        if optional:
+            return None
+        raise fail(f"missing field {field!r}", path.parent)
+    value = data[field]
+    if name == "OffsetLiteral":
+        if isinstance(value, bool) or not isinstance(value, (int, str)):
+            raise fail(f"expected an integer or a string, found {_json_kind(value)}", path)
+        return value
+    if field == "dtype":
+        if not (isinstance(value, list) and len(value) == 2 and isinstance(value[1], bool)):
+            raise fail("expected [dtype name, is_list]", path)
+        if value[0] not in voc.PRIMITIVES:
+            raise fail(f"unknown dtype {value[0]!r}", _Path(path, 0))
+        return (value[0], value[1])
+    if not isinstance(value, str):
+        raise fail(f"expected a string, found {_json_kind(value)}", path)
+    if field == "kind" and value not in ("Iterator", "Value"):
+        raise fail(f"unknown kind {value!r}; expected 'Iterator' or 'Value'", path)
+    if name == "Literal" and field == "type" and value not in voc.PRIMITIVES:
+        raise fail(f"unknown literal type {value!r}", path)
+    return value
+
+
+def _one_of(names: tuple[str, ...]) -> str:
+    if names == _EXPR:
+        return "an expression node"
+    return " or ".join(repr(n) for n in names)
+
+
+def _json_kind(value: JSON) -> str:
+    if isinstance(value, bool):
+        return "a boolean"
+    if value is None:
+        return "null"
+    return {dict: "an object", list: "a list", str: "a string"}.get(type(value), "a number")

@@ -1,0 +1,136 @@
+"""JSON text for documents of any depth.
+
+The standard library's encoder and decoder recurse and give up near 1,000 levels; a 100,000-level
+IR program is that deep. Both functions here use the fast standard library first and fall back
+to an explicit-stack reader or writer that gives the same result.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from iterir.errors import ParseError
+
+_WS = re.compile(r"[ \t\n\r]*")
+_NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?")
+_CONSTANTS = {"true": True, "false": False, "null": None}
+
+
+def loads(text: str, filename: str | None = None) -> Any:
+    """Decode JSON text; a syntax error is a ParseError at its line and column."""
+    try:
+        try:
+            return json.loads(text)
+        except RecursionError:
+            return _loads_deep(text)
+    except json.JSONDecodeError as exc:
+        line = text.splitlines()[exc.lineno - 1] if text.splitlines() else ""
+        raise ParseError(f"invalid JSON: {exc.msg}", filename, exc.lineno, exc.colno,
+                         source_line=line) from None  # fmt: skip
+
+
+def dumps(value: Any, indent: int | None = None) -> str:
+    """Encode as JSON text, byte for byte as `json.dumps(value, ensure_ascii=False, indent=…)`."""
+    try:
+        return json.dumps(value, ensure_ascii=False, indent=indent)
+    except RecursionError:
+        return _dumps_deep(value, indent)
+
+
+def _loads_deep(text: str) -> Any:
+    def error(message: str, pos: int) -> json.JSONDecodeError:
+        return json.JSONDecodeError(message, text, pos)
+
+    def key_at(pos: int) -> tuple[str, int]:
+        if not text.startswith('"', pos):
+            raise error("Expecting property name enclosed in double quotes", pos)
+        key, pos = json.decoder.scanstring(text, pos + 1)  # type: ignore[attr-defined]
+        pos = _WS.match(text, pos).end()  # type: ignore[union-attr]
+        if not text.startswith(":", pos):
+            raise error("Expecting ':' delimiter", pos)
+        return key, _WS.match(text, pos + 1).end()  # type: ignore[union-attr]
+
+    stack: list[tuple[Any, str | None]] = []  # open containers, with a dict's pending key
+    pos = _WS.match(text).end()  # type: ignore[union-attr]
+    while True:
+        char = text[pos : pos + 1]
+        value: Any
+        if char in ("{", "["):
+            pos = _WS.match(text, pos + 1).end()  # type: ignore[union-attr]
+            close = "}" if char == "{" else "]"
+            if text.startswith(close, pos):
+                value, pos = ({} if char == "{" else []), pos + 1
+            else:
+                key = None
+                if char == "{":
+                    key, pos = key_at(pos)
+                stack.append(({} if char == "{" else [], key))
+                continue
+        elif char == '"':
+            value, pos = json.decoder.scanstring(text, pos + 1)  # type: ignore[attr-defined]
+        elif match := _NUMBER.match(text, pos):
+            number = match.group()
+            value = float(number) if match.group(1) or match.group(2) else int(number)
+            pos = match.end()
+        else:
+            word = next((w for w in _CONSTANTS if text.startswith(w, pos)), None)
+            if word is None:
+                raise error("Expecting value", pos)
+            value, pos = _CONSTANTS[word], pos + len(word)
+        while True:  # a value is complete: store it, and close every container it completes
+            pos = _WS.match(text, pos).end()  # type: ignore[union-attr]
+            if not stack:
+                if pos != len(text):
+                    raise error("Extra data", pos)
+                return value
+            container, key = stack[-1]
+            if key is None:
+                container.append(value)
+            else:
+                container[key] = value
+            char = text[pos : pos + 1]
+            if char == ",":
+                pos = _WS.match(text, pos + 1).end()  # type: ignore[union-attr]
+                if isinstance(container, dict):
+                    key, pos = key_at(pos)
+                    stack[-1] = (container, key)
+                break
+            if char != ("}" if isinstance(container, dict) else "]"):
+                raise error("Expecting ',' delimiter", pos)
+            stack.pop()
+            value, pos = container, pos + 1
+
+
+def _dumps_deep(value: Any, indent: int | None) -> str:
+    out: list[str] = []
+    item_sep = ", " if indent is None else ","
+    # Work items: a value to write at a depth, or a literal string to emit.
+    stack: list[tuple[Any, int] | str] = [(value, 0)]
+
+    def newline(depth: int) -> str:
+        return "" if indent is None else "\n" + " " * (indent * depth)
+
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            out.append(item)
+            continue
+        current, depth = item
+        if isinstance(current, dict) and current:
+            parts: list[tuple[Any, int] | str] = ["{"]
+            for i, (key, child) in enumerate(current.items()):
+                prefix = (item_sep if i else "") + newline(depth + 1)
+                parts += [prefix + json.dumps(str(key), ensure_ascii=False) + ": ", (child, depth + 1)]
+            parts.append(newline(depth) + "}")
+            stack.extend(reversed(parts))
+        elif isinstance(current, list) and current:
+            parts = ["["]
+            for i, child in enumerate(current):
+                parts += [(item_sep if i else "") + newline(depth + 1), (child, depth + 1)]
+            parts.append(newline(depth) + "]")
+            stack.extend(reversed(parts))
+        else:
+            out.append(json.dumps(current, ensure_ascii=False))
+    return "".join(out)

@@ -1,0 +1,266 @@
+"""The node classes of GT4Py's iterator IR (ITIR).
+
+Nodes are immutable and compared structurally. A node's source span (`loc`) says where it came
+from but takes no part in equality or hashing, so a parsed program equals the same program built
+in Python. Equality and hashing walk the tree with an explicit stack, so a 100,000-level program
+compares and hashes without touching the interpreter's recursion limit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field, fields
+from typing import ClassVar, Union
+
+
+@dataclass(frozen=True, slots=True)
+class SourceSpan:
+    """Where a node stands in a text file: 1-based line and column, end column exclusive."""
+
+    filename: str | None
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+    def __str__(self) -> str:
+        return f"{self.filename or '<string>'}:{self.line}:{self.column}"
+
+
+class Node:
+    """Base of all IR nodes: structural, iterative equality and a cached structural hash."""
+
+    __slots__ = ("_hash",)
+
+    #: Fields holding nodes or tuples of nodes, in field order; every other field but `loc` is a
+    #: plain value. Filled in by `_register` for each concrete class.
+    child_fields: ClassVar[tuple[str, ...]] = ()
+    value_fields: ClassVar[tuple[str, ...]] = ()
+    sequence_fields: ClassVar[tuple[str, ...]] = ()
+
+    loc: SourceSpan | None
+
+    def __post_init__(self) -> None:
+        # Builders and users may pass lists; tuples keep the node immutable and hashable.
+        for name in self.sequence_fields:
+            value = getattr(self, name)
+            if type(value) is not tuple:
+                object.__setattr__(self, name, tuple(value))
+
+    def iter_children(self) -> Iterator[Node]:
+        """The direct child nodes, in field order."""
+        for name in self.child_fields:
+            value = getattr(self, name)
+            if type(value) is tuple:
+                yield from value
+            else:
+                yield value
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, Node):
+            return NotImplemented
+        pairs: list[tuple[object, object]] = [(self, other)]
+        while pairs:
+            a, b = pairs.pop()
+            if a is b:
+                continue
+            if type(a) is not type(b):
+                return False
+            if type(a) is tuple:
+                if len(a) != len(b):  # type: ignore[arg-type]
+                    return False
+                pairs.extend(zip(a, b))  # type: ignore[call-overload]
+                continue
+            assert isinstance(a, Node)
+            ha, hb = _cached_hash(a), _cached_hash(b)
+            if ha is not None and hb is not None and ha != hb:
+                return False
+            for name in a.value_fields:
+                x, y = getattr(a, name), getattr(b, name)
+                if type(x) is not type(y) or x != y:
+                    return False
+            pairs.extend((getattr(a, name), getattr(b, name)) for name in a.child_fields)
+        return True
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    def __hash__(self) -> int:
+        cached = _cached_hash(self)
+        if cached is not None:
+            return cached
+        # Reversed pre-order visits every child before its parent.
+        order: list[Node] = []
+        stack: list[Node] = [self]
+        while stack:
+            node = stack.pop()
+            if _cached_hash(node) is None:
+                order.append(node)
+                stack.extend(node.iter_children())
+        for node in reversed(order):
+            key = (
+                type(node).__name__,
+                *(getattr(node, name) for name in node.value_fields),
+                *(c._hash for c in node.iter_children()),  # type: ignore[attr-defined]
+            )
+            object.__setattr__(node, "_hash", hash(key))
+        return self._hash  # type: ignore[no-any-return]
+
+    def __repr__(self) -> str:
+        from iterir.printer import pformat_short  # the printer depends on the nodes
+
+        return f"{type(self).__name__}«{pformat_short(self)}»"
+
+
+def _cached_hash(node: Node) -> int | None:
+    return getattr(node, "_hash", None)
+
+
+def _register(cls: type[Node]) -> type[Node]:
+    """Record which fields of `cls` hold one child, a tuple of children, or a plain value."""
+    kinds = _FIELD_KINDS[cls.__name__]
+    cls.child_fields = tuple(name for name, kind in kinds.items() if kind != "value")
+    cls.value_fields = tuple(name for name, kind in kinds.items() if kind == "value")
+    cls.sequence_fields = tuple(name for name, kind in kinds.items() if kind == "nodes")
+    assert [f.name for f in fields(cls) if f.name != "loc"] == list(kinds), cls.__name__
+    return cls
+
+
+#: For each node class, its fields in GT4Py's order: "value" (plain data), "node" (one child) or
+#: "nodes" (a tuple of children). The JSON codec and the traversal helpers read this table.
+_FIELD_KINDS: dict[str, dict[str, str]] = {
+    "Sym": {"id": "value", "kind": "value", "dtype": "value"},
+    "SymRef": {"id": "value"},
+    "Literal": {"value": "value", "type": "value"},
+    "OffsetLiteral": {"value": "value"},
+    "AxisLiteral": {"value": "value"},
+    "Lambda": {"params": "nodes", "expr": "node"},
+    "FunCall": {"fun": "node", "args": "nodes"},
+    "FunctionDefinition": {"id": "value", "params": "nodes", "expr": "node"},
+    "StencilClosure": {"domain": "node", "stencil": "node", "output": "node", "inputs": "nodes"},
+    "FencilDefinition": {
+        "id": "value",
+        "function_definitions": "nodes",
+        "params": "nodes",
+        "closures": "nodes",
+    },
+}
+
+_NODE = dict(frozen=True, slots=True, eq=False, repr=False)
+_LOC = field(default=None, kw_only=True)
+
+
+@dataclass(**_NODE)  # type: ignore[call-overload]
+class Sym(Node):
+    """A declared name: a parameter. `kind` is "Iterator" or "Value"; `dtype` is (name, is_list)."""
+
+    id: str
+    kind: str | None = None
+    dtype: tuple[str, bool] | None = None
+    loc: SourceSpan | None = _LOC
+
+
+@dataclass(**_NODE)  # type: ignore[call-overload]
+class SymRef(Node):
+    """A use of a name: a parameter, a function definition, a fencil parameter or a builtin."""
+
+    id: str
+    loc: SourceSpan | None = _LOC
+
+
+@dataclass(**_NODE)  # type: ignore[call-overload]
+class Literal(Node):
+    """A constant: its text as written and its primitive type name (`int32`, `float64`, …)."""
+
+    value: str
+    type: str
+    loc: SourceSpan | None = _LOC
+
+
+@dataclass(**_NODE)  # type: ignore[call-overload]
+class OffsetLiteral(Node):
+    """An offset for `shift`/`neighbors`: an integer, or a tag naming a dimension/connectivity."""
+
+    value: int | str
+    loc: SourceSpan | None = _LOC
+
+
+@dataclass(**_NODE)  # type: ignore[call-overload]
+class AxisLiteral(Node):
+    """A dimension name, as the first argument of `named_range`."""
+
+    value: str
+    loc: SourceSpan | None = _LOC
+
+
+@dataclass(**_NODE)  # type: ignore[call-overload]
+class Lambda(Node):
+    """An anonymous function `λ(params) → expr`."""
+
+    params: tuple[Sym, ...]
+    expr: Expr
+    loc: SourceSpan | None = _LOC
+
+
+@dataclass(**_NODE)  # type: ignore[call-overload]
+class FunCall(Node):
+    """A call `fun(args…)`; builtins such as `deref` or `plus` are called through a SymRef."""
+
+    fun: Expr
+    args: tuple[Expr, ...]
+    loc: SourceSpan | None = _LOC
+
+
+@dataclass(**_NODE)  # type: ignore[call-overload]
+class FunctionDefinition(Node):
+    """A named function of a fencil, `id = λ(params) → expr;`."""
+
+    id: str
+    params: tuple[Sym, ...]
+    expr: Expr
+    loc: SourceSpan | None = _LOC
+
+
+@dataclass(**_NODE)  # type: ignore[call-overload]
+class StencilClosure(Node):
+    """`output ← (stencil)(inputs…) @ domain;`: apply a stencil over a domain."""
+
+    domain: Expr
+    stencil: Expr
+    output: Expr
+    inputs: tuple[Expr, ...]
+    loc: SourceSpan | None = _LOC
+
+
+@dataclass(**_NODE)  # type: ignore[call-overload]
+class FencilDefinition(Node):
+    """A whole program: parameters, function definitions and stencil closures."""
+
+    id: str
+    function_definitions: tuple[FunctionDefinition, ...]
+    params: tuple[Sym, ...]
+    closures: tuple[StencilClosure, ...]
+    loc: SourceSpan | None = _LOC
+
+
+Expr = Union[SymRef, Literal, OffsetLiteral, AxisLiteral, Lambda, FunCall]
+
+NODE_CLASSES: dict[str, type[Node]] = {
+    cls.__name__: _register(cls)
+    for cls in (
+        Sym,
+        SymRef,
+        Literal,
+        OffsetLiteral,
+        AxisLiteral,
+        Lambda,
+        FunCall,
+        FunctionDefinition,
+        StencilClosure,
+        FencilDefinition,
+    )
+}
+EXPR_CLASSES: tuple[type[Node], ...] = (SymRef, Literal, OffsetLiteral, AxisLiteral, Lambda, FunCall)

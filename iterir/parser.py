@@ -1,0 +1,382 @@
+"""Parse GT4Py's ITIR text syntax into nodes.
+
+Lark's LALR parser calls the callbacks below as it reduces each rule, so no parse tree is built
+and nothing recurses: a 100,000-level expression parses within the default recursion limit.
+Every node gets the span of the text it came from.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from importlib import resources
+from typing import Any, NamedTuple
+
+import lark
+from lark import Token
+from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+
+from iterir import vocabulary as voc
+from iterir.errors import ParseError
+from iterir.nodes import (
+    AxisLiteral,
+    FencilDefinition,
+    FunCall,
+    FunctionDefinition,
+    Lambda,
+    Literal,
+    Node,
+    OffsetLiteral,
+    SourceSpan,
+    StencilClosure,
+    Sym,
+    SymRef,
+)
+
+#: How each terminal is named in "expected …" messages.
+_TERMINAL_NAMES = {
+    "NAME": "a name",
+    "NUMBER": "a number",
+    "QLITERAL": "a quoted literal",
+    "OFFSET": "an offset literal",
+    "AXIS": "an axis literal",
+    "$END": "the end of the input",
+}
+#: The tokens an operand can start with; λ and `if` also start an expression, but not an operand.
+_OPERAND_STARTS = frozenset(
+    "NAME NUMBER QLITERAL OFFSET AXIS LPAR LBRACE LSHIFT CDOM UDOM DEREF NOT LIFT".split()
+)
+
+
+class _Annotated(NamedTuple):
+    """A parameter with an annotation, met in an argument list that may be a fencil header."""
+
+    sym: Sym
+    token: Token
+
+
+Item = Any  # a Node, a Token, or one of the lists the list rules build
+
+
+class _Callbacks(lark.Transformer):  # type: ignore[type-arg]
+    """One method per grammar rule (or alias); each gets the rule's children, tokens included."""
+
+    def __init__(self) -> None:
+        super().__init__(visit_tokens=False)
+        self.filename: str | None = None
+        self.annotated_calls: list[FunCall] = []
+
+    # -- spans ------------------------------------------------------------------------------------
+    def span(self, first: Item, last: Item) -> SourceSpan:
+        start = first if isinstance(first, Token) else first.loc
+        end = last if isinstance(last, Token) else last.loc
+        return SourceSpan(self.filename, start.line, start.column, end.end_line, end.end_column)
+
+    def token_span(self, token: Token) -> SourceSpan:
+        return SourceSpan(self.filename, token.line, token.column, token.end_line, token.end_column)
+
+    def error(self, message: str, token: Token) -> ParseError:
+        return ParseError(message, self.filename, token.line, token.column,
+                          end_column=token.end_column if token.end_line == token.line else None)  # fmt: skip
+
+    def builtin(self, name: str, token: Token) -> SymRef:
+        return SymRef(name, loc=self.token_span(token))
+
+    def exprs(self, items: list[Item]) -> list[Node]:
+        """The expressions of an argument list; annotations belong to parameter lists only."""
+        for item in items:
+            if isinstance(item, _Annotated):
+                raise self.error("a parameter annotation is only allowed in a parameter list",
+                                 item.token)  # fmt: skip
+        return items
+
+    # -- lists ------------------------------------------------------------------------------------
+    def args(self, children: list[Item]) -> list[Item]:
+        return children[::2]
+
+    def params(self, children: list[Item]) -> list[Item]:
+        return children[::2]
+
+    def body(self, children: list[Item]) -> list[Item]:
+        return children
+
+    # -- names and literals -----------------------------------------------------------------------
+    def symref(self, children: list[Token]) -> Node:
+        (token,) = children
+        if token.value in ("True", "False"):
+            return Literal(token.value, "bool", loc=self.token_span(token))
+        return SymRef(_name(token.value), loc=self.token_span(token))
+
+    def number(self, children: list[Token]) -> Literal:
+        (token,) = children
+        text = token.value
+        body = voc.NUMBER_BODY_RE.match(text).group()  # type: ignore[union-attr]
+        suffix = text[len(body) :]
+        if suffix:
+            dtype = voc.SUFFIX_TYPES[suffix]
+        else:
+            dtype = "int32" if voc.INT_RE.fullmatch(body) else "float64"
+        return Literal(body, dtype, loc=self.token_span(token))
+
+    def quoted_literal(self, children: list[Token]) -> Literal:
+        (token,) = children
+        end = token.value.rindex('"') + 1
+        value = json.loads(token.value[:end])
+        return Literal(value, voc.SUFFIX_TYPES[token.value[end:]], loc=self.token_span(token))
+
+    def offset(self, children: list[Token]) -> OffsetLiteral:
+        (token,) = children
+        text = token.value[:-1]
+        value: int | str = int(text) if voc.INT_RE.fullmatch(text) else _name(text)
+        return OffsetLiteral(value, loc=self.token_span(token))
+
+    def axis(self, children: list[Token]) -> AxisLiteral:
+        (token,) = children
+        return AxisLiteral(_name(token.value[:-1]), loc=self.token_span(token))
+
+    # -- parameters -------------------------------------------------------------------------------
+    def param(self, children: list[Item]) -> Sym:
+        name = children[0]
+        if len(children) == 1:
+            return Sym(_name(name.value), loc=self.token_span(name))
+        return self.annotated_sym(name, children[2])
+
+    def annotated_arg(self, children: list[Item]) -> _Annotated:
+        return _Annotated(self.annotated_sym(children[0], children[2]), children[0])
+
+    def annotation(self, children: list[Item]) -> tuple[Token, Any]:
+        return (children[0], children[2] if len(children) > 1 else None)
+
+    def annotated_sym(self, name: Token, annotation: tuple[Token, Any]) -> Sym:
+        """`x: It[float64]`, `x: Val[L[int32]]`, `x: It`, `x: float64` (a dtype, kind unknown)."""
+        head, inner = annotation
+        kind = {"It": "Iterator", "Val": "Value"}.get(head.value)
+        if kind is None:
+            dtype = self.annotation_dtype(annotation)
+        else:
+            dtype = None if inner is None else self.annotation_dtype(inner)
+        return Sym(_name(name.value), kind, dtype, loc=self.token_span(name))
+
+    def annotation_dtype(self, annotation: tuple[Token, Any]) -> tuple[str, bool]:
+        head, inner = annotation
+        if head.value == "L" and inner is not None and inner[1] is None:
+            head, is_list = inner[0], True
+        elif inner is None:
+            is_list = False
+        else:
+            raise self.error("a parameter annotation is It[dtype], Val[dtype], It, Val or a dtype,"
+                             " where dtype is a primitive or L[primitive]", head)  # fmt: skip
+        if head.value not in voc.PRIMITIVES:
+            raise self.error(f"unknown dtype `{head.value}` in annotation; expected one of: "
+                             + ", ".join(sorted(voc.PRIMITIVES)), head)  # fmt: skip
+        return (head.value, is_list)
+
+    # -- expressions ------------------------------------------------------------------------------
+    def lambda_(self, children: list[Item]) -> Lambda:
+        return Lambda(children[2], children[5], loc=self.span(children[0], children[5]))
+
+    def if_(self, children: list[Item]) -> FunCall:
+        cond, then, otherwise = children[1], children[3], children[5]
+        return FunCall(self.builtin("if_", children[0]), (cond, then, otherwise),
+                       loc=self.span(children[0], otherwise))  # fmt: skip
+
+    def infix(self, children: list[Item]) -> FunCall:
+        left, op, right = children
+        fun = self.builtin(voc.INFIX[op.value][0], op)
+        return FunCall(fun, (left, right), loc=self.span(left, right))
+
+    def prefix(self, children: list[Item]) -> FunCall:
+        op, operand = children
+        fun = self.builtin(voc.PREFIX[op.value], op)
+        return FunCall(fun, (operand,), loc=self.span(op, operand))
+
+    def call(self, children: list[Item]) -> FunCall:
+        fun, _, args, close = children
+        if any(isinstance(a, _Annotated) for a in args):
+            # Only valid as a fencil header; `parse` rejects it anywhere else.
+            node = FunCall(fun, args, loc=self.span(fun, close))
+            self.annotated_calls.append(node)
+            return node
+        return FunCall(fun, args, loc=self.span(fun, close))
+
+    def tuple_get(self, children: list[Item]) -> FunCall:
+        tup, bracket, index, close = children
+        fun = self.builtin("tuple_get", bracket)
+        return FunCall(fun, (index, tup), loc=self.span(tup, close))
+
+    def named_range(self, children: list[Item]) -> FunCall:
+        name, _, bracket, start, _, stop, close = children
+        axis = AxisLiteral(_name(name.value), loc=self.token_span(name))
+        fun = self.builtin("named_range", bracket)
+        return FunCall(fun, (axis, start, stop), loc=self.span(name, close))
+
+    def paren(self, children: list[Item]) -> Node:
+        # The span widens to the parentheses, so that a caret covers what the reader sees.
+        inner: Node = children[1]
+        return type(inner)(**_fields(inner), loc=self.span(children[0], children[2]))
+
+    def bracketed(self, builtin: str, children: list[Item]) -> FunCall:
+        open_, args, close = children
+        return FunCall(self.builtin(builtin, open_), self.exprs(args),
+                       loc=self.span(open_, close))  # fmt: skip
+
+    def make_tuple(self, children: list[Item]) -> FunCall:
+        return self.bracketed("make_tuple", children)
+
+    def shift(self, children: list[Item]) -> FunCall:
+        return self.bracketed("shift", children)
+
+    def cartesian_domain(self, children: list[Item]) -> FunCall:
+        return self.bracketed("cartesian_domain", children)
+
+    def unstructured_domain(self, children: list[Item]) -> FunCall:
+        return self.bracketed("unstructured_domain", children)
+
+    # -- definitions ------------------------------------------------------------------------------
+    def fundef(self, children: list[Item]) -> FunctionDefinition:
+        name = children[0]
+        return FunctionDefinition(_name(name.value), children[4], children[7],
+                                  loc=self.span(name, children[8]))  # fmt: skip
+
+    def closure(self, children: list[Item]) -> StencilClosure:
+        output, stencil, inputs, domain = children[0], children[3], children[6], children[9]
+        return StencilClosure(domain, stencil, output, self.exprs(inputs),
+                              loc=self.span(output, children[10]))  # fmt: skip
+
+    def fencil(self, children: list[Item]) -> FencilDefinition:
+        header, open_, body, close = children
+        if not (isinstance(header, FunCall) and isinstance(header.fun, SymRef)):
+            loc = header.loc
+            raise ParseError("a fencil starts with its name and parameters, `name(p1, p2) {`",
+                             self.filename, loc.line, loc.column,
+                             end_column=loc.end_column if loc.end_line == loc.line else None)
+        params = []
+        for arg in header.args:
+            if isinstance(arg, _Annotated):
+                params.append(arg.sym)
+            elif isinstance(arg, SymRef):
+                params.append(Sym(arg.id, loc=arg.loc))
+            else:
+                loc = arg.loc
+                raise ParseError("a fencil parameter must be a name", self.filename, loc.line,
+                                 loc.column,
+                                 end_column=loc.end_column if loc.end_line == loc.line else None)
+        if header in self.annotated_calls:
+            self.annotated_calls.remove(header)
+        defs = [item for item in body if isinstance(item, FunctionDefinition)]
+        closures = [item for item in body if isinstance(item, StencilClosure)]
+        return FencilDefinition(header.fun.id, defs, params, closures,
+                                loc=self.span(header, close))  # fmt: skip
+
+
+def _fields(node: Node) -> dict[str, Any]:
+    return {name: getattr(node, name) for name in (*node.value_fields, *node.child_fields)}
+
+
+def _name(text: str) -> str:
+    """A name as written: bare, or in backquotes with `\\` escaping a backquote or backslash."""
+    if not text.startswith("`"):
+        return text
+    out, chars = [], iter(text[1:-1])
+    for ch in chars:
+        out.append(next(chars, "") if ch == "\\" else ch)
+    return "".join(out)
+
+
+_lock = threading.Lock()
+_callbacks = _Callbacks()
+_parser = lark.Lark(
+    resources.files("iterir").joinpath("grammar.lark").read_text(encoding="utf-8"),
+    parser="lalr",
+    lexer="contextual",
+    transformer=_callbacks,
+    keep_all_tokens=True,
+    maybe_placeholders=False,
+)
+
+
+def parse(text: str, filename: str | None = None) -> Node:
+    """Parse ITIR text: an expression, a function definition, a stencil closure or a fencil."""
+    with _lock:
+        _callbacks.filename = filename
+        _callbacks.annotated_calls = []
+        try:
+            result: Node = _parser.parse(text)
+        except (LarkError, ParseError) as exc:
+            raise _from_lark(exc, text, filename) from None
+        finally:
+            leftover, _callbacks.annotated_calls = _callbacks.annotated_calls, []
+    if leftover:
+        annotated = next(a for a in leftover[0].args if isinstance(a, _Annotated))
+        raise _at(ParseError("a parameter annotation is only allowed in a parameter list",
+                             filename), annotated.token, text)  # fmt: skip
+    return result
+
+
+def _at(error: ParseError, token: Token, text: str) -> ParseError:
+    error.line, error.column = token.line, token.column
+    if token.end_line == token.line:
+        error.end_column = token.end_column
+    error.source_line = _line(text, token.line)
+    return error
+
+
+def _line(text: str, line: int) -> str:
+    start = 0
+    for _ in range(line - 1):
+        start = text.index("\n", start) + 1
+    end = text.find("\n", start)
+    return text[start : end if end >= 0 else len(text)]
+
+
+def _at_end(message: str, text: str, filename: str | None) -> ParseError:
+    """An error just after the last non-blank character, where the input stopped too early."""
+    content = text.rstrip()
+    line = content.count("\n") + 1
+    column = len(content) - (content.rfind("\n") + 1) + 1
+    return ParseError(message, filename, line, column)
+
+
+def _describe(token: Token) -> str:
+    if token.type == "$END":
+        return "end of input"
+    return f"`{token.value}`"
+
+
+def _expected(names: set[str]) -> str:
+    parts = []
+    if _OPERAND_STARTS <= names:
+        parts.append("an expression" if {"LAMBDA", "IF"} <= names else "an operand")
+        names = names - _OPERAND_STARTS - {"LAMBDA", "IF"}
+    for name in sorted(names):
+        if name in _TERMINAL_NAMES:
+            parts.append(_TERMINAL_NAMES[name])
+        else:
+            pattern = _parser.get_terminal(name).pattern
+            parts.append(f"`{pattern.value}`")
+    return ", ".join(sorted(set(parts)))
+
+
+def _from_lark(exc: LarkError | ParseError, text: str, filename: str | None) -> ParseError:
+    """Turn lark's exception into a ParseError with a location and what was expected."""
+    if isinstance(exc, ParseError):
+        error = exc
+    elif isinstance(exc, UnexpectedCharacters):
+        error = ParseError(f"unexpected character `{text[exc.pos_in_stream]}`; expected "
+                           + _expected(set(exc.allowed)), filename, exc.line, exc.column)  # fmt: skip
+    elif isinstance(exc, UnexpectedToken):
+        token = exc.token
+        if token.type == "$END":
+            error = _at_end(f"unexpected end of input; expected {_expected(set(exc.expected))}",
+                            text, filename)  # fmt: skip
+        else:
+            message = f"unexpected {_describe(token)}; expected {_expected(set(exc.expected))}"
+            error = _at(ParseError(message, filename), token, text)
+    elif isinstance(exc, UnexpectedEOF):
+        error = _at_end(f"unexpected end of input; expected {_expected(set(exc.expected))}",
+                        text, filename)  # fmt: skip
+    else:
+        error = ParseError(str(exc), filename)
+    if error.line is not None and error.source_line is None:
+        error.source_line = _line(text, error.line)
+    return error

@@ -1,0 +1,272 @@
+"""Print nodes in GT4Py's ITIR text syntax, breaking long programs into readable lines.
+
+Two passes, both linear and without recursion: `_tokens` turns the tree into a stream of text,
+group and line-break tokens (inserting only the parentheses precedence requires), then `_layout`
+measures every group once and prints each one flat if it fits in the line, broken otherwise.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Union
+
+from iterir import vocabulary as voc
+from iterir.nodes import (
+    AxisLiteral,
+    FencilDefinition,
+    FunCall,
+    FunctionDefinition,
+    Lambda,
+    Literal,
+    Node,
+    OffsetLiteral,
+    StencilClosure,
+    Sym,
+    SymRef,
+)
+
+WIDTH = 100
+MAX_INDENT = 60  # deeper nesting stops indenting, so that deep programs print in linear size
+
+
+class _Break:
+    """A place to break a line: `flat` when its group fits, else a newline and indentation."""
+
+    __slots__ = ("flat", "dedent")
+
+    def __init__(self, flat: str | None, dedent: bool = False) -> None:
+        self.flat = flat  # None: always a newline
+        self.dedent = dedent  # the closing break of a group goes back to the outer indentation
+
+
+BEGIN, END = object(), object()
+SPACE, SOFT, CLOSE, SPACE_CLOSE, HARD = (
+    _Break(" "), _Break(""), _Break("", dedent=True), _Break(" ", dedent=True), _Break(None)
+)  # fmt: skip
+Token = Union[str, _Break, object]
+Piece = Union[Token, tuple[Node, int]]  # a token, or a node to print at a minimum precedence
+
+
+def pformat(node: Node) -> str:
+    """The text of `node`, lines broken to fit in WIDTH columns where possible."""
+    return _layout(list(_tokens(node)))
+
+
+def pformat_short(node: Node, limit: int = 80) -> str:
+    """The text of `node` on one line, cut to `limit` characters (for reprs and messages)."""
+    out, size = [], 0
+    for token in _tokens(node):
+        if type(token) is str:
+            text = token
+        elif isinstance(token, _Break):
+            text = token.flat if token.flat is not None else " "
+        else:
+            continue
+        out.append(text)
+        size += len(text)
+        if size > limit:
+            return "".join(out)[: limit - 1] + "…"
+    return "".join(out)
+
+
+def name_text(name: str) -> str:
+    """A name as written: bare when it can be, else in backquotes."""
+    if voc.is_plain_name(name):
+        return name
+    return "`" + name.replace("\\", "\\\\").replace("`", "\\`") + "`"
+
+
+def literal_text(value: str, dtype: str) -> str:
+    """A literal as written: bare for bool, int32 and float64 where the text allows, else with
+    a type suffix (`1.0f32`, `3i64`), or quoted when the text is not a number (`"inf"f64`)."""
+    suffix = voc.PRIMITIVE_SUFFIXES.get(dtype)
+    if suffix is None:
+        raise ValueError(f"cannot print a literal of type {dtype!r}: not a primitive type")
+    if dtype == "bool" and value in ("True", "False"):
+        return value
+    if dtype == "int32" and voc.INT_RE.fullmatch(value):
+        return value
+    if dtype == "float64" and voc.FLOAT_RE.fullmatch(value):
+        return value
+    if voc.NUMBER_BODY_RE.fullmatch(value):
+        return value + suffix
+    return json.dumps(value, ensure_ascii=False) + suffix
+
+
+def sym_text(sym: Sym) -> str:
+    """A parameter with its optional annotation: `x`, `x: It[float64]`, `x: L[int32]`."""
+    text = name_text(sym.id)
+    if sym.kind is None and sym.dtype is None:
+        return text
+    dtype = None
+    if sym.dtype is not None:
+        name, is_list = sym.dtype
+        if name not in voc.PRIMITIVES:
+            raise ValueError(f"cannot print parameter {sym.id!r}: unknown dtype {name!r}")
+        dtype = f"L[{name}]" if is_list else name
+    if sym.kind is None:
+        return f"{text}: {dtype}"
+    head = {"Iterator": "It", "Value": "Val"}.get(sym.kind)
+    if head is None:
+        raise ValueError(f"cannot print parameter {sym.id!r}: unknown kind {sym.kind!r}")
+    return f"{text}: {head}" if dtype is None else f"{text}: {head}[{dtype}]"
+
+
+def _tokens(root: Node) -> Iterator[Token]:
+    stack: list[Piece] = [(root, voc.LAMBDA_PRECEDENCE)]
+    while stack:
+        item = stack.pop()
+        if type(item) is tuple:
+            stack.extend(reversed(_pieces(*item)))
+        else:
+            yield item
+
+
+def _listed(items: tuple[Node, ...] | list[Node]) -> list[Piece]:
+    """`a, b, c`, each item at the lowest precedence, with a break after every comma."""
+    out: list[Piece] = []
+    for i, item in enumerate(items):
+        if i:
+            out += [",", SPACE]
+        out.append((item, voc.LAMBDA_PRECEDENCE))
+    return out
+
+
+def _group(open_: str, items: tuple[Node, ...] | list[Node], close: str) -> list[Piece]:
+    """`open_ items close`, the items one per line when they do not fit."""
+    return [open_, BEGIN, SOFT, *_listed(items), CLOSE, END, close]
+
+
+def _parenthesized(pieces: list[Piece], precedence: int, minimum: int) -> list[Piece]:
+    return ["(", *pieces, ")"] if precedence < minimum else pieces
+
+
+def _pieces(node: Node, minimum: int) -> list[Piece]:
+    """What `node` prints as, in a place that needs at least precedence `minimum`."""
+    if isinstance(node, SymRef):
+        return [name_text(node.id)]
+    if isinstance(node, Literal):
+        return [literal_text(node.value, node.type)]
+    if isinstance(node, OffsetLiteral):
+        value = node.value
+        return [(str(value) if isinstance(value, int) else name_text(value)) + "ₒ"]
+    if isinstance(node, AxisLiteral):
+        return [name_text(node.value) + "ₐ"]
+    if isinstance(node, Sym):
+        return [sym_text(node)]
+    if isinstance(node, Lambda):
+        params = ", ".join(sym_text(p) for p in node.params)
+        pieces: list[Piece] = [BEGIN, f"λ({params}) →", SPACE, (node.expr, 0), END]
+        return _parenthesized(pieces, voc.LAMBDA_PRECEDENCE, minimum)
+    if isinstance(node, FunCall):
+        return _call_pieces(node, minimum)
+    if isinstance(node, FunctionDefinition):
+        params = ", ".join(sym_text(p) for p in node.params)
+        return [BEGIN, f"{name_text(node.id)} = λ({params}) →", SPACE, (node.expr, 0), ";", END]
+    if isinstance(node, StencilClosure):
+        return [BEGIN, (node.output, 0), " ←", SPACE, "(", (node.stencil, 0), ")",
+                *_group("(", node.inputs, ")"), " @", SPACE, (node.domain, 0), ";", END]  # fmt: skip
+    if isinstance(node, FencilDefinition):
+        params: list[Piece] = []
+        for i, param in enumerate(node.params):
+            params += [",", SPACE, sym_text(param)] if i else [sym_text(param)]
+        body: list[Piece] = []
+        for item in (*node.function_definitions, *node.closures):
+            body += [HARD, (item, 0)]
+        return [f"{name_text(node.id)}(", BEGIN, SOFT, *params, CLOSE, END, ") {",
+                BEGIN, *body, END, HARD, "}"]  # fmt: skip
+    raise TypeError(f"cannot print {type(node).__name__}: not an IR node")
+
+
+def _call_pieces(node: FunCall, minimum: int) -> list[Piece]:
+    """A call, in its sugared form where the callee is a builtin with sugar."""
+    name = node.fun.id if isinstance(node.fun, SymRef) else None
+    args = node.args
+    if name in voc.INFIX_BY_BUILTIN and len(args) == 2:
+        return _infix_chain(node, minimum)
+    if name in voc.PREFIX_BY_BUILTIN and len(args) == 1:
+        pieces: list[Piece] = [voc.PREFIX_BY_BUILTIN[name], (args[0], voc.PREFIX_PRECEDENCE)]
+        return _parenthesized(pieces, voc.PREFIX_PRECEDENCE, minimum)
+    if name == "if_" and len(args) == 3:
+        level = voc.IF_PRECEDENCE
+        pieces = [BEGIN, "if ", (args[0], level), SPACE, "then ", (args[1], level), SPACE,
+                  "else ", (args[2], level), END]  # fmt: skip
+        return _parenthesized(pieces, level, minimum)
+    if name == "tuple_get" and len(args) == 2:
+        pieces = [(args[1], voc.POSTFIX_PRECEDENCE), "[", (args[0], 0), "]"]
+        return _parenthesized(pieces, voc.POSTFIX_PRECEDENCE, minimum)
+    if name == "make_tuple":
+        return _group("{", args, "}")
+    if name == "shift":
+        return _group("⟪", args, "⟫")
+    if name in ("cartesian_domain", "unstructured_domain"):
+        return [f"{name[0]}⟨", BEGIN, SPACE, *_listed(args), SPACE_CLOSE, END, "⟩"]
+    if name == "named_range" and len(args) == 3 and isinstance(args[0], AxisLiteral):
+        return [f"{name_text(args[0].value)}: [", (args[1], 0), ", ", (args[2], 0), ")"]
+    pieces = [(node.fun, voc.POSTFIX_PRECEDENCE), *_group("(", args, ")")]
+    return _parenthesized(pieces, voc.POSTFIX_PRECEDENCE, minimum)
+
+
+def _infix_chain(node: FunCall, minimum: int) -> list[Piece]:
+    """`a + b - c` as one group: the left-nested calls of one precedence level, flattened."""
+    level = voc.INFIX_BY_BUILTIN[node.fun.id][1]  # type: ignore[union-attr]
+    rights: list[Piece] = []
+    left: Node = node
+    while (
+        isinstance(left, FunCall)
+        and isinstance(left.fun, SymRef)
+        and left.fun.id in voc.INFIX_BY_BUILTIN
+        and len(left.args) == 2
+        and voc.INFIX_BY_BUILTIN[left.fun.id][1] == level
+    ):
+        symbol = voc.INFIX_BY_BUILTIN[left.fun.id][0]
+        rights += [(left.args[1], level + 1), f"{symbol} ", SPACE]
+        left = left.args[0]
+    pieces: list[Piece] = [BEGIN, (left, level), *reversed(rights), END]
+    return _parenthesized(pieces, level, minimum)
+
+
+def _layout(tokens: list[Token]) -> str:
+    """Print the token stream; a group goes flat when it fits on the rest of the line."""
+    never_fits = WIDTH * 1000
+    widths: dict[int, int] = {}
+    starts: list[tuple[int, int]] = []
+    position = 0
+    for i, token in enumerate(tokens):
+        if type(token) is str:
+            position += len(token)
+        elif token is BEGIN:
+            starts.append((i, position))
+        elif token is END:
+            begin, start = starts.pop()
+            widths[begin] = position - start
+        else:
+            flat = token.flat  # type: ignore[union-attr]
+            position += never_fits if flat is None else len(flat)
+    out: list[str] = []
+    column = 0
+    modes: list[tuple[bool, int]] = [(True, 0)]  # (broken, indentation) of each open group
+    for i, token in enumerate(tokens):
+        if type(token) is str:
+            out.append(token)
+            column += len(token)
+        elif token is BEGIN:
+            broken, indent = modes[-1]
+            if broken and column + widths[i] > WIDTH:
+                modes.append((True, min(indent + 2, MAX_INDENT)))
+            else:
+                modes.append((False, indent))
+        elif token is END:
+            modes.pop()
+        else:
+            broken, indent = modes[-1]
+            if broken:
+                if token.dedent:  # type: ignore[union-attr]
+                    indent = modes[-2][1] if len(modes) > 1 else 0
+                out.append("\n" + " " * indent)
+                column = indent
+            else:
+                out.append(token.flat)  # type: ignore[union-attr]
+                column += len(token.flat)  # type: ignore[union-attr, arg-type]
+    return "".join(out)

@@ -1,0 +1,101 @@
+"""Walking and rewriting IR trees without recursion.
+
+`NodeVisitor` and `NodeTranslator` follow the pattern of GT4Py's eve: `visit(node)` dispatches to
+`visit_<ClassName>` or to `generic_visit`. To stay safe on 100,000-level programs they do not
+recurse: a `visit_…` method that needs its children's results is a generator that yields the
+child (or `(child, kwargs)`) and receives the child's result:
+
+    class CountDerefs(NodeVisitor):
+        def visit_FunCall(self, node):
+            inner = yield from self.generic_visit(node)       # visits fun and args
+            return sum(inner) + (node.fun == SymRef("deref"))
+
+A plain (non-generator) `visit_…` method is a leaf: its return value is the result. The driver
+keeps the pending generators on a list, so depth costs memory, never Python stack.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Iterator
+from types import GeneratorType
+from typing import Any
+
+from iterir.nodes import Node
+
+Visit = Generator[Any, Any, Any]
+
+
+def walk(node: Node) -> Iterator[Node]:
+    """Every node of the tree in pre-order (parents before children, children in field order)."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        children = list(current.iter_children())
+        children.reverse()
+        stack.extend(children)
+
+
+class NodeVisitor:
+    """Dispatch on node class; `generic_visit` visits every child and returns their results."""
+
+    def visit(self, node: Node, **kwargs: Any) -> Any:
+        """Visit `node` (and whatever its visit method yields), returning its result."""
+        frames: list[tuple[Visit, dict[str, Any]]] = []  # suspended visit methods, innermost last
+        result = self._dispatch(node, kwargs)
+        fresh = True  # `result` comes straight from a visit method (it may be a generator)
+        while True:
+            if fresh and isinstance(result, GeneratorType):
+                frames.append((result, kwargs))
+                sent = None
+            elif not frames:
+                return result
+            else:
+                sent = result
+            generator, frame_kwargs = frames[-1]
+            try:
+                request = generator.send(sent)
+            except StopIteration as stop:
+                frames.pop()
+                result, fresh = stop.value, False
+                continue
+            child, kwargs = request if isinstance(request, tuple) else (request, frame_kwargs)
+            result, fresh = self._dispatch(child, kwargs), True
+
+    def _dispatch(self, node: Node, kwargs: dict[str, Any]) -> Any:
+        method = getattr(self, "visit_" + type(node).__name__, self.generic_visit)
+        return method(node, **kwargs)
+
+    def generic_visit(self, node: Node, **kwargs: Any) -> Visit:
+        """Visit every child in field order; the result is the list of their results."""
+        results = []
+        for child in node.iter_children():
+            results.append((yield child))
+        return results
+
+
+class NodeTranslator(NodeVisitor):
+    """A visitor whose default rebuilds each node from its children's results.
+
+    A node whose children all come back unchanged is returned as it is, so an unchanged
+    subtree is shared rather than copied.
+    """
+
+    def generic_visit(self, node: Node, **kwargs: Any) -> Visit:
+        changes: dict[str, Any] = {}
+        for name in node.child_fields:
+            value = getattr(node, name)
+            if type(value) is tuple:
+                new = []
+                for child in value:
+                    new.append((yield child))
+                if any(a is not b for a, b in zip(new, value)):
+                    changes[name] = tuple(new)
+            else:
+                new_child = yield value
+                if new_child is not value:
+                    changes[name] = new_child
+        if not changes:
+            return node
+        fields = {name: getattr(node, name) for name in (*node.value_fields, *node.child_fields)}
+        return type(node)(**{**fields, **changes}, loc=node.loc)
