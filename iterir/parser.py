@@ -244,7 +244,7 @@ class _Callbacks(lark.Transformer):  # type: ignore[type-arg]
                               loc=self.span(output, children[10]))  # fmt: skip
 
     def fencil(self, children: list[Item]) -> FencilDefinition:
-        header, open_, body, close = children
+        header, _, body, close = children
         if not (isinstance(header, FunCall) and isinstance(header.fun, SymRef)):
             loc = header.loc
             raise ParseError("a fencil starts with its name and parameters, `name(p1, p2) {`",

@@ -33,11 +33,13 @@ MAX_INDENT = 60  # deeper nesting stops indenting, so that deep programs print i
 class _Break:
     """A place to break a line: `flat` when its group fits, else a newline and indentation."""
 
-    __slots__ = ("flat", "dedent")
+    __slots__ = ("flat", "dedent", "fill")
 
-    def __init__(self, flat: str | None, dedent: bool = False) -> None:
+    def __init__(self, flat: str | None, dedent: bool = False, fill: int = 0) -> None:
         self.flat = flat  # None: always a newline
         self.dedent = dedent  # the closing break of a group goes back to the outer indentation
+        # fill > 0: even in a broken group, break only if the next `fill` columns do not fit.
+        self.fill = fill
 
 
 BEGIN, END = object(), object()
@@ -133,6 +135,15 @@ def _listed(items: tuple[Node, ...] | list[Node]) -> list[Piece]:
     return out
 
 
+def _params(open_: str, params: tuple[Sym, ...]) -> list[Piece]:
+    """`open_p1, p2)`, as many parameters on each line as fit."""
+    pieces: list[Piece] = [open_, BEGIN]
+    for i, param in enumerate(params):
+        text = sym_text(param)
+        pieces += [",", _Break(" ", fill=len(text) + 2), text] if i else [text]
+    return [*pieces, END, ")"]
+
+
 def _group(open_: str, items: tuple[Node, ...] | list[Node], close: str) -> list[Piece]:
     """`open_ items close`, the items one per line when they do not fit."""
     return [open_, BEGIN, SOFT, *_listed(items), CLOSE, END, close]
@@ -156,26 +167,21 @@ def _pieces(node: Node, minimum: int) -> list[Piece]:
     if isinstance(node, Sym):
         return [sym_text(node)]
     if isinstance(node, Lambda):
-        params = ", ".join(sym_text(p) for p in node.params)
-        pieces: list[Piece] = [BEGIN, f"λ({params}) →", SPACE, (node.expr, 0), END]
+        pieces: list[Piece] = [BEGIN, *_params("λ(", node.params), " →", SPACE, (node.expr, 0), END]
         return _parenthesized(pieces, voc.LAMBDA_PRECEDENCE, minimum)
     if isinstance(node, FunCall):
         return _call_pieces(node, minimum)
     if isinstance(node, FunctionDefinition):
-        params = ", ".join(sym_text(p) for p in node.params)
-        return [BEGIN, f"{name_text(node.id)} = λ({params}) →", SPACE, (node.expr, 0), ";", END]
+        head = _params(f"{name_text(node.id)} = λ(", node.params)
+        return [BEGIN, *head, " →", SPACE, (node.expr, 0), ";", END]
     if isinstance(node, StencilClosure):
         return [BEGIN, (node.output, 0), " ←", SPACE, "(", (node.stencil, 0), ")",
                 *_group("(", node.inputs, ")"), " @", SPACE, (node.domain, 0), ";", END]  # fmt: skip
     if isinstance(node, FencilDefinition):
-        params: list[Piece] = []
-        for i, param in enumerate(node.params):
-            params += [",", SPACE, sym_text(param)] if i else [sym_text(param)]
         body: list[Piece] = []
         for item in (*node.function_definitions, *node.closures):
             body += [HARD, (item, 0)]
-        return [f"{name_text(node.id)}(", BEGIN, SOFT, *params, CLOSE, END, ") {",
-                BEGIN, *body, END, HARD, "}"]  # fmt: skip
+        return [*_params(f"{name_text(node.id)}(", node.params), " {", BEGIN, *body, END, HARD, "}"]
     raise TypeError(f"cannot print {type(node).__name__}: not an IR node")
 
 
@@ -261,7 +267,8 @@ def _layout(tokens: list[Token]) -> str:
             modes.pop()
         else:
             broken, indent = modes[-1]
-            if broken:
+            fill = token.fill  # type: ignore[union-attr]
+            if broken and not (fill and column + len(token.flat) + fill <= WIDTH):  # type: ignore[union-attr, arg-type]
                 if token.dedent:  # type: ignore[union-attr]
                     indent = modes[-2][1] if len(modes) > 1 else 0
                 out.append("\n" + " " * indent)
