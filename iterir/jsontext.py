@@ -29,6 +29,8 @@ def loads(text: str, filename: str | None = None) -> Any:
         line = text.splitlines()[exc.lineno - 1] if text.splitlines() else ""
         raise ParseError(f"invalid JSON: {exc.msg}", filename, exc.lineno, exc.colno,
                          source_line=line) from None  # fmt: skip
+    except ValueError as exc:  # an integer of more digits than Python converts
+        raise ParseError(f"invalid JSON: {exc}", filename) from None
 
 
 def dumps(value: Any, indent: int | None = None) -> str:

@@ -8,6 +8,7 @@ Every node gets the span of the text it came from.
 from __future__ import annotations
 
 import json
+import re
 import threading
 from importlib import resources
 from typing import Any, NamedTuple
@@ -79,6 +80,13 @@ class _Callbacks(lark.Transformer):  # type: ignore[type-arg]
         return ParseError(message, self.filename, token.line, token.column,
                           end_column=token.end_column if token.end_line == token.line else None)  # fmt: skip
 
+    def name(self, token: Token, text: str | None = None) -> str:
+        """The name `token` (or its part `text`) spells; a bad escape is an error there."""
+        try:
+            return _name(token.value if text is None else text)
+        except ValueError as exc:
+            raise self.error(f"invalid escape in a quoted name: {getattr(exc, 'msg', exc)}", token) from None
+
     def builtin(self, name: str, token: Token) -> SymRef:
         return SymRef(name, loc=self.token_span(token))
 
@@ -105,7 +113,7 @@ class _Callbacks(lark.Transformer):  # type: ignore[type-arg]
         (token,) = children
         if token.value in ("True", "False"):
             return Literal(token.value, "bool", loc=self.token_span(token))
-        return SymRef(_name(token.value), loc=self.token_span(token))
+        return SymRef(self.name(token), loc=self.token_span(token))
 
     def number(self, children: list[Token]) -> Literal:
         (token,) = children
@@ -121,24 +129,32 @@ class _Callbacks(lark.Transformer):  # type: ignore[type-arg]
     def quoted_literal(self, children: list[Token]) -> Literal:
         (token,) = children
         end = token.value.rindex('"') + 1
-        value = json.loads(token.value[:end])
+        try:
+            value = json.loads(token.value[:end])
+        except ValueError as exc:
+            raise self.error(f"invalid escape in a quoted literal: {getattr(exc, 'msg', exc)}", token) from None
         return Literal(value, voc.SUFFIX_TYPES[token.value[end:]], loc=self.token_span(token))
 
     def offset(self, children: list[Token]) -> OffsetLiteral:
         (token,) = children
         text = token.value[:-1]
-        value: int | str = int(text) if voc.INT_RE.fullmatch(text) else _name(text)
+        if not voc.INT_RE.fullmatch(text):
+            return OffsetLiteral(self.name(token, text), loc=self.token_span(token))
+        try:
+            value = int(text)
+        except ValueError:  # more digits than Python converts
+            raise self.error("offset literal too large", token) from None
         return OffsetLiteral(value, loc=self.token_span(token))
 
     def axis(self, children: list[Token]) -> AxisLiteral:
         (token,) = children
-        return AxisLiteral(_name(token.value[:-1]), loc=self.token_span(token))
+        return AxisLiteral(self.name(token, token.value[:-1]), loc=self.token_span(token))
 
     # -- parameters -------------------------------------------------------------------------------
     def param(self, children: list[Item]) -> Sym:
         name = children[0]
         if len(children) == 1:
-            return Sym(_name(name.value), loc=self.token_span(name))
+            return Sym(self.name(name), loc=self.token_span(name))
         return self.annotated_sym(name, children[2])
 
     def annotated_arg(self, children: list[Item]) -> _Annotated:
@@ -155,7 +171,7 @@ class _Callbacks(lark.Transformer):  # type: ignore[type-arg]
             dtype = self.annotation_dtype(annotation)
         else:
             dtype = None if inner is None else self.annotation_dtype(inner)
-        return Sym(_name(name.value), kind, dtype, loc=self.token_span(name))
+        return Sym(self.name(name), kind, dtype, loc=self.token_span(name))
 
     def annotation_dtype(self, annotation: tuple[Token, Any]) -> tuple[str, bool]:
         head, inner = annotation
@@ -206,7 +222,7 @@ class _Callbacks(lark.Transformer):  # type: ignore[type-arg]
 
     def named_range(self, children: list[Item]) -> FunCall:
         name, _, bracket, start, _, stop, close = children
-        axis = AxisLiteral(_name(name.value), loc=self.token_span(name))
+        axis = AxisLiteral(self.name(name), loc=self.token_span(name))
         fun = self.builtin("named_range", bracket)
         return FunCall(fun, (axis, start, stop), loc=self.span(name, close))
 
@@ -235,7 +251,7 @@ class _Callbacks(lark.Transformer):  # type: ignore[type-arg]
     # -- definitions ------------------------------------------------------------------------------
     def fundef(self, children: list[Item]) -> FunctionDefinition:
         name = children[0]
-        return FunctionDefinition(_name(name.value), children[4], children[7],
+        return FunctionDefinition(self.name(name), children[4], children[7],
                                   loc=self.span(name, children[8]))  # fmt: skip
 
     def closure(self, children: list[Item]) -> StencilClosure:
@@ -273,14 +289,18 @@ def _fields(node: Node) -> dict[str, Any]:
     return {name: getattr(node, name) for name in (*node.value_fields, *node.child_fields)}
 
 
+_NAME_ESCAPE = re.compile(r'\\(.)|"')
+
+
 def _name(text: str) -> str:
-    """A name as written: bare, or in backquotes with `\\` escaping a backquote or backslash."""
+    """A name as written: bare, or in backquotes with JSON string escapes (and `\\``)."""
     if not text.startswith("`"):
         return text
-    out, chars = [], iter(text[1:-1])
-    for ch in chars:
-        out.append(next(chars, "") if ch == "\\" else ch)
-    return "".join(out)
+    body = _NAME_ESCAPE.sub(
+        lambda m: '\\"' if m.group(1) is None else ("\\u0060" if m.group(1) == "`" else m.group()),
+        text[1:-1],
+    )
+    return json.loads(f'"{body}"')  # type: ignore[no-any-return]
 
 
 _lock = threading.Lock()
@@ -304,6 +324,7 @@ def parse(text: str, filename: str | None = None) -> Node:
             result: Node = _parser.parse(text)
         except (LarkError, ParseError) as exc:
             raise _from_lark(exc, text, filename) from None
+
         finally:
             leftover, _callbacks.annotated_calls = _callbacks.annotated_calls, []
     if leftover:

@@ -73,10 +73,11 @@ def pformat_short(node: Node, limit: int = 80) -> str:
 
 
 def name_text(name: str) -> str:
-    """A name as written: bare when it can be, else in backquotes."""
+    """A name as written: bare when it can be, else in backquotes with JSON string escapes."""
     if voc.is_plain_name(name):
         return name
-    return "`" + name.replace("\\", "\\\\").replace("`", "\\`") + "`"
+    escaped = json.dumps(name, ensure_ascii=False)[1:-1].replace("`", "\\u0060")
+    return f"`{escaped}`"
 
 
 def literal_text(value: str, dtype: str) -> str:

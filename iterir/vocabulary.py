@@ -62,7 +62,7 @@ PREFIX_PRECEDENCE = 7
 POSTFIX_PRECEDENCE = 8  # calls and x[i]
 ATOM_PRECEDENCE = 9
 
-KEYWORDS: frozenset[str] = frozenset({"if", "then", "else", "True", "False"})
+KEYWORDS: frozenset[str] = frozenset({"if", "then", "else", "True", "False", "λ"})
 NAME_RE = re.compile(r"(?:(?![ₒₐ])[^\W\d])(?:(?![ₒₐ])\w)*")
 INT_RE = re.compile(r"-?\d+")
 FLOAT_RE = re.compile(r"-?(?:(?:\d+\.\d*|\.\d+)(?:[eE][+-]?\d+)?|\d+[eE][+-]?\d+)")
