@@ -364,7 +364,21 @@ def _describe(token: Token) -> str:
     return f"`{token.value}`"
 
 
-def _expected(names: set[str]) -> str:
+def _acceptable(exc: UnexpectedCharacters | UnexpectedToken | UnexpectedEOF) -> set[str]:
+    """The terminals the parser would have taken. The lexer's own list lacks keywords (`if`, `λ`),
+    which it reads as names, so the parse table is asked where there is one."""
+    accepts = getattr(exc, "accepts", None)
+    if accepts:
+        return set(accepts)
+    state = getattr(exc, "state", None)
+    if state is not None:
+        table = state.parse_conf.states[state.position]
+        return {name for name in table if name.isupper() or name == "$END"}
+    return set(getattr(exc, "allowed", None) or exc.expected)
+
+
+def _expected(exc: UnexpectedCharacters | UnexpectedToken | UnexpectedEOF) -> str:
+    names = _acceptable(exc)
     parts = []
     if _OPERAND_STARTS <= names:
         parts.append("an expression" if {"LAMBDA", "IF"} <= names else "an operand")
@@ -384,17 +398,17 @@ def _from_lark(exc: LarkError | ParseError, text: str, filename: str | None) -> 
         error = exc
     elif isinstance(exc, UnexpectedCharacters):
         error = ParseError(f"unexpected character `{text[exc.pos_in_stream]}`; expected "
-                           + _expected(set(exc.allowed)), filename, exc.line, exc.column)  # fmt: skip
+                           + _expected(exc), filename, exc.line, exc.column)  # fmt: skip
     elif isinstance(exc, UnexpectedToken):
         token = exc.token
         if token.type == "$END":
-            error = _at_end(f"unexpected end of input; expected {_expected(set(exc.expected))}",
+            error = _at_end(f"unexpected end of input; expected {_expected(exc)}",
                             text, filename)  # fmt: skip
         else:
-            message = f"unexpected {_describe(token)}; expected {_expected(set(exc.expected))}"
+            message = f"unexpected {_describe(token)}; expected {_expected(exc)}"
             error = _at(ParseError(message, filename), token, text)
     elif isinstance(exc, UnexpectedEOF):
-        error = _at_end(f"unexpected end of input; expected {_expected(set(exc.expected))}",
+        error = _at_end(f"unexpected end of input; expected {_expected(exc)}",
                         text, filename)  # fmt: skip
     else:
         error = ParseError(str(exc), filename)
