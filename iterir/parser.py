@@ -41,11 +41,13 @@ _TERMINAL_NAMES = {
     "QLITERAL": "a quoted literal",
     "OFFSET": "an offset literal",
     "AXIS": "an axis literal",
+    "INFIX": "an operator",
+    "PREFIX": "`·`, `¬` or `↑`",
     "$END": "the end of the input",
 }
 #: The tokens an operand can start with; λ and `if` also start an expression, but not an operand.
 _OPERAND_STARTS = frozenset(
-    "NAME NUMBER QLITERAL OFFSET AXIS LPAR LBRACE LSHIFT CDOM UDOM DEREF NOT LIFT".split()
+    "NAME NUMBER QLITERAL OFFSET AXIS LPAR LBRACE LSHIFT CDOM UDOM PREFIX".split()
 )
 
 
@@ -196,10 +198,27 @@ class _Callbacks(lark.Transformer):  # type: ignore[type-arg]
         return FunCall(self.builtin("if_", children[0]), (cond, then, otherwise),
                        loc=self.span(children[0], otherwise))  # fmt: skip
 
-    def infix(self, children: list[Item]) -> FunCall:
-        left, op, right = children
-        fun = self.builtin(voc.INFIX[op.value][0], op)
-        return FunCall(fun, (left, right), loc=self.span(left, right))
+    def infix_chain(self, children: list[Item]) -> Node:
+        """`a op b op c …` with operators of any levels: precedence climbing, left-associative."""
+        if len(children) == 1:
+            return children[0]  # type: ignore[no-any-return]
+        operands: list[Node] = [children[0]]
+        operators: list[Token] = []
+
+        def combine() -> None:
+            right, left, op = operands.pop(), operands.pop(), operators.pop()
+            fun = self.builtin(voc.INFIX[op.value][0], op)
+            operands.append(FunCall(fun, (left, right), loc=self.span(left, right)))
+
+        for i in range(1, len(children), 2):
+            level = voc.INFIX[children[i].value][1]
+            while operators and voc.INFIX[operators[-1].value][1] >= level:
+                combine()
+            operators.append(children[i])
+            operands.append(children[i + 1])
+        while operators:
+            combine()
+        return operands[0]
 
     def prefix(self, children: list[Item]) -> FunCall:
         op, operand = children
