@@ -14,6 +14,7 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 
 from iterir.nodes import FencilDefinition, FunctionDefinition, Lambda, Node, Sym, SymRef
+from iterir.traversal import child_positions, preorder
 from iterir.vocabulary import BUILTINS
 
 
@@ -27,10 +28,12 @@ class BindingKind(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Binding:
-    """What a name refers to; `declaration` is the Sym or FunctionDefinition (None otherwise)."""
+    """What a name refers to: the declaring Sym or FunctionDefinition and its pre-order position
+    (None for builtins and free names)."""
 
     kind: BindingKind
     declaration: Sym | FunctionDefinition | None = None
+    position: int | None = None
 
 
 _BUILTIN = Binding(BindingKind.BUILTIN)
@@ -38,17 +41,23 @@ _FREE = Binding(BindingKind.FREE)
 
 
 class SymbolTable:
-    """The binding of every SymRef occurrence, in pre-order.
+    """The binding of every SymRef occurrence, by pre-order position.
 
-    Occurrences are the truth: one SymRef object shared by two places of the tree occurs twice.
-    Looking a SymRef up by object gives its first occurrence's binding.
+    Positions are the truth: one SymRef object used in two places occurs twice. Looking a SymRef
+    up by object gives its first occurrence's binding.
     """
 
-    def __init__(self, occurrences: list[tuple[SymRef, Binding]]) -> None:
-        self.occurrences = occurrences
+    def __init__(self, nodes: list[Node], bindings: dict[int, Binding]) -> None:
+        self.nodes = nodes
+        self.bindings = bindings
         self._by_object: dict[int, Binding] = {}
-        for ref, binding in occurrences:
-            self._by_object.setdefault(id(ref), binding)
+        for position, binding in bindings.items():
+            self._by_object.setdefault(id(nodes[position]), binding)
+
+    @property
+    def occurrences(self) -> list[tuple[SymRef, Binding]]:
+        """Every SymRef occurrence with its binding, in pre-order."""
+        return [(self.nodes[p], b) for p, b in self.bindings.items()]  # type: ignore[misc]
 
     def __getitem__(self, ref: SymRef) -> Binding:
         return self._by_object[id(ref)]
@@ -58,46 +67,44 @@ class SymbolTable:
         return (ref for ref, binding in self.occurrences if binding.kind is BindingKind.FREE)
 
 
-def resolve(root: Node, builtins: Collection[str] = BUILTINS) -> SymbolTable:
-    """Bind every SymRef under `root`; `builtins` are the names that need no declaration."""
+def resolve(root: Node, builtins: Collection[str] = BUILTINS, *,
+            tree: tuple[list[Node], list[int]] | None = None) -> SymbolTable:  # fmt: skip
+    """Bind every SymRef under `root`; `builtins` are the names that need no declaration.
+    `tree` is `preorder(root)`, for callers that have it already."""
+    nodes, sizes = tree or preorder(root)
     scopes: dict[str, list[Binding]] = {}  # name → its bindings, innermost last
-    occurrences: list[tuple[SymRef, Binding]] = []
-    # Work items, run last-in first-out: a node to visit, names to bind, or names to unbind.
-    stack: list[Node | tuple[str, list[tuple[str, Binding]]]] = [root]
+    open_scopes: list[tuple[int, list[str]]] = []  # (end position, names), innermost last
+    later: dict[int, tuple[int, list[tuple[str, Binding]]]] = {}  # scopes opening further on
+    bindings: dict[int, Binding] = {}
 
-    def scoped(names: list[tuple[str, Binding]], body: list[Node]) -> None:
-        """Queue: bind `names`, visit `body` in order, unbind `names`."""
-        stack.append(("unbind", names))
-        stack.extend(reversed(body))
-        stack.append(("bind", names))
+    def open_scope(end: int, names: list[tuple[str, Binding]]) -> None:
+        for name, binding in names:
+            scopes.setdefault(name, []).append(binding)
+        open_scopes.append((end, [name for name, _ in names]))
 
-    while stack:
-        item = stack.pop()
-        if isinstance(item, tuple):
-            action, names = item
-            for name, binding in names:
-                if action == "bind":
-                    scopes.setdefault(name, []).append(binding)
-                else:
-                    scopes[name].pop()
-        elif isinstance(item, SymRef):
-            bound = scopes.get(item.id)
-            if bound:
-                binding = bound[-1]
-            else:
-                binding = _BUILTIN if item.id in builtins else _FREE
-            occurrences.append((item, binding))
-        elif isinstance(item, (Lambda, FunctionDefinition)):
-            scoped([(p.id, Binding(BindingKind.PARAMETER, p)) for p in item.params], [item.expr])
-        elif isinstance(item, FencilDefinition):
-            params = [(p.id, Binding(BindingKind.FENCIL_PARAMETER, p)) for p in item.params]
-            defs = [(d.id, Binding(BindingKind.FUNCTION_DEFINITION, d))
-                    for d in item.function_definitions]  # fmt: skip
-            # Closures see the parameters; definitions do not. Queued in reverse run order.
-            stack.append(("unbind", defs))
-            scoped(params, list(item.closures))
-            stack.extend(reversed(item.function_definitions))
-            stack.append(("bind", defs))
-        else:
-            stack.extend(reversed(list(item.iter_children())))
-    return SymbolTable(occurrences)
+    for position, node in enumerate(nodes):
+        while open_scopes and open_scopes[-1][0] <= position:
+            for name in open_scopes.pop()[1]:
+                scopes[name].pop()
+        if position in later:
+            open_scope(*later.pop(position))
+        if isinstance(node, SymRef):
+            bound = scopes.get(node.id)
+            bindings[position] = bound[-1] if bound else _BUILTIN if node.id in builtins else _FREE
+        elif isinstance(node, (Lambda, FunctionDefinition)):
+            params = child_positions(sizes, position, len(node.params))
+            open_scope(position + sizes[position],
+                       [(nodes[p].id, Binding(BindingKind.PARAMETER, nodes[p], p)) for p in params])  # type: ignore[attr-defined]
+        elif isinstance(node, FencilDefinition):
+            end = position + sizes[position]
+            count = len(node.function_definitions) + len(node.params) + len(node.closures)
+            children = child_positions(sizes, position, count)
+            defs = children[: len(node.function_definitions)]
+            params = children[len(defs) : len(defs) + len(node.params)]
+            open_scope(end, [(nodes[d].id, Binding(BindingKind.FUNCTION_DEFINITION, nodes[d], d))
+                             for d in defs])  # type: ignore[attr-defined]
+            if node.closures:
+                first_closure = children[len(defs) + len(params)]
+                later[first_closure] = (end, [(nodes[p].id, Binding(BindingKind.FENCIL_PARAMETER, nodes[p], p))
+                                              for p in params])  # type: ignore[attr-defined]
+    return SymbolTable(nodes, bindings)

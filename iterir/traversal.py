@@ -36,6 +36,33 @@ def walk(node: Node) -> Iterator[Node]:
         stack.extend(children)
 
 
+def preorder(root: Node) -> tuple[list[Node], list[int]]:
+    """Every node occurrence in pre-order, and the size of the subtree at each position.
+
+    The children of the node at position i start at i + 1, each after the previous one's
+    subtree. A node object used in two places occurs twice.
+    """
+    nodes = list(walk(root))
+    sizes = [0] * len(nodes)
+    pending: list[int] = []  # sizes of subtrees whose parent is not reached yet
+    for i in range(len(nodes) - 1, -1, -1):
+        size = 1
+        for _ in range(sum(1 for _ in nodes[i].iter_children())):
+            size += pending.pop()
+        sizes[i] = size
+        pending.append(size)
+    return nodes, sizes
+
+
+def child_positions(sizes: list[int], position: int, count: int) -> list[int]:
+    """The positions of the first `count` children of the node at `position`."""
+    out, child = [], position + 1
+    for _ in range(count):
+        out.append(child)
+        child += sizes[child]
+    return out
+
+
 class NodeVisitor:
     """Dispatch on node class; `generic_visit` visits every child and returns their results."""
 

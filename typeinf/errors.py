@@ -1,0 +1,58 @@
+"""The errors inference raises. Each names the IR node it is about and says where it is."""
+
+from __future__ import annotations
+
+from iterir import Node, pformat_short
+
+
+class TypeInferenceError(Exception):
+    """A program that has no type. `node` is the offending IR node (with its span when parsed)."""
+
+    def __init__(self, message: str, node: Node | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.node = node
+
+    @property
+    def location(self) -> str:
+        """`file:line:col` for parsed IR, else the node itself, shortened."""
+        if self.node is None:
+            return "<program>"
+        if self.node.loc is not None:
+            return str(self.node.loc)
+        return f"<ir> {pformat_short(self.node, 60)}"
+
+    def __str__(self) -> str:
+        return f"{self.location}: error: {self.message}"
+
+
+class UnsatisfiableConstraintError(TypeInferenceError):
+    """Two types that must be equal cannot be: `expected` and `actual` say which."""
+
+    def __init__(self, message: str, node: Node | None, expected: str, actual: str) -> None:
+        super().__init__(message, node)
+        self.expected, self.actual = expected, actual
+
+
+class InfiniteTypeError(TypeInferenceError):
+    """A type that would have to contain itself, as in `λ(f) → f(f)`."""
+
+
+class RecursionCycleError(TypeInferenceError):
+    """Function definitions that reach themselves; `cycle` lists them, first one again last."""
+
+    def __init__(self, message: str, node: Node | None, cycle: list[str]) -> None:
+        super().__init__(message, node)
+        self.cycle = cycle
+
+
+class UnboundSymbolError(TypeInferenceError):
+    """A name that a fencil uses but does not declare."""
+
+
+class GrammarBuiltinError(TypeInferenceError):
+    """A builtin typed by rule used where the rule does not apply (not called, bad arguments)."""
+
+
+class OffsetProviderError(TypeInferenceError):
+    """An offset tag that the given offset provider does not define, or defines otherwise."""

@@ -1,0 +1,230 @@
+"""Printing types in GT4Py's notation: compact (`Val(kind, dtype, size)` only) or located.
+
+Variables are numbered from 0 in order of first occurrence in a depth-first walk over the fields
+in constructor order (TYPES.md section 2); the compact notation skips location fields in that
+walk. Located output is character for character GT4Py 1.0.3's. Both passes use explicit stacks,
+so the type of a 100,000-level program prints without recursion.
+"""
+
+from __future__ import annotations
+
+from typing import Union
+
+from typeinf.terms import (
+    ANYWHERE,
+    FAMILY_NAMES,
+    Cell,
+    ClosureType,
+    DefinitionType,
+    FencilType,
+    Sort,
+    Type,
+    find,
+    make,
+    roots,
+    row_items,
+)
+
+_SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+_SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+#: Which arguments of a constructor are locations (left out of the compact walk and output).
+_LOCATION_ARGS = {"Val": (3, 4), "ValTuple": (3, 4)}
+_NAMES = {"Iterator": "Iterator", "Value": "Value", "Column": "Column", "Scalar": "Scalar"}
+
+
+def subscript(n: int) -> str:
+    return str(n).translate(_SUBSCRIPT)
+
+
+def superscript(n: int) -> str:
+    return str(n).translate(_SUPERSCRIPT)
+
+
+class _Exit:
+    """Marks the end of a structure's output, for cycle detection."""
+
+    __slots__ = ("cell",)
+
+    def __init__(self, cell: Cell) -> None:
+        self.cell = cell
+
+
+Piece = Union[str, Cell, _Exit]
+
+
+class Printer:
+    """Numbers the variables of some types, then prints them (sharing one numbering)."""
+
+    def __init__(self, types: list[Type], locations: bool = False) -> None:
+        self.locations = locations
+        self.numbers: dict[int, int] = {}
+        self.variables: list[Cell] = []
+        seen: set[int] = set()
+        stack = [cell for type_ in reversed(types) for cell in reversed(list(roots(type_)))]
+        while stack:
+            cell = find(stack.pop())
+            if cell.ctor is None:
+                if id(cell) not in self.numbers:
+                    self.numbers[id(cell)] = len(self.variables)
+                    self.variables.append(cell)
+            elif cell.args and id(cell) not in seen:
+                seen.add(id(cell))
+                skip = () if locations else _LOCATION_ARGS.get(cell.ctor, ())
+                stack.extend(a for i, a in reversed(list(enumerate(cell.args))) if i not in skip)
+
+    def number(self, cell: Cell) -> int:
+        root = find(cell)
+        if id(root) not in self.numbers:  # only reached by parts the walk leaves out
+            self.numbers[id(root)] = len(self.variables)
+            self.variables.append(root)
+        return self.numbers[id(root)]
+
+    def where(self) -> str:
+        """`where T₀: float, …` for the family-restricted dtype variables, in number order."""
+        clauses = [
+            f"T{subscript(self.numbers[id(v)])}: {FAMILY_NAMES.get(v.family, 'one of ' + ', '.join(sorted(v.family)))}"
+            for v in self.variables
+            if v.sort in (Sort.DTYPE, Sort.DROW) and v.family is not None and find(v) is v
+        ]
+        return " where " + ", ".join(clauses) if clauses else ""
+
+    def format(self, type_: Type) -> str:
+        if isinstance(type_, Cell):
+            return self.render(type_)
+        if isinstance(type_, ClosureType):
+            inputs = ", ".join(self.render(c) for c in type_.inputs)
+            return f"({inputs}) ⇒ {self.render(type_.output)}"
+        if isinstance(type_, DefinitionType):
+            return f"{type_.name} :: {self.render(type_.type)}"
+        definitions = "".join(self.format(d) + ", " for d in type_.definitions)
+        params = ", ".join(self.render(c) for c in type_.params)
+        return f"{{{definitions}{type_.name}({params})}}"
+
+    def render(self, cell: Cell) -> str:
+        out: list[str] = []
+        on_path: set[int] = set()
+        stack: list[Piece] = [cell]
+        while stack:
+            piece = stack.pop()
+            if type(piece) is str:
+                out.append(piece)
+            elif type(piece) is _Exit:
+                on_path.discard(id(piece.cell))
+            else:
+                root = find(piece)  # type: ignore[arg-type]
+                if id(root) in on_path:
+                    out.append("…")  # a cycle, which only a failed inference leaves
+                    continue
+                pieces = self.pieces(root)
+                if root.args:
+                    on_path.add(id(root))
+                    pieces.append(_Exit(root))
+                stack.extend(reversed(pieces))
+        return "".join(out)
+
+    # -- what each constructor prints as ----------------------------------------------------------
+    def pieces(self, cell: Cell) -> list[Piece]:
+        ctor = cell.ctor
+        if ctor is None:
+            return [f"T{subscript(self.number(cell))}"]
+        if ctor == "Val":
+            kind, dtype, size, current, defined = cell.args
+            return self.kinded(kind, [dtype, self.size(size)], current, defined)
+        if ctor == "Fun":
+            return [cell.args[0], " → ", cell.args[1]]
+        if ctor in ("TTuple", "TEmpty", "DTuple", "DEmpty", "LTuple", "LEmpty"):
+            return self.tuple(cell)
+        if ctor == "ValTuple":
+            return self.value_row(cell)
+        if ctor == "ValListTuple":
+            return self.list_row(cell)
+        if ctor == "List":
+            dtype, length, skip = cell.args
+            return ["L[", dtype, ", ", length, ", ", skip, "]"]
+        if ctor == "Skip":
+            return [str(bool(cell.label))]
+        if ctor in ("Prim", "Loc", "Length"):
+            return [str(cell.label)]
+        return [_NAMES[ctor]]
+
+    def size(self, size: Cell) -> str:
+        root = find(size)
+        if root.ctor == "Column":
+            return "ᶜ"
+        if root.ctor == "Scalar":
+            return "ˢ"
+        return superscript(self.number(root))
+
+    def kinded(self, kind: Cell, inner: list[Piece], current: Piece, defined: Piece) -> list[Piece]:
+        """A Val's text around its dtype and size: as is for a value, `It[…]` for an iterator."""
+        root = find(kind)
+        if root.ctor == "Value":
+            return inner
+        if root.ctor == "Iterator":
+            anywhere = (
+                isinstance(current, Cell)
+                and isinstance(defined, Cell)
+                and find(current) is ANYWHERE
+                and find(defined) is ANYWHERE
+            )
+            if not self.locations or anywhere:
+                return ["It[", *inner, "]"]
+            return ["It[", current, ", ", defined, ", ", *inner, "]"]
+        return [f"ItOrVal{subscript(self.number(root))}[", *inner, "]"]
+
+    def tuple(self, cell: Cell) -> list[Piece]:
+        """`(a, b)`, `(a, b):tail` where the rest is unknown or a row of values, or just `tail`."""
+        items, tail = row_items(cell)
+        out: list[Piece] = []
+        for i, item in enumerate(items):
+            out += [", ", item] if i else [item]
+        if tail.ctor in ("TEmpty", "DEmpty", "LEmpty"):
+            return ["(", *out, ")"]
+        return ["(", *out, "):", tail] if items else [tail]
+
+    def value_row(self, cell: Cell) -> list[Piece]:
+        """A ValTuple: its items when known, else `(It[T¹], …)ᵣ`."""
+        kind, dtypes, size, current, defined = cell.args
+        dtype_items, dtype_tail = row_items(dtypes)
+        loc_items, loc_tail = row_items(defined)
+        out: list[Piece] = []
+        for i, dtype in enumerate(dtype_items):
+            location = loc_items[i] if i < len(loc_items) else "_"
+            item = self.kinded(kind, [dtype, self.size(size)], current, location)
+            out += [", ", *item] if i else item
+        if dtype_tail.ctor == "DEmpty":
+            return ["(", *out, ")"]
+        rest_locations = f"…{subscript(self.number(loc_tail))}" if loc_tail.ctor is None else "…"
+        unknown = [
+            "(",
+            *self.kinded(kind, ["T", self.size(size)], current, rest_locations),
+            f", …){subscript(self.number(dtype_tail))}",
+        ]
+        return ["(", *out, "):", *unknown] if dtype_items else unknown
+
+    def list_row(self, cell: Cell) -> list[Piece]:
+        """A ValListTuple: its items when known, else `(L[…ᵣ, n, k]ˢ, …)`."""
+        kind, dtypes, length, skip, size = cell.args
+        items, tail = row_items(dtypes)
+        out: list[Piece] = []
+        for i, dtype in enumerate(items):
+            item = make("Val", kind, make("List", dtype, length, skip), size, ANYWHERE, ANYWHERE)
+            out += [", ", item] if i else [item]
+        if tail.ctor == "DEmpty":
+            return ["(", *out, ")"]
+        inner: list[Piece] = [f"L[…{subscript(self.number(tail))}, ", length, ", ", skip, "]",
+                              self.size(size)]  # fmt: skip
+        unknown = ["(", *self.kinded(kind, inner, ANYWHERE, ANYWHERE), ", …)"]
+        return ["(", *out, "):", *unknown] if items else unknown
+
+
+def pformat(type_: Type, locations: bool = False) -> str:
+    """A type in the compact notation, or the located one (GT4Py 1.0.3's) with `locations`."""
+    printer = Printer([type_], locations)
+    return printer.format(type_) + printer.where()
+
+
+def pformat_all(types: list[Type], locations: bool = False) -> list[str]:
+    """Several types numbered together (as a fencil's parts are); no `where` clauses."""
+    printer = Printer(types, locations)
+    return [printer.format(t) for t in types]

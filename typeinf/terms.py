@@ -1,0 +1,251 @@
+"""Type terms as union-find cells.
+
+Every type is a graph of `Cell`s. A root cell holds the content: a variable (a sort, and for
+dtypes an optional family) or a structure (a constructor, a label for constants such as `int32`
+or `Vertex`, and argument cells). Unifying two cells makes one the parent of the other, so a
+solved type is read by following `find` from any cell.
+
+Sorts keep variables honest: a size variable only ever stands for a size. Argument rows are a
+subsort of types and dtype rows a subsort of dtypes (a tuple can stand where a type or a dtype
+is expected), but never the reverse.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from iterir.vocabulary import PRIMITIVES
+
+
+class Sort(enum.Enum):
+    TYPE = "type"
+    TROW = "argument row"
+    KIND = "kind"
+    DTYPE = "dtype"
+    DROW = "dtype row"
+    SIZE = "size"
+    LOC = "location"
+    LROW = "location row"
+    LENGTH = "list length"
+    SKIP = "skip flag"
+
+
+_PARENT_SORT = {Sort.TROW: Sort.TYPE, Sort.DROW: Sort.DTYPE}
+
+
+def sort_meet(a: Sort, b: Sort) -> Sort | None:
+    """The sort a variable has once it is known to be both `a` and `b` (None: impossible)."""
+    if a is b or _PARENT_SORT.get(a) is b:
+        return a
+    if _PARENT_SORT.get(b) is a:
+        return b
+    return None
+
+
+#: Constructor → (its sort, its argument sorts). Argument order is the printing walk order.
+CONSTRUCTORS: dict[str, tuple[Sort, tuple[Sort, ...]]] = {
+    "Val": (Sort.TYPE, (Sort.KIND, Sort.DTYPE, Sort.SIZE, Sort.LOC, Sort.LOC)),
+    "Fun": (Sort.TYPE, (Sort.TROW, Sort.TYPE)),
+    "TTuple": (Sort.TROW, (Sort.TYPE, Sort.TROW)),
+    "TEmpty": (Sort.TROW, ()),
+    "ValTuple": (Sort.TROW, (Sort.KIND, Sort.DROW, Sort.SIZE, Sort.LOC, Sort.LROW)),
+    "ValListTuple": (Sort.TROW, (Sort.KIND, Sort.DROW, Sort.LENGTH, Sort.SKIP, Sort.SIZE)),
+    "DTuple": (Sort.DROW, (Sort.DTYPE, Sort.DROW)),
+    "DEmpty": (Sort.DROW, ()),
+    "LTuple": (Sort.LROW, (Sort.LOC, Sort.LROW)),
+    "LEmpty": (Sort.LROW, ()),
+    "List": (Sort.DTYPE, (Sort.DTYPE, Sort.LENGTH, Sort.SKIP)),
+    "Prim": (Sort.DTYPE, ()),
+    "Iterator": (Sort.KIND, ()),
+    "Value": (Sort.KIND, ()),
+    "Column": (Sort.SIZE, ()),
+    "Scalar": (Sort.SIZE, ()),
+    "Loc": (Sort.LOC, ()),
+    "Length": (Sort.LENGTH, ()),
+    "Skip": (Sort.SKIP, ()),
+}
+
+INTEGERS = frozenset(p for p in PRIMITIVES if p.startswith(("int", "uint")))
+FLOATS = frozenset({"float32", "float64"})
+#: Dtype families a variable can be restricted to (TYPES.md section 4), by the name printed in
+#: `where` clauses.
+FAMILIES: dict[str, frozenset[str]] = {
+    "numeric": INTEGERS | FLOATS,
+    "integer": INTEGERS,
+    "float": FLOATS,
+}
+FAMILY_NAMES = {members: name for name, members in FAMILIES.items()}
+#: Dtypes that are not data: the types of axes, ranges and domains.
+SPECIAL_DTYPES = frozenset({"axis", "named_range", "domain"})
+
+
+class Cell:
+    """A node of a type graph; only a root's content (ctor, label, args, sort, family) counts."""
+
+    __slots__ = ("parent", "rank", "ctor", "label", "args", "sort", "family")
+
+    def __init__(
+        self,
+        ctor: str | None,
+        args: tuple[Cell, ...] = (),
+        label: object = None,
+        sort: Sort | None = None,
+        family: frozenset[str] | None = None,
+    ) -> None:
+        self.parent: Cell | None = None
+        self.rank = 0
+        self.ctor = ctor  # None: a variable
+        self.label = label
+        self.args = args
+        self.sort = CONSTRUCTORS[ctor][0] if ctor is not None else sort
+        self.family = family
+
+    def __repr__(self) -> str:
+        from typeinf.notation import pformat  # the notation depends on the terms
+
+        return f"Cell«{pformat(self, locations=True)}»"
+
+
+def find(cell: Cell) -> Cell:
+    """The root of `cell`'s class, compressing the path on the way."""
+    root = cell
+    while root.parent is not None:
+        root = root.parent
+    while cell.parent is not None and cell.parent is not root:
+        cell.parent, cell = root, cell.parent
+    return root
+
+
+def var(sort: Sort, family: frozenset[str] | None = None) -> Cell:
+    return Cell(None, sort=sort, family=family)
+
+
+def make(ctor: str, *args: Cell) -> Cell:
+    return Cell(ctor, args)
+
+
+# Constants are shared: a constant's content never changes, so one cell serves every use.
+_CONSTANTS: dict[tuple[str, object], Cell] = {}
+
+
+def constant(ctor: str, label: object = None) -> Cell:
+    key = (ctor, label)
+    cell = _CONSTANTS.get(key)
+    if cell is None:
+        cell = _CONSTANTS[key] = Cell(ctor, label=label)
+    return cell
+
+
+def prim(name: str) -> Cell:
+    return constant("Prim", name)
+
+
+def loc(name: str) -> Cell:
+    return constant("Loc", name)
+
+
+ITERATOR = constant("Iterator")
+VALUE = constant("Value")
+COLUMN = constant("Column")
+SCALAR = constant("Scalar")
+ANYWHERE = loc("ANYWHERE")
+T_EMPTY = constant("TEmpty")
+D_EMPTY = constant("DEmpty")
+L_EMPTY = constant("LEmpty")
+
+
+def val(kind: Cell, dtype: Cell, size: Cell, current: Cell = ANYWHERE, defined: Cell = ANYWHERE) -> Cell:
+    return make("Val", kind, dtype, size, current, defined)
+
+
+def fun(args: list[Cell], ret: Cell) -> Cell:
+    return make("Fun", row("TTuple", args, T_EMPTY), ret)
+
+
+def row(ctor: str, items: list[Cell], tail: Cell) -> Cell:
+    """A cons list `ctor(items[0], ctor(items[1], … tail))` (TTuple, DTuple or LTuple)."""
+    for item in reversed(items):
+        tail = make(ctor, item, tail)
+    return tail
+
+
+def row_items(cell: Cell) -> tuple[list[Cell], Cell]:
+    """The known items of a row and its tail (an empty-row constant or a variable)."""
+    items: list[Cell] = []
+    cell = find(cell)
+    while cell.ctor in ("TTuple", "DTuple", "LTuple"):
+        items.append(cell.args[0])
+        cell = find(cell.args[1])
+    return items, cell
+
+
+@dataclass(frozen=True)
+class ClosureType:
+    """A stencil closure: `inputs ⇒ output`."""
+
+    inputs: tuple[Cell, ...]
+    output: Cell
+
+
+@dataclass(frozen=True)
+class DefinitionType:
+    """A function definition: `name :: type`."""
+
+    name: str
+    type: Cell
+
+
+@dataclass(frozen=True)
+class FencilType:
+    """A fencil: `{def :: …, …, name(param types…)}`."""
+
+    name: str
+    definitions: tuple[DefinitionType, ...]
+    params: tuple[Cell, ...]
+
+
+Type = Cell | ClosureType | DefinitionType | FencilType
+
+
+def roots(type_: Type) -> Iterator[Cell]:
+    """The cells a program-level type is made of, in printing order."""
+    if isinstance(type_, Cell):
+        yield type_
+    elif isinstance(type_, ClosureType):
+        yield from type_.inputs
+        yield type_.output
+    elif isinstance(type_, DefinitionType):
+        yield type_.type
+    else:
+        for definition in type_.definitions:
+            yield definition.type
+        yield from type_.params
+
+
+def instantiate(root: Cell, memo: dict[int, Cell] | None = None) -> Cell:
+    """A copy of `root`'s graph with fresh variables (let-polymorphism). Constants are shared;
+    cycles (which only an error leaves behind) are copied as cycles."""
+    memo = {} if memo is None else memo
+    start = find(root)
+    if not start.args and start.ctor is not None:
+        return start
+    # Create a copy for every reachable cell first, then fill in the arguments.
+    order: list[Cell] = []
+    stack = [start]
+    while stack:
+        cell = find(stack.pop())
+        if id(cell) in memo:
+            continue
+        if cell.ctor is None:
+            memo[id(cell)] = Cell(None, sort=cell.sort, family=cell.family)
+        elif not cell.args:
+            memo[id(cell)] = cell
+        else:
+            memo[id(cell)] = Cell(cell.ctor, label=cell.label)
+            order.append(cell)
+            stack.extend(cell.args)
+    for cell in order:
+        memo[id(cell)].args = tuple(memo[id(find(a))] for a in cell.args)
+    return memo[id(start)]

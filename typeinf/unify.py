@@ -1,0 +1,149 @@
+"""Unification of type cells: union-find, near-linear, without recursion.
+
+Rules: a variable binds to a structure of its sort (or a subsort) and, for a dtype restricted to
+a family, only to a primitive of that family; two variables merge (sorts and families meet);
+two structures of one constructor and label unify argument by argument. A row of values
+(`ValTuple`) or of lists (`ValListTuple`) that meets a concrete argument tuple expands into it
+one item at a time, so that rows of any length, and partially known rows, are handled alike.
+
+There is no occurs check here: a cycle can only come from an infinite type, and the solver looks
+for cycles once at the end, which keeps unification near-linear.
+"""
+
+from __future__ import annotations
+
+from typeinf.terms import (
+    ANYWHERE,
+    D_EMPTY,
+    L_EMPTY,
+    T_EMPTY,
+    Cell,
+    Sort,
+    find,
+    make,
+    sort_meet,
+    var,
+)
+
+_ROWS_OF_VALUES = ("ValTuple", "ValListTuple")
+_CONCRETE_ROWS = ("TTuple", "TEmpty")
+
+
+class Mismatch(Exception):
+    """Two types that cannot be made equal: the innermost conflicting pair, and why."""
+
+    def __init__(self, left: Cell, right: Cell, why: str) -> None:
+        super().__init__(why)
+        self.left, self.right, self.why = left, right, why
+
+
+def unify(a: Cell, b: Cell) -> list[tuple[Cell, Cell]]:
+    """Make `a` and `b` equal, or raise Mismatch. Returns the pairs it could not decide yet
+    (a row of values meeting a row of lists while both lengths are unknown), for a later try."""
+    postponed: list[tuple[Cell, Cell]] = []
+    stack = [(a, b)]
+    while stack:
+        x, y = stack.pop()
+        x, y = find(x), find(y)
+        if x is y:
+            continue
+        if x.ctor is None:
+            if y.ctor is None:
+                _merge_variables(x, y)
+            else:
+                _bind(x, y)
+        elif y.ctor is None:
+            _bind(y, x)
+        elif x.ctor == y.ctor:
+            if x.label != y.label:
+                raise Mismatch(x, y, "different constants")
+            _link(x, y)
+            stack.extend(zip(x.args, y.args))
+        elif x.ctor in _ROWS_OF_VALUES and y.ctor in _CONCRETE_ROWS:
+            stack.extend(_expand(x, y))
+        elif y.ctor in _ROWS_OF_VALUES and x.ctor in _CONCRETE_ROWS:
+            stack.extend(_expand(y, x))
+        elif x.ctor in _ROWS_OF_VALUES and y.ctor in _ROWS_OF_VALUES:
+            # A row of values against a row of lists: turn whichever has a known first item
+            # into a concrete tuple, which the other then expands into.
+            row, other = (x, y) if _first_known(x) else (y, x)
+            if not _first_known(row):
+                postponed.append((x, y))
+                continue
+            empty = find(row.args[1]).ctor == "DEmpty"
+            concrete = T_EMPTY if empty else make("TTuple", var(Sort.TYPE), var(Sort.TROW))
+            stack.extend(_expand(row, concrete))
+            stack.append((concrete, other))
+        else:
+            raise Mismatch(x, y, _why(x, y))
+    return postponed
+
+
+def _why(x: Cell, y: Cell) -> str:
+    if {x.ctor, y.ctor} <= {"TTuple", "TEmpty"} or {x.ctor, y.ctor} <= {"DTuple", "DEmpty"}:
+        return "different numbers of items"
+    return "different constructors"
+
+
+def _link(x: Cell, y: Cell) -> None:
+    """Union by rank of two roots with equal content."""
+    if x.rank < y.rank:
+        x.parent = y
+    elif y.rank < x.rank:
+        y.parent = x
+    else:
+        y.parent = x
+        x.rank += 1
+
+
+def _merge_variables(x: Cell, y: Cell) -> None:
+    sort = sort_meet(x.sort, y.sort)  # type: ignore[arg-type]
+    if sort is None:
+        raise Mismatch(x, y, "different sorts")
+    family = x.family if y.family is None else y.family if x.family is None else x.family & y.family
+    if family is not None and not family:
+        raise Mismatch(x, y, "incompatible families")
+    _link(x, y)
+    root = find(x)
+    root.sort, root.family = sort, family
+
+
+def _bind(variable: Cell, structure: Cell) -> None:
+    if sort_meet(variable.sort, structure.sort) is not structure.sort:  # type: ignore[arg-type]
+        raise Mismatch(variable, structure, "different sorts")
+    if variable.family is not None and not (
+        structure.ctor == "Prim" and structure.label in variable.family
+    ):
+        raise Mismatch(variable, structure, "outside the family")
+    variable.parent = structure
+
+
+def _expand(row: Cell, concrete: Cell) -> list[tuple[Cell, Cell]]:
+    """Equations making a ValTuple/ValListTuple equal to a TTuple/TEmpty; the row joins it."""
+    row.parent = concrete
+    if row.ctor == "ValTuple":
+        kind, dtypes, size, current, defined = row.args
+        if concrete.ctor == "TEmpty":
+            return [(dtypes, D_EMPTY), (defined, L_EMPTY)]
+        dtype, location = var(Sort.DTYPE), var(Sort.LOC)
+        dtypes_rest, defined_rest = var(Sort.DROW), var(Sort.LROW)
+        return [
+            (dtypes, make("DTuple", dtype, dtypes_rest)),
+            (defined, make("LTuple", location, defined_rest)),
+            (concrete.args[0], make("Val", kind, dtype, size, current, location)),
+            (concrete.args[1], make("ValTuple", kind, dtypes_rest, size, current, defined_rest)),
+        ]
+    kind, dtypes, length, skip, size = row.args
+    if concrete.ctor == "TEmpty":
+        return [(dtypes, D_EMPTY)]
+    dtype, dtypes_rest = var(Sort.DTYPE), var(Sort.DROW)
+    item = make("Val", kind, make("List", dtype, length, skip), size, ANYWHERE, ANYWHERE)
+    return [
+        (dtypes, make("DTuple", dtype, dtypes_rest)),
+        (concrete.args[0], item),
+        (concrete.args[1], make("ValListTuple", kind, dtypes_rest, length, skip, size)),
+    ]
+
+
+def _first_known(row: Cell) -> bool:
+    return find(row.args[1]).ctor in ("DTuple", "DEmpty")
