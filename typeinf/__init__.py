@@ -1,2 +1,29 @@
-"""Type inference for GT4Py's iterator IR. The inferencer itself is being built (issue 3); the
-command line already reads and prints IR."""
+"""Most-general type inference for GT4Py's iterator IR.
+
+    infer(node, offset_provider=None) -> Type           the type of a program or expression
+    infer_all(node, offset_provider=None) -> dict        the type of every node, in pre-order
+    pformat(type, locations=False) / parse_type(text)    the notation of TYPES.md
+    register_builtin(name, signature)                    a compiler's own builtin
+"""
+
+from typeinf.errors import (
+    GrammarBuiltinError,
+    InfiniteTypeError,
+    OffsetProviderError,
+    RecursionCycleError,
+    TypeInferenceError,
+    UnboundSymbolError,
+    UnsatisfiableConstraintError,
+)
+from typeinf.infer import infer, infer_all
+from typeinf.notation import pformat
+from typeinf.offsets import Connectivity, Dimension, load_offset_provider
+from typeinf.reader import TypeSyntaxError, parse_type
+from typeinf.signatures import register_builtin
+
+__all__ = [
+    "Connectivity", "Dimension", "GrammarBuiltinError", "InfiniteTypeError",
+    "OffsetProviderError", "RecursionCycleError", "TypeInferenceError", "TypeSyntaxError",
+    "UnboundSymbolError", "UnsatisfiableConstraintError", "infer", "infer_all",
+    "load_offset_provider", "parse_type", "pformat", "register_builtin",
+]  # fmt: skip

@@ -1,0 +1,342 @@
+"""Constraint collection: one pass over the IR assigns every node a type and records, in the
+group of its definition or closure, the constraints that relate them (TYPES.md sections 5–7).
+
+Nodes are visited by pre-order position from last to first, so that every node's children are
+typed before the node itself; no recursion is involved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from iterir import (
+    AxisLiteral,
+    FencilDefinition,
+    FunCall,
+    FunctionDefinition,
+    Lambda,
+    Literal,
+    Node,
+    OffsetLiteral,
+    StencilClosure,
+    Sym,
+    SymRef,
+)
+from iterir.symbols import BindingKind, SymbolTable, resolve
+from iterir.traversal import child_positions, preorder
+from iterir.vocabulary import PRIMITIVES
+from typeinf.constraints import Equal, Group, Instance
+from typeinf.errors import GrammarBuiltinError, OffsetProviderError, UnboundSymbolError
+from typeinf.offsets import Connectivity, Dimension, OffsetProvider
+from typeinf.signatures import BUILTINS
+from typeinf.terms import (
+    ANYWHERE,
+    COLUMN,
+    D_EMPTY,
+    ITERATOR,
+    SCALAR,
+    T_EMPTY,
+    VALUE,
+    Cell,
+    Sort,
+    constant,
+    find,
+    fun,
+    instantiate,
+    loc,
+    make,
+    prim,
+    row,
+    row_items,
+    val,
+    var,
+)
+
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
+
+
+def ordinal(i: int) -> str:
+    return _ORDINALS[i] if i < len(_ORDINALS) else f"{i + 1}th"
+
+
+class Collection:
+    """The types and constraint groups of one program."""
+
+    def __init__(self, root: Node, offset_provider: OffsetProvider | None) -> None:
+        self.root = root
+        self.offset_provider = offset_provider
+        self.nodes, self.sizes = preorder(root)
+        self.symbols: SymbolTable = resolve(root, BUILTINS.keys(), tree=(self.nodes, self.sizes))
+        self.types: list[Cell | None] = [None] * len(self.nodes)
+        self.groups: list[Group] = []
+        self.definitions: dict[int, Group] = {}  # FunctionDefinition position → its group
+        self.free_names: dict[str, Cell] = {}
+        self.in_fencil = isinstance(root, FencilDefinition)
+        self.group: Group | None = None
+        self.parameters: Group | None = None  # a fencil's parameter annotations
+        self.fencil_params: set[int] = set()
+        self.uncalled: dict[int, str] = {}  # grammar builtins and type names not yet consumed
+        self._collect()
+
+    # -- driving ----------------------------------------------------------------------------------
+    def _collect(self) -> None:
+        root = self.root
+        if isinstance(root, FencilDefinition):
+            count = len(root.function_definitions) + len(root.params) + len(root.closures)
+            children = child_positions(self.sizes, 0, count)
+            ndefs, nparams = len(root.function_definitions), len(root.params)
+            self.parameters = Group(0)
+            self.fencil_params = set(children[ndefs : ndefs + nparams])
+            for position in children[:ndefs] + children[ndefs + nparams :]:
+                self._collect_group(position)
+            for position in sorted(self.fencil_params):
+                self.decl(position)
+        else:
+            self._collect_group(0)
+
+    def _collect_group(self, start: int) -> None:
+        self.group = Group(start)
+        self.groups.append(self.group)
+        if isinstance(self.nodes[start], FunctionDefinition):
+            self.definitions[start] = self.group
+        visit: dict[type, Callable[[int, Node], Cell | None]] = {
+            Sym: lambda p, n: self.decl(p),
+            SymRef: self.symref,
+            Literal: self.literal,
+            OffsetLiteral: lambda p, n: var(Sort.TYPE),
+            AxisLiteral: lambda p, n: val(VALUE, prim("axis"), SCALAR),
+            Lambda: self.function,
+            FunctionDefinition: self.function,
+            FunCall: self.call,
+            StencilClosure: self.closure,
+        }
+        for position in range(start + self.sizes[start] - 1, start - 1, -1):
+            node = self.nodes[position]
+            cell = visit[type(node)](position, node)
+            if self.types[position] is None:
+                self.types[position] = cell
+        for position, name in self.uncalled.items():
+            node = self.nodes[position]
+            if name == "dtype":
+                raise GrammarBuiltinError(f"`{node.id}` is a type name: it can only be the second "  # type: ignore[attr-defined]
+                                          "argument of `cast_`", node)  # fmt: skip
+            raise GrammarBuiltinError(f"`{node.id}` is part of the grammar: it can only be called,"  # type: ignore[attr-defined]
+                                      " not used as a value", node)  # fmt: skip
+        self.uncalled = {}
+
+    def equal(self, expected: Cell, actual: Cell, position: int, reason: str) -> None:
+        self.group.constraints.append(Equal(expected, actual, position, reason))  # type: ignore[union-attr]
+
+    def children(self, position: int) -> list[int]:
+        node = self.nodes[position]
+        return child_positions(self.sizes, position, sum(1 for _ in node.iter_children()))
+
+    def type_at(self, position: int) -> Cell:
+        cell = self.types[position]
+        assert cell is not None, position
+        return cell
+
+    # -- declarations and names -------------------------------------------------------------------
+    def decl(self, position: int) -> Cell:
+        """The type of the parameter declared at `position`, with its annotation's constraints."""
+        cell = self.types[position]
+        if cell is not None:
+            return cell
+        cell = self.types[position] = var(Sort.TYPE)
+        sym = self.nodes[position]
+        assert isinstance(sym, Sym)
+        if sym.kind is not None or sym.dtype is not None:
+            kind = {"Iterator": ITERATOR, "Value": VALUE}.get(sym.kind or "", None) or var(Sort.KIND)
+            dtype = var(Sort.DTYPE)
+            if sym.dtype is not None:
+                name, is_list = sym.dtype
+                dtype = prim(name)
+                if is_list:
+                    dtype = make("List", dtype, var(Sort.LENGTH), var(Sort.SKIP))
+            annotated = val(kind, dtype, var(Sort.SIZE), var(Sort.LOC), var(Sort.LOC))
+            group = self.parameters if position in self.fencil_params else self.group
+            group.constraints.append(Equal(annotated, cell, position, f"`{sym.id}` is annotated so"))  # type: ignore[union-attr]
+        return cell
+
+    def symref(self, position: int, node: SymRef) -> Cell | None:
+        binding = self.symbols.bindings[position]
+        kind = binding.kind
+        if kind in (BindingKind.PARAMETER, BindingKind.FENCIL_PARAMETER):
+            return self.decl(binding.position)  # type: ignore[arg-type]
+        if kind is BindingKind.FUNCTION_DEFINITION:
+            cell = var(Sort.TYPE)
+            self.group.constraints.append(Instance(cell, binding.position, position))  # type: ignore[union-attr, arg-type]
+            self.group.uses.append((binding.position, position))  # type: ignore[union-attr, arg-type]
+            return cell
+        if kind is BindingKind.BUILTIN:
+            signature = BUILTINS[node.id]
+            if signature.how == "signature":
+                return instantiate(signature.type)  # type: ignore[arg-type]
+            self.uncalled[position] = signature.how  # the call or cast_ that uses it clears this
+            return None
+        if self.in_fencil:
+            raise UnboundSymbolError(f"`{node.id}` is not defined: not a parameter, a function "
+                                     "definition or a builtin", node)  # fmt: skip
+        cell = self.free_names.get(node.id)
+        if cell is None:
+            cell = self.free_names[node.id] = var(Sort.TYPE)
+        return cell
+
+    def literal(self, position: int, node: Literal) -> Cell:
+        if node.type not in PRIMITIVES:
+            raise GrammarBuiltinError(f"unknown literal type `{node.type}`", node)
+        return val(VALUE, prim(node.type), var(Sort.SIZE))
+
+    # -- functions and calls ----------------------------------------------------------------------
+    def function(self, position: int, node: Lambda | FunctionDefinition) -> Cell:
+        *params, body = self.children(position)
+        return fun([self.decl(p) for p in params], self.type_at(body))
+
+    def call(self, position: int, node: FunCall) -> Cell:
+        fun_position, *args = self.children(position)
+        callee = node.fun
+        if isinstance(callee, SymRef) and fun_position in self.uncalled:
+            how = self.uncalled.pop(fun_position)
+            if how == "dtype":
+                raise GrammarBuiltinError(f"`{callee.id}` is a type name, not a function: cast "
+                                          f"with `cast_(x, {callee.id})`", callee)  # fmt: skip
+            result: Cell = getattr(self, "rule_" + callee.id)(position, node, args)
+            # The builtin's type at this call: its arguments' types to its result.
+            self.types[fun_position] = fun([self.type_at(a) for a in args], result)
+            return result
+        fun_type = self.type_at(fun_position)
+        ret = var(Sort.TYPE)
+        name = f"`{callee.id}`" if isinstance(callee, SymRef) else "the function"
+        root = find(fun_type)
+        if root.ctor == "Fun":
+            params, tail = row_items(root.args[0])
+            if find(tail) is T_EMPTY and len(params) == len(args):
+                # A callee of known arity: one constraint per argument, for precise errors.
+                for i, (param, arg) in enumerate(zip(params, args)):
+                    self.equal(param, self.type_at(arg), arg, f"the {ordinal(i)} argument of {name}")
+                self.equal(root.args[1], ret, position, f"the result of {name}")
+                return ret
+        called = make("Fun", row("TTuple", [self.type_at(a) for a in args], T_EMPTY), ret)
+        self.equal(fun_type, called, position, f"{name} is called with {len(args)} argument"
+                   + ("" if len(args) == 1 else "s"))  # fmt: skip
+        return ret
+
+    # -- the builtins that are part of the grammar (TYPES.md section 5) ---------------------------
+    def arity(self, node: FunCall, args: list[int], count: int) -> None:
+        if len(args) != count:
+            raise GrammarBuiltinError(f"`{node.fun.id}` takes {count} arguments, not {len(args)}", node)  # type: ignore[attr-defined]
+
+    def rule_make_tuple(self, position: int, node: FunCall, args: list[int]) -> Cell:
+        kind, size, current, defined = var(Sort.KIND), var(Sort.SIZE), var(Sort.LOC), var(Sort.LOC)
+        dtypes = []
+        for i, arg in enumerate(args):
+            dtype = var(Sort.DTYPE)
+            dtypes.append(dtype)
+            self.equal(val(kind, dtype, size, current, defined), self.type_at(arg), arg,
+                       f"the {ordinal(i)} element of the tuple")  # fmt: skip
+        return val(kind, row("DTuple", dtypes, D_EMPTY), size, current, defined)
+
+    def rule_tuple_get(self, position: int, node: FunCall, args: list[int]) -> Cell:
+        self.arity(node, args, 2)
+        index = node.args[0]
+        if not (isinstance(index, Literal) and index.type in PRIMITIVES and index.type.startswith(("int", "uint"))
+                and index.value.isdigit()):  # fmt: skip
+            raise GrammarBuiltinError("the index of `tuple_get` must be a non-negative integer "
+                                      "literal", index)  # fmt: skip
+        kind, size, current, defined = var(Sort.KIND), var(Sort.SIZE), var(Sort.LOC), var(Sort.LOC)
+        dtypes = [var(Sort.DTYPE) for _ in range(int(index.value) + 1)]
+        whole = val(kind, row("DTuple", dtypes, var(Sort.DROW)), size, current, defined)
+        self.equal(whole, self.type_at(args[1]), args[1],
+                   f"`tuple_get` takes element {index.value} of it")  # fmt: skip
+        return val(kind, dtypes[-1], size, current, defined)
+
+    def offset_entry(self, node: OffsetLiteral) -> Dimension | Connectivity | None:
+        if self.offset_provider is None or not isinstance(node.value, str):
+            return None
+        entry = self.offset_provider.get(node.value)
+        if entry is None:
+            known = ", ".join(sorted(self.offset_provider)) or "none"
+            raise OffsetProviderError(f"offset `{node.value}` is not in the offset provider "
+                                      f"(it has: {known})", node)  # fmt: skip
+        return entry
+
+    def rule_shift(self, position: int, node: FunCall, args: list[int]) -> Cell:
+        current_in = var(Sort.LOC)
+        if self.offset_provider is None:
+            current_out = current_in if not args else var(Sort.LOC)
+        else:
+            current_out = current_in
+            for offset in node.args:
+                entry = self.offset_entry(offset) if isinstance(offset, OffsetLiteral) else None
+                if isinstance(entry, Connectivity):
+                    self.equal(loc(entry.origin), current_out, position,
+                               f"shifting by `{offset.value}` starts from a {entry.origin}")  # type: ignore[union-attr]
+                    current_out = loc(entry.neighbor)
+        dtype, size, defined = var(Sort.DTYPE), var(Sort.SIZE), var(Sort.LOC)
+        return fun([val(ITERATOR, dtype, size, current_in, defined)],
+                   val(ITERATOR, dtype, size, current_out, defined))  # fmt: skip
+
+    def rule_neighbors(self, position: int, node: FunCall, args: list[int]) -> Cell:
+        self.arity(node, args, 2)
+        tag = node.args[0]
+        if not (isinstance(tag, OffsetLiteral) and isinstance(tag.value, str)):
+            raise GrammarBuiltinError("the first argument of `neighbors` must be an offset tag, "
+                                      "such as `V2Eₒ`", tag)  # fmt: skip
+        entry = self.offset_entry(tag)
+        length, skip = var(Sort.LENGTH), var(Sort.SKIP)
+        current, defined = var(Sort.LOC), var(Sort.LOC)
+        if isinstance(entry, Dimension):
+            raise OffsetProviderError(f"`neighbors` needs a connectivity, but `{tag.value}` is "
+                                      f"the dimension {entry.value}", tag)  # fmt: skip
+        if isinstance(entry, Connectivity):
+            length, skip = constant("Length", entry.max_neighbors), constant("Skip", entry.has_skip_values)
+            current, defined = loc(entry.origin), loc(entry.neighbor)
+        dtype, size = var(Sort.DTYPE), var(Sort.SIZE)
+        self.equal(val(ITERATOR, dtype, size, current, defined), self.type_at(args[1]), args[1],
+                   f"`neighbors` takes the neighbors of it along `{tag.value}`")  # fmt: skip
+        return val(VALUE, make("List", dtype, length, skip), size)
+
+    def rule_cast_(self, position: int, node: FunCall, args: list[int]) -> Cell:
+        self.arity(node, args, 2)
+        target = node.args[1]
+        if not (isinstance(target, SymRef) and self.uncalled.get(args[1]) == "dtype"):
+            raise GrammarBuiltinError("the second argument of `cast_` must be a type name, such as"
+                                      " `float64`", target)  # fmt: skip
+        del self.uncalled[args[1]]
+        size = var(Sort.SIZE)
+        self.equal(val(VALUE, var(Sort.DTYPE), size), self.type_at(args[0]), args[0],
+                   "`cast_` converts a value")  # fmt: skip
+        result = val(VALUE, prim(target.id), size)
+        self.types[args[1]] = result
+        return result
+
+    def rule_domain(self, node: FunCall, args: list[int]) -> Cell:
+        for i, arg in enumerate(args):
+            self.equal(val(VALUE, prim("named_range"), SCALAR), self.type_at(arg), arg,
+                       f"the {ordinal(i)} range of the domain")  # fmt: skip
+        return val(VALUE, prim("domain"), SCALAR)
+
+    def rule_cartesian_domain(self, position: int, node: FunCall, args: list[int]) -> Cell:
+        return self.rule_domain(node, args)
+
+    def rule_unstructured_domain(self, position: int, node: FunCall, args: list[int]) -> Cell:
+        return self.rule_domain(node, args)
+
+    # -- closures (TYPES.md section 6) ------------------------------------------------------------
+    def closure(self, position: int, node: StencilClosure) -> None:
+        domain, stencil, output, *inputs = self.children(position)
+        self.equal(val(VALUE, prim("domain"), SCALAR), self.type_at(domain), domain,
+                   "a closure's domain")  # fmt: skip
+        output_dtype, output_location = var(Sort.DTYPE), var(Sort.LOC)
+        self.equal(val(ITERATOR, output_dtype, COLUMN, ANYWHERE, output_location), self.type_at(output),
+                   output, "a closure writes its output through a column iterator")  # fmt: skip
+        params = []
+        for i, input_ in enumerate(inputs):
+            kind, dtype, size, defined = var(Sort.KIND), var(Sort.DTYPE), var(Sort.SIZE), var(Sort.LOC)
+            self.equal(val(kind, dtype, size, ANYWHERE, defined), self.type_at(input_), input_,
+                       f"the {ordinal(i)} input of the closure")  # fmt: skip
+            params.append(val(kind, dtype, size, output_location, defined))
+        self.equal(fun(params, val(VALUE, output_dtype, COLUMN)), self.type_at(stencil), stencil,
+                   f"the stencil is applied to the closure's {len(inputs)} input"
+                   + ("" if len(inputs) == 1 else "s"))  # fmt: skip
+        return None

@@ -1,0 +1,140 @@
+"""Solving: definitions in dependency order, each generalized once solved; then the closures.
+
+A reference to a definition is a fresh instance of its solved type (let-polymorphism), so a
+definition is solved before anything that uses it; a cycle among definitions is recursion,
+which is an error naming the cycle. Infinite types are found by one search for cycles in the
+type graph at the end of each definition and of the whole program.
+"""
+
+from __future__ import annotations
+
+from iterir import FunctionDefinition, Node
+from typeinf.collect import Collection
+from typeinf.constraints import Equal, Group, Instance
+from typeinf.errors import InfiniteTypeError, RecursionCycleError, UnsatisfiableConstraintError
+from typeinf.notation import pformat_all
+from typeinf.terms import Cell, find, instantiate
+from typeinf.unify import Mismatch, unify
+
+
+def solve(collection: Collection) -> None:
+    """Unify every constraint of `collection`, or raise the first TypeInferenceError."""
+    definition_types: dict[int, Cell] = {}
+    groups = _ordered(collection)
+    if collection.parameters is not None:
+        groups.insert(sum(1 for g in groups if g.position in collection.definitions), collection.parameters)
+    for group in groups:
+        postponed: list[tuple[Cell, Cell, Equal | Instance]] = []
+        for constraint in group.constraints:
+            if isinstance(constraint, Equal):
+                expected, actual = constraint.expected, constraint.actual
+            else:
+                expected = constraint.cell
+                actual = instantiate(definition_types[constraint.definition])
+            try:
+                postponed += [(x, y, constraint) for x, y in unify(expected, actual)]
+            except Mismatch as mismatch:
+                raise _unsatisfiable(collection, constraint, mismatch) from None
+        for x, y, constraint in postponed:
+            try:
+                if unify(x, y):
+                    raise Mismatch(x, y, "a row of values against a row of lists of unknown length")
+            except Mismatch as mismatch:
+                raise _unsatisfiable(collection, constraint, mismatch) from None
+        if group.position in collection.definitions:
+            definition_types[group.position] = collection.type_at(group.position)
+            _check_finite(collection, range(group.position, group.position + collection.sizes[group.position]))
+    _check_finite(collection, range(len(collection.nodes)))
+
+
+def _ordered(collection: Collection) -> list[Group]:
+    """Definitions after the definitions they use (source order otherwise), then the rest."""
+    groups = {g.position: g for g in collection.groups}
+    order: list[Group] = []
+    state: dict[int, str] = {}  # "active" on the current path, "done" once ordered
+    for start in collection.definitions:
+        if start in state:
+            continue
+        path: list[tuple[int, int]] = [(start, 0)]  # (definition, index of its next use)
+        state[start] = "active"
+        while path:
+            position, next_use = path[-1]
+            uses = groups[position].uses
+            if next_use == len(uses):
+                path.pop()
+                state[position] = "done"
+                order.append(groups[position])
+                continue
+            path[-1] = (position, next_use + 1)
+            used, reference = uses[next_use]
+            if state.get(used) == "active":
+                names = [_name(collection.nodes[p]) for p, _ in path[[p for p, _ in path].index(used) :]]
+                cycle = [*names, names[0]]
+                raise RecursionCycleError(
+                    "recursion is not allowed: " + " → ".join(cycle), collection.nodes[reference], cycle
+                )
+            if used not in state:
+                state[used] = "active"
+                path.append((used, 0))
+    order += [g for g in collection.groups if g.position not in collection.definitions]
+    return order
+
+
+def _name(node: Node) -> str:
+    return node.id if isinstance(node, FunctionDefinition) else "?"
+
+
+def _unsatisfiable(collection: Collection, constraint: Equal | Instance, mismatch: Mismatch) -> UnsatisfiableConstraintError:
+    node = collection.nodes[constraint.position]
+    reason = constraint.reason if isinstance(constraint, Equal) else "an instance of a definition"
+    expected = constraint.expected if isinstance(constraint, Equal) else constraint.cell
+    actual = constraint.actual if isinstance(constraint, Equal) else constraint.cell
+    texts = pformat_all([expected, actual, mismatch.left, mismatch.right])
+    message = f"type mismatch in {reason}: expected `{texts[0]}`, found `{texts[1]}`"
+    if (texts[2], texts[3]) not in ((texts[0], texts[1]), (texts[1], texts[0])):
+        message += f" (`{texts[2]}` and `{texts[3]}` differ: {mismatch.why})"
+    else:
+        message += f" ({mismatch.why})"
+    return UnsatisfiableConstraintError(message, node, texts[0], texts[1])
+
+
+def _check_finite(collection: Collection, positions: range) -> None:
+    """Raise InfiniteTypeError if a type among `positions` contains itself."""
+    on_cycle = _cycle([c for p in positions if (c := collection.types[p]) is not None])
+    if not on_cycle:
+        return
+    for position in reversed(positions):
+        cell = collection.types[position]
+        if cell is not None and id(find(cell)) in on_cycle:
+            node = collection.nodes[position]
+            text = pformat_all([cell])[0]
+            raise InfiniteTypeError(f"this would need an infinite type (`{text}`, where `…` is "
+                                    "the type itself)", node)  # fmt: skip
+    raise InfiniteTypeError("the program would need an infinite type", collection.nodes[positions[0]])
+
+
+def _cycle(cells: list[Cell]) -> set[int]:
+    """The ids of the cells on one cycle reachable from `cells` (empty if there is none)."""
+    state: dict[int, int] = {}  # 1: on the current path, 2: finished
+    for start in cells:
+        root = find(start)
+        if id(root) in state:
+            continue
+        path: list[tuple[Cell, int]] = [(root, 0)]
+        state[id(root)] = 1
+        while path:
+            cell, i = path[-1]
+            if i == len(cell.args):
+                path.pop()
+                state[id(cell)] = 2
+                continue
+            path[-1] = (cell, i + 1)
+            child = find(cell.args[i])
+            seen = state.get(id(child))
+            if seen == 1:
+                members = [c for c, _ in path]
+                return {id(c) for c in members[[id(c) for c in members].index(id(child)) :]}
+            if seen is None:
+                state[id(child)] = 1
+                path.append((child, 0))
+    return set()
