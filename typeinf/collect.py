@@ -26,7 +26,12 @@ from iterir.symbols import BindingKind, SymbolTable, resolve
 from iterir.traversal import child_positions, preorder
 from iterir.vocabulary import PRIMITIVES
 from typeinf.constraints import Equal, Group, Instance
-from typeinf.errors import GrammarBuiltinError, OffsetProviderError, UnboundSymbolError
+from typeinf.errors import (
+    GrammarBuiltinError,
+    OffsetProviderError,
+    UnboundSymbolError,
+    UnsatisfiableConstraintError,
+)
 from typeinf.offsets import Connectivity, Dimension, OffsetProvider
 from typeinf.signatures import BUILTINS
 from typeinf.terms import (
@@ -155,7 +160,7 @@ class Collection:
                     dtype = make("List", dtype, var(Sort.LENGTH), var(Sort.SKIP))
             annotated = val(kind, dtype, var(Sort.SIZE), var(Sort.LOC), var(Sort.LOC))
             group = self.parameters if position in self.fencil_params else self.group
-            group.constraints.append(Equal(annotated, cell, position, f"`{sym.id}` is annotated so"))  # type: ignore[union-attr]
+            group.constraints.append(Equal(annotated, cell, position, f"the annotation of `{sym.id}`"))  # type: ignore[union-attr]
         return cell
 
     def symref(self, position: int, node: SymRef) -> Cell | None:
@@ -210,14 +215,18 @@ class Collection:
         root = find(fun_type)
         if root.ctor == "Fun":
             params, tail = row_items(root.args[0])
-            if find(tail) is T_EMPTY and len(params) == len(args):
+            if find(tail) is T_EMPTY and len(params) != len(args):
+                raise UnsatisfiableConstraintError(
+                    f"{name} takes {len(params)} argument{'' if len(params) == 1 else 's'}, but is "
+                    f"given {len(args)}", node, str(len(params)), str(len(args)))
+            if find(tail) is T_EMPTY:
                 # A callee of known arity: one constraint per argument, for precise errors.
                 for i, (param, arg) in enumerate(zip(params, args)):
                     self.equal(param, self.type_at(arg), arg, f"the {ordinal(i)} argument of {name}")
                 self.equal(root.args[1], ret, position, f"the result of {name}")
                 return ret
         called = make("Fun", row("TTuple", [self.type_at(a) for a in args], T_EMPTY), ret)
-        self.equal(fun_type, called, position, f"{name} is called with {len(args)} argument"
+        self.equal(fun_type, called, position, f"the call of {name} with {len(args)} argument"
                    + ("" if len(args) == 1 else "s"))  # fmt: skip
         return ret
 
@@ -247,7 +256,7 @@ class Collection:
         dtypes = [var(Sort.DTYPE) for _ in range(int(index.value) + 1)]
         whole = val(kind, row("DTuple", dtypes, var(Sort.DROW)), size, current, defined)
         self.equal(whole, self.type_at(args[1]), args[1],
-                   f"`tuple_get` takes element {index.value} of it")  # fmt: skip
+                   f"the tuple that `tuple_get` takes element {index.value} of")  # fmt: skip
         return val(kind, dtypes[-1], size, current, defined)
 
     def offset_entry(self, node: OffsetLiteral) -> Dimension | Connectivity | None:
@@ -270,7 +279,7 @@ class Collection:
                 entry = self.offset_entry(offset) if isinstance(offset, OffsetLiteral) else None
                 if isinstance(entry, Connectivity):
                     self.equal(loc(entry.origin), current_out, position,
-                               f"shifting by `{offset.value}` starts from a {entry.origin}")  # type: ignore[union-attr]
+                               f"the shift by `{offset.value}`, which starts from a {entry.origin}")  # type: ignore[union-attr]
                     current_out = loc(entry.neighbor)
         dtype, size, defined = var(Sort.DTYPE), var(Sort.SIZE), var(Sort.LOC)
         return fun([val(ITERATOR, dtype, size, current_in, defined)],
@@ -293,7 +302,7 @@ class Collection:
             current, defined = loc(entry.origin), loc(entry.neighbor)
         dtype, size = var(Sort.DTYPE), var(Sort.SIZE)
         self.equal(val(ITERATOR, dtype, size, current, defined), self.type_at(args[1]), args[1],
-                   f"`neighbors` takes the neighbors of it along `{tag.value}`")  # fmt: skip
+                   f"the iterator whose neighbors along `{tag.value}` are taken")  # fmt: skip
         return val(VALUE, make("List", dtype, length, skip), size)
 
     def rule_cast_(self, position: int, node: FunCall, args: list[int]) -> Cell:
@@ -305,7 +314,7 @@ class Collection:
         del self.uncalled[args[1]]
         size = var(Sort.SIZE)
         self.equal(val(VALUE, var(Sort.DTYPE), size), self.type_at(args[0]), args[0],
-                   "`cast_` converts a value")  # fmt: skip
+                   "the value that `cast_` converts")  # fmt: skip
         result = val(VALUE, prim(target.id), size)
         self.types[args[1]] = result
         return result
@@ -329,7 +338,7 @@ class Collection:
                    "a closure's domain")  # fmt: skip
         output_dtype, output_location = var(Sort.DTYPE), var(Sort.LOC)
         self.equal(val(ITERATOR, output_dtype, COLUMN, ANYWHERE, output_location), self.type_at(output),
-                   output, "a closure writes its output through a column iterator")  # fmt: skip
+                   output, "the closure's output, which is written through a column iterator")  # fmt: skip
         params = []
         for i, input_ in enumerate(inputs):
             kind, dtype, size, defined = var(Sort.KIND), var(Sort.DTYPE), var(Sort.SIZE), var(Sort.LOC)
@@ -337,6 +346,6 @@ class Collection:
                        f"the {ordinal(i)} input of the closure")  # fmt: skip
             params.append(val(kind, dtype, size, output_location, defined))
         self.equal(fun(params, val(VALUE, output_dtype, COLUMN)), self.type_at(stencil), stencil,
-                   f"the stencil is applied to the closure's {len(inputs)} input"
+                   f"the stencil, which is applied to the closure's {len(inputs)} input"
                    + ("" if len(inputs) == 1 else "s"))  # fmt: skip
         return None

@@ -12,7 +12,7 @@ from iterir import FunctionDefinition, Node
 from typeinf.collect import Collection
 from typeinf.constraints import Equal, Group, Instance
 from typeinf.errors import InfiniteTypeError, RecursionCycleError, UnsatisfiableConstraintError
-from typeinf.notation import pformat_all
+from typeinf.notation import Printer, pformat_all
 from typeinf.terms import Cell, find, instantiate
 from typeinf.unify import Mismatch, unify
 
@@ -86,16 +86,15 @@ def _name(node: Node) -> str:
 
 def _unsatisfiable(collection: Collection, constraint: Equal | Instance, mismatch: Mismatch) -> UnsatisfiableConstraintError:
     node = collection.nodes[constraint.position]
-    reason = constraint.reason if isinstance(constraint, Equal) else "an instance of a definition"
-    expected = constraint.expected if isinstance(constraint, Equal) else constraint.cell
-    actual = constraint.actual if isinstance(constraint, Equal) else constraint.cell
-    texts = pformat_all([expected, actual, mismatch.left, mismatch.right])
-    message = f"type mismatch in {reason}: expected `{texts[0]}`, found `{texts[1]}`"
-    if (texts[2], texts[3]) not in ((texts[0], texts[1]), (texts[1], texts[0])):
-        message += f" (`{texts[2]}` and `{texts[3]}` differ: {mismatch.why})"
-    else:
-        message += f" ({mismatch.why})"
-    return UnsatisfiableConstraintError(message, node, texts[0], texts[1])
+    assert isinstance(constraint, Equal)  # an instance is a fresh variable: it always unifies
+    printer = Printer([constraint.expected, constraint.actual, mismatch.left, mismatch.right])
+    expected, actual, left, right = (printer.format(c) for c in (constraint.expected, constraint.actual,
+                                                                 mismatch.left, mismatch.right))  # fmt: skip
+    message = f"type mismatch in {constraint.reason}: expected `{expected}`, found `{actual}`"
+    if {left, right} != {expected, actual}:
+        message += f"; `{left}` and `{right}` differ"
+    message += f" ({mismatch.why})" + printer.where().replace(" where", "; where", 1)
+    return UnsatisfiableConstraintError(message, node, expected, actual)
 
 
 def _check_finite(collection: Collection, positions: range) -> None:

@@ -19,7 +19,6 @@ from typeinf.terms import (
     T_EMPTY,
     Cell,
     Sort,
-    find,
     make,
     sort_meet,
     var,
@@ -41,12 +40,40 @@ def unify(a: Cell, b: Cell) -> list[tuple[Cell, Cell]]:
     """Make `a` and `b` equal, or raise Mismatch. Returns the pairs it could not decide yet
     (a row of values meeting a row of lists while both lengths are unknown), for a later try."""
     postponed: list[tuple[Cell, Cell]] = []
+    trail: list[tuple[Cell, Cell | None, int, Sort | None, frozenset[str] | None]] = []
+    try:
+        _solve(a, b, postponed, trail)
+    except Mismatch:
+        # Undo this constraint's partial work, so that the error shows the types as they were.
+        for cell, parent, rank, sort, family in reversed(trail):
+            cell.parent, cell.rank, cell.sort, cell.family = parent, rank, sort, family
+        raise
+    return postponed
+
+
+_Trail = list[tuple[Cell, "Cell | None", int, "Sort | None", "frozenset[str] | None"]]
+
+
+def _save(trail: _Trail, *cells: Cell) -> None:
+    for cell in cells:
+        trail.append((cell, cell.parent, cell.rank, cell.sort, cell.family))
+
+
+def _root(cell: Cell) -> Cell:
+    """`find` without path compression, which an undo could not take back."""
+    while cell.parent is not None:
+        cell = cell.parent
+    return cell
+
+
+def _solve(a: Cell, b: Cell, postponed: list[tuple[Cell, Cell]], trail: _Trail) -> None:
     stack = [(a, b)]
     while stack:
         x, y = stack.pop()
-        x, y = find(x), find(y)
+        x, y = _root(x), _root(y)
         if x is y:
             continue
+        _save(trail, x, y)
         if x.ctor is None:
             if y.ctor is None:
                 _merge_variables(x, y)
@@ -70,17 +97,20 @@ def unify(a: Cell, b: Cell) -> list[tuple[Cell, Cell]]:
             if not _first_known(row):
                 postponed.append((x, y))
                 continue
-            empty = find(row.args[1]).ctor == "DEmpty"
+            empty = _root(row.args[1]).ctor == "DEmpty"
             concrete = T_EMPTY if empty else make("TTuple", var(Sort.TYPE), var(Sort.TROW))
+            _save(trail, row)
             stack.extend(_expand(row, concrete))
             stack.append((concrete, other))
         else:
             raise Mismatch(x, y, _why(x, y))
-    return postponed
+
+
+_ROWS = ({"TTuple", "TEmpty", "ValTuple", "ValListTuple"}, {"DTuple", "DEmpty"}, {"LTuple", "LEmpty"})
 
 
 def _why(x: Cell, y: Cell) -> str:
-    if {x.ctor, y.ctor} <= {"TTuple", "TEmpty"} or {x.ctor, y.ctor} <= {"DTuple", "DEmpty"}:
+    if any({x.ctor, y.ctor} <= rows for rows in _ROWS):
         return "different numbers of items"
     return "different constructors"
 
@@ -104,7 +134,7 @@ def _merge_variables(x: Cell, y: Cell) -> None:
     if family is not None and not family:
         raise Mismatch(x, y, "incompatible families")
     _link(x, y)
-    root = find(x)
+    root = _root(x)
     root.sort, root.family = sort, family
 
 
@@ -146,4 +176,4 @@ def _expand(row: Cell, concrete: Cell) -> list[tuple[Cell, Cell]]:
 
 
 def _first_known(row: Cell) -> bool:
-    return find(row.args[1]).ctor in ("DTuple", "DEmpty")
+    return _root(row.args[1]).ctor in ("DTuple", "DEmpty")
