@@ -11,6 +11,7 @@ from typing import Any
 
 from iterir import vocabulary as voc
 from iterir.errors import ParseError
+from iterir.gcpause import gc_paused
 from iterir.nodes import _FIELD_KINDS, EXPR_CLASSES, NODE_CLASSES, Node
 
 JSON = Any
@@ -68,6 +69,11 @@ def to_json(node: Node) -> JSON:
 
 def from_json(data: JSON, filename: str | None = None) -> Node:
     """The node encoded by a decoded JSON value; a ParseError names the path of any problem."""
+    with gc_paused():
+        return _from_json(data, filename)
+
+
+def _from_json(data: JSON, filename: str | None) -> Node:
     # Frames are either ("visit", value, path, allowed classes) or ("build", class, path, shape):
     # a build frame pops its children's nodes from `built` once they have all been made.
     stack: list[tuple[Any, ...]] = [("visit", data, _Path(None, "$"), tuple(NODE_CLASSES))]

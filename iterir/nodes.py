@@ -47,6 +47,14 @@ class Node:
             if type(value) is not tuple:
                 object.__setattr__(self, name, tuple(value))
 
+    def child_count(self) -> int:
+        """How many children `iter_children` yields."""
+        count = 0
+        for name in self.child_fields:
+            value = getattr(self, name)
+            count += len(value) if type(value) is tuple else 1
+        return count
+
     def iter_children(self) -> Iterator[Node]:
         """The direct child nodes, in field order."""
         for name in self.child_fields:

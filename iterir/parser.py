@@ -19,6 +19,7 @@ from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, Unex
 
 from iterir import vocabulary as voc
 from iterir.errors import ParseError
+from iterir.gcpause import gc_paused
 from iterir.nodes import (
     AxisLiteral,
     FencilDefinition,
@@ -340,7 +341,8 @@ def parse(text: str, filename: str | None = None) -> Node:
         _callbacks.filename = filename
         _callbacks.annotated_calls = []
         try:
-            result: Node = _parser.parse(text)
+            with gc_paused():
+                result: Node = _parser.parse(text)
         except (LarkError, ParseError) as exc:
             raise _from_lark(exc, text, filename) from None
 

@@ -47,7 +47,7 @@ def preorder(root: Node) -> tuple[list[Node], list[int]]:
     pending: list[int] = []  # sizes of subtrees whose parent is not reached yet
     for i in range(len(nodes) - 1, -1, -1):
         size = 1
-        for _ in range(sum(1 for _ in nodes[i].iter_children())):
+        for _ in range(nodes[i].child_count()):
             size += pending.pop()
         sizes[i] = size
         pending.append(size)

@@ -25,7 +25,7 @@ from iterir import (
 from iterir.symbols import BindingKind, SymbolTable, resolve
 from iterir.traversal import child_positions, preorder
 from iterir.vocabulary import PRIMITIVES
-from typeinf.constraints import Equal, Group, Instance
+from typeinf.constraints import Equal, Group, Instance, Reason, ordinal
 from typeinf.errors import (
     GrammarBuiltinError,
     OffsetProviderError,
@@ -47,7 +47,6 @@ from typeinf.terms import (
     constant,
     find,
     fun,
-    instantiate,
     loc,
     make,
     prim,
@@ -56,13 +55,6 @@ from typeinf.terms import (
     val,
     var,
 )
-
-_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
-
-
-def ordinal(i: int) -> str:
-    return _ORDINALS[i] if i < len(_ORDINALS) else f"{i + 1}th"
-
 
 class Collection:
     """The types and constraint groups of one program."""
@@ -129,12 +121,12 @@ class Collection:
                                       " not used as a value", node)  # fmt: skip
         self.uncalled = {}
 
-    def equal(self, expected: Cell, actual: Cell, position: int, reason: str) -> None:
+    def equal(self, expected: Cell, actual: Cell, position: int, reason: Reason) -> None:
         self.group.constraints.append(Equal(expected, actual, position, reason))  # type: ignore[union-attr]
 
     def children(self, position: int) -> list[int]:
         node = self.nodes[position]
-        return child_positions(self.sizes, position, sum(1 for _ in node.iter_children()))
+        return child_positions(self.sizes, position, node.child_count())
 
     def type_at(self, position: int) -> Cell:
         cell = self.types[position]
@@ -176,7 +168,7 @@ class Collection:
         if kind is BindingKind.BUILTIN:
             signature = BUILTINS[node.id]
             if signature.how == "signature":
-                return instantiate(signature.type)  # type: ignore[arg-type]
+                return signature.scheme.instantiate()  # type: ignore[union-attr]
             self.uncalled[position] = signature.how  # the call or cast_ that uses it clears this
             return None
         if self.in_fencil:
@@ -211,21 +203,24 @@ class Collection:
             return result
         fun_type = self.type_at(fun_position)
         ret = var(Sort.TYPE)
-        name = f"`{callee.id}`" if isinstance(callee, SymRef) else "the function"
+        callee_name = callee.id if isinstance(callee, SymRef) else None
         root = find(fun_type)
         if root.ctor == "Fun":
             params, tail = row_items(root.args[0])
             if find(tail) is T_EMPTY and len(params) != len(args):
+                name = f"`{callee_name}`" if callee_name is not None else "the function"
                 raise UnsatisfiableConstraintError(
                     f"{name} takes {len(params)} argument{'' if len(params) == 1 else 's'}, but is "
                     f"given {len(args)}", node, str(len(params)), str(len(args)))
             if find(tail) is T_EMPTY:
                 # A callee of known arity: one constraint per argument, for precise errors.
+                constraints = self.group.constraints  # type: ignore[union-attr]
                 for i, (param, arg) in enumerate(zip(params, args)):
-                    self.equal(param, self.type_at(arg), arg, f"the {ordinal(i)} argument of {name}")
-                self.equal(root.args[1], ret, position, f"the result of {name}")
+                    constraints.append(Equal(param, self.types[arg], arg, ("argument", i, callee_name)))  # type: ignore[arg-type]
+                constraints.append(Equal(root.args[1], ret, position, ("result", callee_name)))
                 return ret
         called = make("Fun", row("TTuple", [self.type_at(a) for a in args], T_EMPTY), ret)
+        name = f"`{callee_name}`" if callee_name is not None else "the function"
         self.equal(fun_type, called, position, f"the call of {name} with {len(args)} argument"
                    + ("" if len(args) == 1 else "s"))  # fmt: skip
         return ret

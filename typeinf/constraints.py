@@ -7,22 +7,42 @@ words a user reads in an error, why the two types must agree.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from typeinf.terms import Cell
 
 
-@dataclass(frozen=True, slots=True)
-class Equal:
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
+
+
+def ordinal(i: int) -> str:
+    return _ORDINALS[i] if i < len(_ORDINALS) else f"{i + 1}th"
+
+
+#: A reason is words, or for the most frequent ones, built only when an error needs them:
+#: ("argument", index, callee name or None) or ("result", callee name or None).
+Reason = str | tuple
+
+
+def reason_text(reason: Reason) -> str:
+    if isinstance(reason, str):
+        return reason
+    callee = f"`{reason[-1]}`" if reason[-1] is not None else "the function"
+    if reason[0] == "argument":
+        return f"the {ordinal(reason[1])} argument of {callee}"
+    return f"the result of {callee}"
+
+
+class Equal(NamedTuple):
     """`expected` and `actual` are the same type."""
 
     expected: Cell
     actual: Cell
     position: int
-    reason: str
+    reason: Reason
 
 
-@dataclass(frozen=True, slots=True)
-class Instance:
+class Instance(NamedTuple):
     """`cell` is a fresh instance of the (generalized) type of the definition at `definition`."""
 
     cell: Cell

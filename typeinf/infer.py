@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from iterir import FencilDefinition, FunctionDefinition, Node, StencilClosure
+from iterir.gcpause import gc_paused
 from iterir.traversal import child_positions
 from typeinf.collect import Collection
 from typeinf.offsets import OffsetProvider, load_offset_provider
@@ -14,8 +15,9 @@ from typeinf.terms import ClosureType, DefinitionType, FencilType, Type
 
 def _run(node: Node, offset_provider: OffsetProvider | dict[str, Any] | None) -> tuple[Collection, list[Type | None]]:
     provider = None if offset_provider is None else load_offset_provider(dict(offset_provider))
-    collection = Collection(node, provider)
-    solve(collection)
+    with gc_paused():
+        collection = Collection(node, provider)
+        solve(collection)
     types: list[Type | None] = list(collection.types)
     for position in range(len(types) - 1, -1, -1):  # program-level nodes, innermost first
         current = collection.nodes[position]

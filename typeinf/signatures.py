@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from typeinf.reader import TypeSyntaxError, parse_type
-from typeinf.terms import Cell, Sort, find
+from typeinf.terms import Cell, Scheme, Sort, find
 
 _HERE = Path(__file__).resolve().parent
 #: Installed, the wheel puts the files inside the package; in a checkout they are beside it.
@@ -21,6 +21,7 @@ class Signature:
     name: str
     how: str  # "signature", "rule" or "dtype"
     type: Cell | None = None
+    scheme: Scheme | None = None
 
 
 def _folder() -> Path:
@@ -54,7 +55,7 @@ def _read(name: str, signature: str) -> Signature:
     type_ = parse_type(signature)
     if not isinstance(type_, Cell) or find(type_).sort is not Sort.TYPE:
         raise TypeSyntaxError(f"the signature of {name!r} must be a type, not {signature!r}")
-    return Signature(name, "signature", type_)
+    return Signature(name, "signature", type_, Scheme(type_))
 
 
 def _load() -> dict[str, Signature]:

@@ -10,16 +10,16 @@ from __future__ import annotations
 
 from iterir import FunctionDefinition, Node
 from typeinf.collect import Collection
-from typeinf.constraints import Equal, Group, Instance
+from typeinf.constraints import Equal, Group, Instance, reason_text
 from typeinf.errors import InfiniteTypeError, RecursionCycleError, UnsatisfiableConstraintError
 from typeinf.notation import Printer, pformat_all
-from typeinf.terms import Cell, find, instantiate
+from typeinf.terms import Cell, Scheme, find, new_marks
 from typeinf.unify import Mismatch, unify
 
 
 def solve(collection: Collection) -> None:
     """Unify every constraint of `collection`, or raise the first TypeInferenceError."""
-    definition_types: dict[int, Cell] = {}
+    schemes: dict[int, Scheme] = {}
     groups = _ordered(collection)
     if collection.parameters is not None:
         groups.insert(sum(1 for g in groups if g.position in collection.definitions), collection.parameters)
@@ -30,7 +30,7 @@ def solve(collection: Collection) -> None:
                 expected, actual = constraint.expected, constraint.actual
             else:
                 expected = constraint.cell
-                actual = instantiate(definition_types[constraint.definition])
+                actual = schemes[constraint.definition].instantiate()
             try:
                 postponed += [(x, y, constraint) for x, y in unify(expected, actual)]
             except Mismatch as mismatch:
@@ -42,8 +42,8 @@ def solve(collection: Collection) -> None:
             except Mismatch as mismatch:
                 raise _unsatisfiable(collection, constraint, mismatch) from None
         if group.position in collection.definitions:
-            definition_types[group.position] = collection.type_at(group.position)
             _check_finite(collection, range(group.position, group.position + collection.sizes[group.position]))
+            schemes[group.position] = Scheme(collection.type_at(group.position))
     _check_finite(collection, range(len(collection.nodes)))
 
 
@@ -90,7 +90,7 @@ def _unsatisfiable(collection: Collection, constraint: Equal | Instance, mismatc
     printer = Printer([constraint.expected, constraint.actual, mismatch.left, mismatch.right])
     expected, actual, left, right = (printer.format(c) for c in (constraint.expected, constraint.actual,
                                                                  mismatch.left, mismatch.right))  # fmt: skip
-    message = f"type mismatch in {constraint.reason}: expected `{expected}`, found `{actual}`"
+    message = f"type mismatch in {reason_text(constraint.reason)}: expected `{expected}`, found `{actual}`"
     if {left, right} != {expected, actual}:
         message += f"; `{left}` and `{right}` differ"
     message += f" ({mismatch.why})" + printer.where().replace(" where", "; where", 1)
@@ -114,26 +114,25 @@ def _check_finite(collection: Collection, positions: range) -> None:
 
 def _cycle(cells: list[Cell]) -> set[int]:
     """The ids of the cells on one cycle reachable from `cells` (empty if there is none)."""
-    state: dict[int, int] = {}  # 1: on the current path, 2: finished
+    active, done = new_marks()  # on the current path / finished
     for start in cells:
         root = find(start)
-        if id(root) in state:
+        if root.mark == done or root.mark == active:
             continue
         path: list[tuple[Cell, int]] = [(root, 0)]
-        state[id(root)] = 1
+        root.mark = active
         while path:
             cell, i = path[-1]
             if i == len(cell.args):
                 path.pop()
-                state[id(cell)] = 2
+                cell.mark = done
                 continue
             path[-1] = (cell, i + 1)
             child = find(cell.args[i])
-            seen = state.get(id(child))
-            if seen == 1:
+            if child.mark == active:
                 members = [c for c, _ in path]
                 return {id(c) for c in members[[id(c) for c in members].index(id(child)) :]}
-            if seen is None:
-                state[id(child)] = 1
+            if child.mark != done:
+                child.mark = active
                 path.append((child, 0))
     return set()

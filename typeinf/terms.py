@@ -13,6 +13,7 @@ is expected), but never the reverse.
 from __future__ import annotations
 
 import enum
+from operator import itemgetter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -84,7 +85,7 @@ SPECIAL_DTYPES = frozenset({"axis", "named_range", "domain"})
 class Cell:
     """A node of a type graph; only a root's content (ctor, label, args, sort, family) counts."""
 
-    __slots__ = ("parent", "rank", "ctor", "label", "args", "sort", "family")
+    __slots__ = ("parent", "rank", "ctor", "label", "args", "sort", "family", "mark")
 
     def __init__(
         self,
@@ -101,6 +102,7 @@ class Cell:
         self.args = args
         self.sort = CONSTRUCTORS[ctor][0] if ctor is not None else sort
         self.family = family
+        self.mark = 0  # scratch space for graph searches (see `new_marks`)
 
     def __repr__(self) -> str:
         from typeinf.notation import pformat  # the notation depends on the terms
@@ -224,28 +226,73 @@ def roots(type_: Type) -> Iterator[Cell]:
         yield from type_.params
 
 
-def instantiate(root: Cell, memo: dict[int, Cell] | None = None) -> Cell:
-    """A copy of `root`'s graph with fresh variables (let-polymorphism). Constants are shared;
-    cycles (which only an error leaves behind) are copied as cycles."""
-    memo = {} if memo is None else memo
-    start = find(root)
-    if not start.args and start.ctor is not None:
-        return start
-    # Create a copy for every reachable cell first, then fill in the arguments.
-    order: list[Cell] = []
-    stack = [start]
-    while stack:
-        cell = find(stack.pop())
-        if id(cell) in memo:
-            continue
-        if cell.ctor is None:
-            memo[id(cell)] = Cell(None, sort=cell.sort, family=cell.family)
-        elif not cell.args:
-            memo[id(cell)] = cell
-        else:
-            memo[id(cell)] = Cell(cell.ctor, label=cell.label)
+_marks = iter(range(1, 1 << 62, 2))
+
+
+def new_marks() -> tuple[int, int]:
+    """Two values no cell's `mark` holds yet: a search marks cells without a dictionary."""
+    first = next(_marks)
+    return first, first + 1
+
+
+class Scheme:
+    """A generalized type, compiled for fast instantiation (let-polymorphism).
+
+    The cells reachable from the type are listed children first; instantiating builds a copy in
+    that order, with fresh variables and shared constants, without searching the graph again.
+    """
+
+    __slots__ = ("plan", "size")
+
+    def __init__(self, root: Cell) -> None:
+        order: list[Cell] = []
+        index: dict[int, int] = {}
+        seen, done = new_marks()
+        stack: list[tuple[Cell, int]] = [(find(root), 0)]
+        while stack:  # post-order: a cell after all its arguments
+            cell, i = stack.pop()
+            if cell.mark == done:
+                continue
+            if i < len(cell.args) and cell.ctor is not None:
+                stack.append((cell, i + 1))
+                child = find(cell.args[i])
+                if child.mark != done and child.mark != seen:
+                    child.mark = seen
+                    stack.append((child, 0))
+                elif child.mark == seen and id(child) not in index:
+                    raise ValueError("cannot generalize a cyclic type")
+                continue
+            cell.mark = done
+            index[id(cell)] = len(order)
             order.append(cell)
-            stack.extend(cell.args)
-    for cell in order:
-        memo[id(cell)].args = tuple(memo[id(find(a))] for a in cell.args)
-    return memo[id(start)]
+        #: Per cell: a shared constant, ("var", sort, family), or (ctor, label, argument getter).
+        self.plan: list[Cell | tuple] = []
+        for cell in order:
+            if cell.ctor is None:
+                self.plan.append((None, cell.sort, cell.family))
+            elif not cell.args:
+                self.plan.append(cell)
+            else:
+                indices = [index[id(find(a))] for a in cell.args]
+                getter = itemgetter(*indices) if len(indices) > 1 else (lambda cells, i=indices[0]: (cells[i],))
+                self.plan.append((cell.ctor, cell.label, getter))
+        self.size = len(order)
+
+    def instantiate(self) -> Cell:
+        cells: list[Cell] = []
+        append = cells.append
+        new = Cell.__new__
+        for step in self.plan:
+            if type(step) is Cell:
+                append(step)
+                continue
+            cell = new(Cell)
+            cell.parent, cell.rank, cell.mark = None, 0, 0
+            ctor = step[0]
+            if ctor is None:
+                cell.ctor, cell.label, cell.args, cell.sort, cell.family = None, None, (), step[1], step[2]
+            else:
+                cell.ctor, cell.label, cell.args = ctor, step[1], step[2](cells)
+                cell.sort, cell.family = CONSTRUCTORS[ctor][0], None
+            append(cell)
+        return cells[-1]

@@ -39,6 +39,17 @@ class Mismatch(Exception):
 def unify(a: Cell, b: Cell) -> list[tuple[Cell, Cell]]:
     """Make `a` and `b` equal, or raise Mismatch. Returns the pairs it could not decide yet
     (a row of values meeting a row of lists while both lengths are unknown), for a later try."""
+    x, y = _root(a), _root(b)
+    if x is y:
+        return []
+    # Fast path, the most frequent case: a variable without a family meets a structure of its
+    # sort (a fresh result, a parameter meeting its first use).
+    if x.ctor is None and y.ctor is not None and x.family is None and x.sort is y.sort:
+        x.parent = y
+        return []
+    if y.ctor is None and x.ctor is not None and y.family is None and y.sort is x.sort:
+        y.parent = x
+        return []
     postponed: list[tuple[Cell, Cell]] = []
     trail: list[tuple[Cell, Cell | None, int, Sort | None, frozenset[str] | None]] = []
     try:
