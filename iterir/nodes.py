@@ -30,7 +30,8 @@ class SourceSpan:
 class Node:
     """Base of all IR nodes: structural, iterative equality and a cached structural hash."""
 
-    __slots__ = ("_hash",)
+    # `inferred_type` is where `typeinf.infer_all(..., attach=True)` leaves a node's type.
+    __slots__ = ("_hash", "inferred_type")
 
     #: Fields holding nodes or tuples of nodes, in field order; every other field but `loc` is a
     #: plain value. Filled in by `_register` for each concrete class.

@@ -25,7 +25,7 @@ from iterir import (
 from iterir.symbols import BindingKind, SymbolTable, resolve
 from iterir.traversal import child_positions, preorder
 from iterir.vocabulary import PRIMITIVES
-from typeinf.constraints import Equal, Group, Instance, Reason, ordinal
+from typeinf.constraints import Equal, Group, Instance, Reason, callee_text, ordinal
 from typeinf.errors import (
     GrammarBuiltinError,
     OffsetProviderError,
@@ -107,19 +107,27 @@ class Collection:
             FunCall: self.call,
             StencilClosure: self.closure,
         }
-        for position in range(start + self.sizes[start] - 1, start - 1, -1):
+        for position in self.postorder(start):
             node = self.nodes[position]
             cell = visit[type(node)](position, node)
             if self.types[position] is None:
                 self.types[position] = cell
-        for position, name in self.uncalled.items():
-            node = self.nodes[position]
-            if name == "dtype":
-                raise GrammarBuiltinError(f"`{node.id}` is a type name: it can only be the second "  # type: ignore[attr-defined]
-                                          "argument of `cast_`", node)  # fmt: skip
-            raise GrammarBuiltinError(f"`{node.id}` is part of the grammar: it can only be called,"  # type: ignore[attr-defined]
-                                      " not used as a value", node)  # fmt: skip
-        self.uncalled = {}
+        for position, how in sorted(self.uncalled.items()):
+            self.misuse(position, how)
+
+    def postorder(self, start: int) -> list[int]:
+        """The positions of the subtree at `start`, children before parents, left to right: the
+        order of evaluation, so that an error blames the later of two conflicting uses."""
+        order: list[int] = []
+        stack = [(start, False)]
+        while stack:
+            position, expanded = stack.pop()
+            if expanded:
+                order.append(position)
+                continue
+            stack.append((position, True))
+            stack.extend((c, False) for c in reversed(self.children(position)))
+        return order
 
     def equal(self, expected: Cell, actual: Cell, position: int, reason: Reason) -> None:
         self.group.constraints.append(Equal(expected, actual, position, reason))  # type: ignore[union-attr]
@@ -130,8 +138,17 @@ class Collection:
 
     def type_at(self, position: int) -> Cell:
         cell = self.types[position]
-        assert cell is not None, position
-        return cell
+        if cell is None:  # a grammar builtin or type name used as a value
+            self.misuse(position, self.uncalled.get(position, "rule"))
+        return cell  # type: ignore[return-value]
+
+    def misuse(self, position: int, how: str) -> None:
+        node = self.nodes[position]
+        if how == "dtype":
+            raise GrammarBuiltinError(f"`{node.id}` is a type name: it can only be the second "  # type: ignore[attr-defined]
+                                      "argument of `cast_`", node)  # fmt: skip
+        raise GrammarBuiltinError(f"`{node.id}` is part of the grammar: it can only be called, "  # type: ignore[attr-defined]
+                                  "not used as a value", node)  # fmt: skip
 
     # -- declarations and names -------------------------------------------------------------------
     def decl(self, position: int) -> Cell:
@@ -203,12 +220,11 @@ class Collection:
             return result
         fun_type = self.type_at(fun_position)
         ret = var(Sort.TYPE)
-        callee_name = callee.id if isinstance(callee, SymRef) else None
         root = find(fun_type)
         if root.ctor == "Fun":
             params, tail = row_items(root.args[0])
             if find(tail) is T_EMPTY and len(params) != len(args):
-                name = f"`{callee_name}`" if callee_name is not None else "the function"
+                name = callee_text(callee)
                 raise UnsatisfiableConstraintError(
                     f"{name} takes {len(params)} argument{'' if len(params) == 1 else 's'}, but is "
                     f"given {len(args)}", node, str(len(params)), str(len(args)))
@@ -216,11 +232,11 @@ class Collection:
                 # A callee of known arity: one constraint per argument, for precise errors.
                 constraints = self.group.constraints  # type: ignore[union-attr]
                 for i, (param, arg) in enumerate(zip(params, args)):
-                    constraints.append(Equal(param, self.types[arg], arg, ("argument", i, callee_name)))  # type: ignore[arg-type]
-                constraints.append(Equal(root.args[1], ret, position, ("result", callee_name)))
+                    constraints.append(Equal(param, self.type_at(arg), arg, ("argument", i, callee)))
+                constraints.append(Equal(root.args[1], ret, position, ("result", callee)))
                 return ret
         called = make("Fun", row("TTuple", [self.type_at(a) for a in args], T_EMPTY), ret)
-        name = f"`{callee_name}`" if callee_name is not None else "the function"
+        name = callee_text(callee)
         self.equal(fun_type, called, position, f"the call of {name} with {len(args)} argument"
                    + ("" if len(args) == 1 else "s"))  # fmt: skip
         return ret

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from iterir import Node, SymRef, pformat_short
 from typeinf.terms import Cell
 
 
@@ -20,14 +21,19 @@ def ordinal(i: int) -> str:
 
 
 #: A reason is words, or for the most frequent ones, built only when an error needs them:
-#: ("argument", index, callee name or None) or ("result", callee name or None).
+#: ("argument", index, callee node) or ("result", callee node).
 Reason = str | tuple
+
+
+def callee_text(callee: Node) -> str:
+    """How a message names a function: `plus`, or a short text of the expression."""
+    return f"`{callee.id}`" if isinstance(callee, SymRef) else f"`{pformat_short(callee, 40)}`"
 
 
 def reason_text(reason: Reason) -> str:
     if isinstance(reason, str):
         return reason
-    callee = f"`{reason[-1]}`" if reason[-1] is not None else "the function"
+    callee = callee_text(reason[-1])
     if reason[0] == "argument":
         return f"the {ordinal(reason[1])} argument of {callee}"
     return f"the result of {callee}"

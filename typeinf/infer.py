@@ -49,12 +49,12 @@ def infer_all(
 ) -> dict[int, Type]:
     """The type of every node, keyed by `id(node)`, in pre-order. A node object used in several
     places is keyed by its first occurrence. With `attach`, each node also gets its type as
-    `node.type` (the types share one solved graph: print them with `pformat`)."""
+    `node.inferred_type` (the types share one solved graph: print them with `pformat`)."""
     collection, types = _run(node, offset_provider)
     result: dict[int, Type] = {}
     for current, type_ in zip(collection.nodes, types):
         if type_ is not None and id(current) not in result:
             result[id(current)] = type_
             if attach:
-                object.__setattr__(current, "type", type_)
+                object.__setattr__(current, "inferred_type", type_)
     return result

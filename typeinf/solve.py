@@ -13,7 +13,7 @@ from typeinf.collect import Collection
 from typeinf.constraints import Equal, Group, Instance, reason_text
 from typeinf.errors import InfiniteTypeError, RecursionCycleError, UnsatisfiableConstraintError
 from typeinf.notation import Printer, pformat_all
-from typeinf.terms import Cell, Scheme, find, new_marks
+from typeinf.terms import Cell, Scheme, Sort, find, new_marks
 from typeinf.unify import Mismatch, unify
 
 
@@ -87,7 +87,9 @@ def _name(node: Node) -> str:
 def _unsatisfiable(collection: Collection, constraint: Equal | Instance, mismatch: Mismatch) -> UnsatisfiableConstraintError:
     node = collection.nodes[constraint.position]
     assert isinstance(constraint, Equal)  # an instance is a fresh variable: it always unifies
-    printer = Printer([constraint.expected, constraint.actual, mismatch.left, mismatch.right])
+    # Locations are shown when they are what differs.
+    located = mismatch.left.sort in (Sort.LOC, Sort.LROW) or mismatch.right.sort in (Sort.LOC, Sort.LROW)
+    printer = Printer([constraint.expected, constraint.actual, mismatch.left, mismatch.right], located)
     expected, actual, left, right = (printer.format(c) for c in (constraint.expected, constraint.actual,
                                                                  mismatch.left, mismatch.right))  # fmt: skip
     message = f"type mismatch in {reason_text(constraint.reason)}: expected `{expected}`, found `{actual}`"

@@ -1,0 +1,219 @@
+"""Inference behaviour: polymorphism, scoping, annotations, errors, determinism, depth."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+import iterir
+import typeinf
+from benchmarks.shapes import deep_calls, deep_lambdas, plus_chain
+from iterir import Sym, SymRef
+from iterir.builders import call, deref, lam
+from tests.conftest import ROOT
+from typeinf import infer, infer_all, pformat
+
+
+def _type(text: str, locations: bool = False, **kwargs) -> str:
+    return pformat(infer(iterir.parse(text), **kwargs), locations=locations)
+
+
+def _error(text: str, **kwargs) -> typeinf.TypeInferenceError:
+    with pytest.raises(typeinf.TypeInferenceError) as info:
+        infer(iterir.parse(text, "t.itir"), **kwargs)
+    return info.value
+
+
+def test_definitions_are_polymorphic_at_every_use() -> None:
+    program = "f(a, b, c) { id = λ(x) → x; b ← (λ(i) → id(·i))(a) @ D; c ← (λ(j) → ·id(j))(a) @ D; }"
+    text = _type(program.replace("@ D", "@ c⟨ IDim: [0, 1) ⟩"))
+    assert text.startswith("{id :: (T₀) → T₀, f(")
+
+
+def test_lambda_parameters_are_monomorphic() -> None:
+    error = _error("λ(f) → {f(1), f(True)}")
+    assert isinstance(error, typeinf.UnsatisfiableConstraintError)
+    assert str(error) == (
+        "t.itir:1:15: error: type mismatch in the call of `f` with 1 argument: expected "
+        "`(int32⁰) → T₁`, found `(bool²) → T₃`; `int32` and `bool` differ (different constants)"
+    )
+
+
+def test_definition_order_does_not_matter() -> None:
+    before = "p(a, b) { g = λ(x) → ·x; f = λ(x) → g(x); b ← (f)(a) @ c⟨ IDim: [0, 1) ⟩; }"
+    after = "p(a, b) { f = λ(x) → g(x); g = λ(x) → ·x; b ← (f)(a) @ c⟨ IDim: [0, 1) ⟩; }"
+    assert _type(before).split("p(")[1] == _type(after).split("p(")[1]
+    assert "f :: (It[T₃⁴]) → T₃⁴" in _type(before) or "f :: (It[T" in _type(before)
+
+
+def test_free_names_in_a_standalone_expression_share_a_type() -> None:
+    assert _type("λ(y) → x + y") == "(T₀¹) → T₀¹ where T₀: numeric"
+    assert _type("{x, x}") == "ItOrVal₀[(T₁, T₁)²]"  # x may be an iterator or a value
+
+
+def test_annotations_constrain_parameters() -> None:
+    assert _type("λ(x: It[float64]) → x") == "(It[float64⁰]) → It[float64⁰]"
+    assert _type("λ(x: Val) → x") == "(T₀¹) → T₀¹"
+    assert _type("λ(x: L[int32]) → x") == "(ItOrVal₀[L[int32, T₁, T₂]³]) → ItOrVal₀[L[int32, T₁, T₂]³]"
+    node = iterir.from_json({"node": "Lambda", "params": [{"node": "Sym", "id": "x", "kind": "Iterator"}],
+                             "expr": {"node": "SymRef", "id": "x"}})  # fmt: skip
+    assert pformat(infer(node)) == "(It[T₀¹]) → It[T₀¹]"
+
+
+def test_closure_outputs_and_tuples_of_outputs() -> None:
+    text = _type("f(a, b, o1, o2) { {o1, o2} ← (λ(x, y) → {·x, ·y})(a, b) @ c⟨ IDim: [0, 1) ⟩; }",
+                 locations=True)  # fmt: skip
+    assert text == ("{f(It[ANYWHERE, T₁, T₀ᶜ], It[ANYWHERE, T₁, T₂ᶜ], It[ANYWHERE, T₁, T₀ᶜ], "
+                    "It[ANYWHERE, T₁, T₂ᶜ])}")  # fmt: skip
+
+
+ERRORS = [
+    ("sqrt(1)", typeinf.UnsatisfiableConstraintError,
+     "t.itir:1:6: error: type mismatch in the first argument of `sqrt`: expected `T₀¹`, found "
+     "`int32²`; `T₀` and `int32` differ (outside the family); where T₀: float"),
+    ("power(True, 1.0)", typeinf.UnsatisfiableConstraintError,
+     "t.itir:1:7: error: type mismatch in the first argument of `power`: expected `T₀¹`, found "
+     "`bool²`; `T₀` and `bool` differ (outside the family); where T₀: numeric"),
+    ("1 + True", typeinf.UnsatisfiableConstraintError,
+     "t.itir:1:5: error: type mismatch in the second argument of `plus`: expected `int32⁰`, "
+     "found `bool¹`; `int32` and `bool` differ (different constants)"),
+    ("plus(1, 2, 3)", typeinf.UnsatisfiableConstraintError,
+     "t.itir:1:1: error: `plus` takes 2 arguments, but is given 3"),
+    ("λ(x) → ·x + x", typeinf.UnsatisfiableConstraintError,
+     "t.itir:1:13: error: type mismatch in the second argument of `plus`: expected `T₀¹`, found "
+     "`It[T₀¹]`; `Value` and `Iterator` differ (different constructors); where T₀: numeric"),
+    ("λ(f) → f(f)", typeinf.InfiniteTypeError,
+     "t.itir:1:10: error: this would need an infinite type (`(…) → T₀`, where `…` is the type "
+     "itself)"),
+    ("make_tuple", typeinf.GrammarBuiltinError,
+     "t.itir:1:1: error: `make_tuple` is part of the grammar: it can only be called, not used as "
+     "a value"),
+    ("f(shift)", typeinf.GrammarBuiltinError,
+     "t.itir:1:3: error: `shift` is part of the grammar: it can only be called, not used as a "
+     "value"),
+    ("tuple_get(x, y)", typeinf.GrammarBuiltinError,
+     "t.itir:1:11: error: the index of `tuple_get` must be a non-negative integer literal"),
+    ("cast_(1, x)", typeinf.GrammarBuiltinError,
+     "t.itir:1:10: error: the second argument of `cast_` must be a type name, such as `float64`"),
+    ("float64", typeinf.GrammarBuiltinError,
+     "t.itir:1:1: error: `float64` is a type name: it can only be the second argument of `cast_`"),
+    ("float64(1)", typeinf.GrammarBuiltinError,
+     "t.itir:1:1: error: `float64` is a type name, not a function: cast with `cast_(x, float64)`"),
+    ("neighbors(1, it)", typeinf.GrammarBuiltinError,
+     "t.itir:1:11: error: the first argument of `neighbors` must be an offset tag, such as `V2Eₒ`"),
+    ("tuple_get(0, x, y)", typeinf.GrammarBuiltinError,
+     "t.itir:1:1: error: `tuple_get` takes 2 arguments, not 3"),
+    ("f(a) { a ← (deref)(zz) @ c⟨ IDim: [0, 1) ⟩; }", typeinf.UnboundSymbolError,
+     "t.itir:1:20: error: `zz` is not defined: not a parameter, a function definition or a builtin"),
+    ("f(a) { g = λ(x) → h(x); h = λ(y) → g(y); a ← (g)(a) @ c⟨ IDim: [0, 1) ⟩; }",
+     typeinf.RecursionCycleError, "t.itir:1:36: error: recursion is not allowed: g → h → g"),
+    ("f(a) { g = λ(x) → g(x); a ← (g)(a) @ c⟨ IDim: [0, 1) ⟩; }",
+     typeinf.RecursionCycleError, "t.itir:1:19: error: recursion is not allowed: g → g"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "kind", "message"), ERRORS)
+def test_errors(text: str, kind: type, message: str) -> None:
+    error = _error(text)
+    assert type(error) is kind
+    assert str(error) == message
+    assert error.node is not None and error.node.loc is not None
+
+
+def test_offset_provider_errors() -> None:
+    provider = {"V2E": {"type": "Connectivity", "origin": "Vertex", "neighbor": "Edge",
+                        "max_neighbors": 4, "has_skip_values": False},
+                "I": {"type": "Dimension", "value": "IDim"}}  # fmt: skip
+    error = _error("⟪E2Vₒ, 0ₒ⟫", offset_provider=provider)
+    assert isinstance(error, typeinf.OffsetProviderError)
+    assert str(error) == "t.itir:1:2: error: offset `E2V` is not in the offset provider (it has: I, V2E)"
+    error = _error("neighbors(Iₒ, it)", offset_provider=provider)
+    assert str(error) == "t.itir:1:11: error: `neighbors` needs a connectivity, but `I` is the dimension IDim"
+    error = _error("λ(it) → ⟪V2Eₒ, 0ₒ⟫(⟪V2Eₒ, 0ₒ⟫(it))", offset_provider=provider)
+    assert str(error) == (
+        "t.itir:1:20: error: type mismatch in the first argument of `⟪V2Eₒ, 0ₒ⟫`: expected "
+        "`It[Vertex, T₂, T₀¹]`, found `It[Edge, T₅, T₃⁴]`; `Vertex` and `Edge` differ (different "
+        "constants)"
+    )
+    with pytest.raises(typeinf.offsets.OffsetProviderFormatError, match="'I': missing 'value'"):
+        infer(SymRef("x"), {"I": {"type": "Dimension"}})
+
+
+def test_errors_on_ir_built_in_python_name_the_node() -> None:
+    with pytest.raises(typeinf.UnsatisfiableConstraintError) as info:
+        infer(call("sqrt")(1))
+    assert str(info.value).startswith("<ir> 1: error: type mismatch in the first argument of `sqrt`")
+
+
+def test_infer_all_types_every_node_in_pre_order() -> None:
+    program = iterir.parse("λ(x) → ·x + 1")
+    types = infer_all(program, attach=True)
+    nodes = list(iterir.walk(program))
+    assert list(types) == [id(n) for n in nodes]
+    printed = [pformat(types[id(n)]) for n in nodes]
+    assert printed == [
+        "(It[int32⁰]) → int32⁰", "It[int32⁰]", "int32⁰", "(int32⁰, int32⁰) → int32⁰", "int32⁰",
+        "(It[int32⁰]) → int32⁰", "It[int32⁰]", "int32⁰",
+    ]  # fmt: skip
+    assert pformat(program.expr.inferred_type) == "int32⁰"  # type: ignore[attr-defined]
+
+
+def test_grammar_builtins_are_typed_at_their_call() -> None:
+    program = iterir.parse("{1, True}")
+    types = infer_all(program)
+    assert pformat(types[id(program.fun)]) == "(int32⁰, bool⁰) → (int32, bool)⁰"  # type: ignore[attr-defined]
+
+
+def test_register_builtin() -> None:
+    typeinf.register_builtin("my_fma", "(T₀¹, T₀¹, T₀¹) → T₀¹ where T₀: float")
+    try:
+        assert _type("λ(a) → my_fma(·a, 2.0, 1.0)") == "(It[float64⁰]) → float64⁰"
+        assert isinstance(_error("my_fma(1, 2, 3)"), typeinf.UnsatisfiableConstraintError)
+        with pytest.raises(ValueError, match="is a builtin already"):
+            typeinf.register_builtin("my_fma", "(T₀¹) → T₀¹")
+    finally:
+        del typeinf.signatures.BUILTINS["my_fma"]
+    with pytest.raises(typeinf.TypeSyntaxError, match="not a type"):
+        typeinf.register_builtin("bad_op", "(T₀¹ → ")
+    with pytest.raises(typeinf.TypeSyntaxError, match="unknown family"):
+        typeinf.register_builtin("bad_op", "(T₀¹) → T₀¹ where T₀: real")
+    with pytest.raises(ValueError, match="identifier"):
+        typeinf.register_builtin("not a name", "(T₀¹) → T₀¹")
+
+
+@pytest.mark.parametrize("build", [deep_lambdas, deep_calls, plus_chain])
+def test_deep_programs_infer(build) -> None:
+    assert sys.getrecursionlimit() <= 1100
+    text = pformat(infer(build(100_000)))
+    assert text in ("T₀", "T₀¹ where T₀: numeric") or text.startswith("(T₀) → (T₁) → ")
+
+
+_DETERMINISM = """
+import iterir, typeinf, json
+sample = json.loads(open({path!r}).readlines()[{line}])
+node = iterir.from_json(sample["ir"])
+print(typeinf.pformat(typeinf.infer(node, sample["offset_provider"]), locations=True))
+print(typeinf.pformat(typeinf.infer(iterir.parse("λ(f, g) → {{f(g), g}}")))) 
+"""
+
+
+def test_output_is_identical_in_fresh_processes_whatever_the_hash_seed() -> None:
+    from tests.conftest import SAMPLES_PATH
+
+    outputs = set()
+    for seed in ("0", "1", "12345"):
+        script = _DETERMINISM.format(path=str(SAMPLES_PATH), line=20)
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                                cwd=ROOT, env=env, check=True)  # fmt: skip
+        outputs.add(result.stdout)
+    assert len(outputs) == 1
+
+
+def test_syms_and_symrefs_share_parameter_types() -> None:
+    program = lam(Sym("x"))(deref("x"))
+    types = infer_all(program)
+    assert pformat(types[id(program.params[0])]) == pformat(types[id(program.expr.args[0])])  # type: ignore[attr-defined]
