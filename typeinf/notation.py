@@ -134,10 +134,8 @@ class Printer:
             return [cell.args[0], " → ", cell.args[1]]
         if ctor in ("TTuple", "TEmpty", "DTuple", "DEmpty", "LTuple", "LEmpty"):
             return self.tuple(cell)
-        if ctor == "ValTuple":
+        if ctor in ("ValTuple", "ValListTuple"):
             return self.value_row(cell)
-        if ctor == "ValListTuple":
-            return self.list_row(cell)
         if ctor == "List":
             dtype, length, skip = cell.args
             return ["L[", dtype, ", ", length, ", ", skip, "]"]
@@ -180,42 +178,56 @@ class Printer:
             out += [", ", item] if i else [item]
         if tail.ctor in ("TEmpty", "DEmpty", "LEmpty"):
             return ["(", *out, ")"]
+        if tail.ctor in ("ValTuple", "ValListTuple"):
+            known, unknown = self.row_of_values(tail)
+            if known:
+                out += [", ", *known] if out else known
+            if not unknown:
+                return ["(", *out, ")"]
+            return ["(", *out, "):", *unknown] if out else unknown
         return ["(", *out, "):", tail] if items else [tail]
 
     def value_row(self, cell: Cell) -> list[Piece]:
-        """A ValTuple: its items when known, else `(It[T¹], …)ᵣ`."""
+        known, unknown = self.row_of_values(cell)
+        if not unknown:
+            return ["(", *known, ")"]
+        return ["(", *known, "):", *unknown] if known else unknown
+
+    def row_of_values(self, cell: Cell) -> tuple[list[Piece], list[Piece]]:
+        """A ValTuple's or ValListTuple's known items, and its unknown rest (`(It[T¹], …)ᵣ`)."""
+        if cell.ctor == "ValListTuple":
+            return self.list_row(cell)
         kind, dtypes, size, current, defined = cell.args
         dtype_items, dtype_tail = row_items(dtypes)
         loc_items, loc_tail = row_items(defined)
-        out: list[Piece] = []
+        known: list[Piece] = []
         for i, dtype in enumerate(dtype_items):
             location = loc_items[i] if i < len(loc_items) else "_"
             item = self.kinded(kind, [dtype, self.size(size)], current, location)
-            out += [", ", *item] if i else item
+            known += [", ", *item] if i else item
         if dtype_tail.ctor == "DEmpty":
-            return ["(", *out, ")"]
+            return known, []
         rest_locations = f"…{subscript(self.number(loc_tail))}" if loc_tail.ctor is None else "…"
         unknown = [
             "(",
             *self.kinded(kind, ["T", self.size(size)], current, rest_locations),
             f", …){subscript(self.number(dtype_tail))}",
         ]
-        return ["(", *out, "):", *unknown] if dtype_items else unknown
+        return known, unknown
 
-    def list_row(self, cell: Cell) -> list[Piece]:
-        """A ValListTuple: its items when known, else `(L[…ᵣ, n, k]ˢ, …)`."""
+    def list_row(self, cell: Cell) -> tuple[list[Piece], list[Piece]]:
+        """A ValListTuple's known items, and its unknown rest (`(L[…ᵣ, n, k]ˢ, …)`)."""
         kind, dtypes, length, skip, size = cell.args
         items, tail = row_items(dtypes)
-        out: list[Piece] = []
+        known: list[Piece] = []
         for i, dtype in enumerate(items):
             item = make("Val", kind, make("List", dtype, length, skip), size, ANYWHERE, ANYWHERE)
-            out += [", ", item] if i else [item]
+            known += [", ", item] if i else [item]
         if tail.ctor == "DEmpty":
-            return ["(", *out, ")"]
+            return known, []
         inner: list[Piece] = [f"L[…{subscript(self.number(tail))}, ", length, ", ", skip, "]",
                               self.size(size)]  # fmt: skip
-        unknown = ["(", *self.kinded(kind, inner, ANYWHERE, ANYWHERE), ", …)"]
-        return ["(", *out, "):", *unknown] if items else unknown
+        return known, ["(", *self.kinded(kind, inner, ANYWHERE, ANYWHERE), ", …)"]
 
 
 def pformat(type_: Type, locations: bool = False) -> str:
