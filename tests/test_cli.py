@@ -67,3 +67,40 @@ def test_console_script_is_installed() -> None:
     result = subprocess.run(["typeinf", "format", str(EXAMPLE)], capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("laplacian(")
+
+
+def test_infer_prints_the_type(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["infer", str(EXAMPLE)]) == 0
+    assert capsys.readouterr().out == (
+        "{lap :: (It[float64⁰]) → float64⁰, laplacian(It[float64ᶜ], It[float64ᶜ], int32ˢ, int32ˢ, "
+        "int32ˢ)}\n"
+    )
+    assert main(["infer", str(EXAMPLE), "--locations"]) == 0
+    assert capsys.readouterr().out.startswith("{lap :: (It[T₁, T₁, float64⁰]) → float64⁰, laplacian(")
+
+
+def test_infer_with_an_offset_provider(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    program = tmp_path / "p.itir"
+    program.write_text("λ(it) → ·⟪V2Eₒ, 0ₒ⟫(it)", encoding="utf-8")
+    provider = tmp_path / "op.json"
+    provider.write_text(json.dumps({"V2E": {"type": "Connectivity", "origin": "Vertex", "neighbor": "Edge",
+                                            "max_neighbors": 4, "has_skip_values": False}}), encoding="utf-8")  # fmt: skip
+    assert main(["infer", str(program), "--locations", "--offset-provider", str(provider)]) == 0
+    assert capsys.readouterr().out == "(It[Vertex, Edge, T₀¹]) → T₀¹\n"
+    provider.write_text('{"V2E": {"type": "Connectivity"}}', encoding="utf-8")
+    assert main(["infer", str(program), "--offset-provider", str(provider)]) == 2
+    assert capsys.readouterr().err == f"{provider}: error: offset provider entry 'V2E': missing 'origin'\n"
+
+
+def test_infer_type_errors_exit_1(monkeypatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("sqrt(1)"))
+    assert main(["infer", "-"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("<stdin>:1:6: error: type mismatch in the first argument of `sqrt`")
+
+
+def test_infer_parse_errors_exit_2(monkeypatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("λ(x) →"))
+    assert main(["infer", "-"]) == 2
+    assert capsys.readouterr().err.startswith("<stdin>:1:7: error: unexpected end of input")
