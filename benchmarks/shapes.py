@@ -47,7 +47,7 @@ def plus_chain(levels: int) -> Node:
 
 def balanced_stencil(nodes: int) -> Node:
     """One large lambda whose body is a balanced tree of arithmetic on shifted derefs."""
-    leaves = [deref(call(shift("I", i % 5 - 2, "J", i % 3 - 1))(f"in{i % 4}")) for i in range(max(nodes // 22, 2))]
+    leaves = [deref(call(shift("I", i % 5 - 2, "J", i % 3 - 1))(f"in{i % 4}")) for i in range(max(nodes // 11, 2))]
     ops = ("plus", "minus", "multiplies")
     level = 0
     while len(leaves) > 1:
@@ -77,10 +77,45 @@ def wide_fencil(nodes: int) -> FencilDefinition:
     return fencil("wide", params, closures, defs)
 
 
+def chained_definitions(nodes: int) -> FencilDefinition:
+    """A fencil of thousands of definitions, each calling the one before (~17 nodes each)."""
+    count = max(nodes // 17, 1)
+    defs = [fundef("f0", "x")(deref("x"))]
+    for i in range(1, count):
+        defs.append(fundef(f"f{i}", "x")(call("plus")(call(f"f{i - 1}")("x"), deref(call(shift("I", 1))("x")))))
+    domain = cartesian_domain(named_range("IDim", 0, "n"))
+    return fencil("chain", ["n", "inp", "out"], [closure("out", f"f{count - 1}", ["inp"], domain)], defs)
+
+
+def many_closures(nodes: int) -> FencilDefinition:
+    """Many closures with inline stencils over 32 shared parameters (~30 nodes each)."""
+    count = max(nodes // 30, 1)
+    domain = cartesian_domain(named_range("IDim", 0, "n"), named_range("JDim", 0, "m"))
+    closures = [
+        closure(f"out{i % 16}", lam("a", "b")(call("plus")(deref("a"), deref(call(shift("I", 1))("b")))),
+                [f"in{i % 16}", f"in{(i * 7) % 16}"], domain)
+        for i in range(count)
+    ]  # fmt: skip
+    params = ["n", "m", *(f"in{j}" for j in range(16)), *(f"out{j}" for j in range(16))]
+    return fencil("closures", params, closures)
+
+
+def deep_lift_shift_tuple(nodes: int) -> Node:
+    """An iterator through nested lifts of stencils that shift, build and take tuples apart."""
+    node: Node = SymRef("it")
+    for _ in range(max(nodes // 19, 1)):
+        stencil = lam("a")(call("tuple_get")(0, call("make_tuple")(deref("a"), deref(call(shift("I", 1))("a")))))
+        node = call(call("lift")(stencil))(node)
+    return lam("it")(deref(node))
+
+
 SHAPES: dict[str, Callable[[int], Node]] = {
     "deep_lambdas": lambda n: deep_lambdas(n // 2),
     "deep_calls": lambda n: deep_calls(n // 2),
     "plus_chain": lambda n: plus_chain(n // 3),
     "balanced_stencil": balanced_stencil,
     "wide_fencil": wide_fencil,
+    "chained_definitions": chained_definitions,
+    "many_closures": many_closures,
+    "deep_lift_shift_tuple": deep_lift_shift_tuple,
 }

@@ -12,20 +12,9 @@ from typing import Any
 from iterir import vocabulary as voc
 from iterir.errors import ParseError
 from iterir.gcpause import gc_paused
-from iterir.nodes import _FIELD_KINDS, EXPR_CLASSES, NODE_CLASSES, Node
+from iterir.nodes import _FIELD_KINDS, EXPR_NAMES, NODE_CLASSES, Node, allowed_children
 
 JSON = Any
-
-#: Which node classes each child field admits (everything else there is an error).
-_EXPR = tuple(cls.__name__ for cls in EXPR_CLASSES)
-_ALLOWED: dict[tuple[str, str], tuple[str, ...]] = {
-    ("Lambda", "params"): ("Sym",),
-    ("FunctionDefinition", "params"): ("Sym",),
-    ("FencilDefinition", "params"): ("Sym",),
-    ("FencilDefinition", "function_definitions"): ("FunctionDefinition",),
-    ("FencilDefinition", "closures"): ("StencilClosure",),
-}
-
 
 class _Path:
     """A JSON path, built as a chain so that a million nodes cost no string building."""
@@ -119,7 +108,7 @@ def _from_json(data: JSON, filename: str | None) -> Node:
                 continue
             if field not in value:
                 raise fail(f"missing field {field!r}", path)
-            child_allowed = _ALLOWED.get((name, field), _EXPR)
+            child_allowed = allowed_children(name, field)
             if kind == "node":
                 shape.append((field, None))
                 children.append(("visit", value[field], field_path, child_allowed))
@@ -166,7 +155,7 @@ def _value(name: str, field: str, data: dict[str, JSON], path: _Path, fail: Any)
 
 
 def _one_of(names: tuple[str, ...]) -> str:
-    if names == _EXPR:
+    if names == EXPR_NAMES:
         return "an expression node"
     return " or ".join(repr(n) for n in names)
 

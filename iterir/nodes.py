@@ -273,3 +273,37 @@ NODE_CLASSES: dict[str, type[Node]] = {
     )
 }
 EXPR_CLASSES: tuple[type[Node], ...] = (SymRef, Literal, OffsetLiteral, AxisLiteral, Lambda, FunCall)
+
+#: Which node classes each child field admits; a field not listed admits any expression.
+ALLOWED_CHILDREN: dict[tuple[str, str], tuple[str, ...]] = {
+    ("Lambda", "params"): ("Sym",),
+    ("FunctionDefinition", "params"): ("Sym",),
+    ("FencilDefinition", "params"): ("Sym",),
+    ("FencilDefinition", "function_definitions"): ("FunctionDefinition",),
+    ("FencilDefinition", "closures"): ("StencilClosure",),
+}
+EXPR_NAMES: tuple[str, ...] = tuple(cls.__name__ for cls in EXPR_CLASSES)
+
+
+def allowed_children(class_name: str, field: str) -> tuple[str, ...]:
+    """The names of the node classes that may stand in `field` of a `class_name` node."""
+    return ALLOWED_CHILDREN.get((class_name, field), EXPR_NAMES)
+
+
+def misplaced(root: Node) -> tuple[Node, Node, str] | None:
+    """The first node (in pre-order) standing where its class is not allowed, with its parent
+    and the field it stands in; None for a well-formed tree."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        name = type(node).__name__
+        children: list[Node] = []
+        for field in node.child_fields:
+            allowed = allowed_children(name, field)
+            value = getattr(node, field)
+            for child in value if type(value) is tuple else (value,):
+                if type(child).__name__ not in allowed or not isinstance(child, Node):
+                    return child, node, field
+                children.append(child)
+        stack.extend(reversed(children))
+    return None

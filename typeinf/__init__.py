@@ -9,6 +9,7 @@
 from typeinf.errors import (
     GrammarBuiltinError,
     InfiniteTypeError,
+    MalformedIRError,
     OffsetProviderError,
     RecursionCycleError,
     TypeInferenceError,
@@ -22,7 +23,7 @@ from typeinf.reader import TypeSyntaxError, parse_type
 from typeinf.signatures import register_builtin
 
 __all__ = [
-    "Connectivity", "Dimension", "GrammarBuiltinError", "InfiniteTypeError",
+    "Connectivity", "Dimension", "GrammarBuiltinError", "InfiniteTypeError", "MalformedIRError",
     "OffsetProviderError", "RecursionCycleError", "TypeInferenceError", "TypeSyntaxError",
     "UnboundSymbolError", "UnsatisfiableConstraintError", "infer", "infer_all",
     "load_offset_provider", "parse_type", "pformat", "register_builtin",

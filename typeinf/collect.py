@@ -22,12 +22,14 @@ from iterir import (
     Sym,
     SymRef,
 )
+from iterir.nodes import misplaced
 from iterir.symbols import BindingKind, SymbolTable, resolve
 from iterir.traversal import child_positions, preorder
 from iterir.vocabulary import PRIMITIVES
 from typeinf.constraints import Equal, Group, Instance, Reason, callee_text, ordinal
 from typeinf.errors import (
     GrammarBuiltinError,
+    MalformedIRError,
     OffsetProviderError,
     UnboundSymbolError,
     UnsatisfiableConstraintError,
@@ -60,6 +62,11 @@ class Collection:
     """The types and constraint groups of one program."""
 
     def __init__(self, root: Node, offset_provider: OffsetProvider | None) -> None:
+        wrong = misplaced(root)
+        if wrong is not None:
+            child, parent, field = wrong
+            raise MalformedIRError(f"a {type(child).__name__} cannot stand inside the `{field}` of a "
+                                   f"{type(parent).__name__}", parent)  # fmt: skip
         self.root = root
         self.offset_provider = offset_provider
         self.nodes, self.sizes = preorder(root)

@@ -56,3 +56,7 @@ class GrammarBuiltinError(TypeInferenceError):
 
 class OffsetProviderError(TypeInferenceError):
     """An offset tag that the given offset provider does not define, or defines otherwise."""
+
+
+class MalformedIRError(TypeInferenceError):
+    """A node standing where the IR does not allow its class (built in Python, not parsed)."""

@@ -42,8 +42,11 @@ def solve(collection: Collection) -> None:
             except Mismatch as mismatch:
                 raise _unsatisfiable(collection, constraint, mismatch) from None
         if group.position in collection.definitions:
-            _check_finite(collection, range(group.position, group.position + collection.sizes[group.position]))
-            schemes[group.position] = Scheme(collection.type_at(group.position))
+            try:
+                schemes[group.position] = Scheme(collection.type_at(group.position))
+            except ValueError:  # the definition's type contains itself: say where
+                _check_finite(collection, range(group.position, group.position + collection.sizes[group.position]))
+                raise
     _check_finite(collection, range(len(collection.nodes)))
 
 

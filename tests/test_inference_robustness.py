@@ -1,0 +1,48 @@
+"""No input IR makes inference fail with anything but a TypeInferenceError."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+import iterir
+import typeinf
+from iterir import FencilDefinition, FunCall, Lambda, StencilClosure, Sym, SymRef
+from iterir.builders import closure, fencil, fundef, lam
+from tests.strategies import programs
+
+PROVIDER = {
+    "V2E": typeinf.Connectivity("Vertex", "Edge", 4, False),
+    "I": typeinf.Dimension("IDim"),
+}
+
+
+@given(programs, st.booleans())
+def test_any_generated_program_infers_or_raises_a_type_error(program: iterir.Node, with_provider: bool) -> None:
+    try:
+        type_ = typeinf.infer(program, PROVIDER if with_provider else None)
+    except typeinf.TypeInferenceError as error:
+        assert error.node is not None
+        assert str(error)
+    else:
+        assert typeinf.pformat(type_, locations=True)
+
+
+def _error_for(node: iterir.Node) -> str:
+    try:
+        typeinf.infer(node)
+    except typeinf.TypeInferenceError as error:
+        return error.message
+    raise AssertionError("no error")
+
+
+def test_program_nodes_in_the_wrong_place() -> None:
+    inner = fencil("f", [], [])
+    assert "cannot stand inside" in _error_for(FunCall(SymRef("g"), (inner,)))  # type: ignore[arg-type]
+    assert "cannot stand inside" in _error_for(lam("x")(closure("o", "s", [], "D")))  # type: ignore[arg-type]
+    assert "cannot stand inside" in _error_for(FunCall(fundef("h", "x")("x"), ()))  # type: ignore[arg-type]
+    assert "cannot stand inside" in _error_for(Lambda((SymRef("x"),), SymRef("x")))  # type: ignore[arg-type]
+    assert "cannot stand inside" in _error_for(FunCall(Sym("x"), ()))  # type: ignore[arg-type]
+    assert "cannot stand inside" in _error_for(
+        FencilDefinition("f", (), (), (StencilClosure(SymRef("D"), SymRef("s"), fencil("g", [], []), ()),))  # type: ignore[arg-type]
+    )
