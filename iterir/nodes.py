@@ -48,22 +48,15 @@ class Node:
             if type(value) is not tuple:
                 object.__setattr__(self, name, tuple(value))
 
+    def children(self) -> tuple[Node, ...]:
+        """The direct child nodes, in field order (each class lists its own)."""
+        return ()
+
     def child_count(self) -> int:
-        """How many children `iter_children` yields."""
-        count = 0
-        for name in self.child_fields:
-            value = getattr(self, name)
-            count += len(value) if type(value) is tuple else 1
-        return count
+        return len(self.children())
 
     def iter_children(self) -> Iterator[Node]:
-        """The direct child nodes, in field order."""
-        for name in self.child_fields:
-            value = getattr(self, name)
-            if type(value) is tuple:
-                yield from value
-            else:
-                yield value
+        return iter(self.children())
 
     def __eq__(self, other: object) -> bool:
         if self is other:
@@ -135,6 +128,7 @@ def _register(cls: type[Node]) -> type[Node]:
     cls.value_fields = tuple(name for name, kind in kinds.items() if kind == "value")
     cls.sequence_fields = tuple(name for name, kind in kinds.items() if kind == "nodes")
     assert [f.name for f in fields(cls) if f.name != "loc"] == list(kinds), cls.__name__
+    assert (cls.children is Node.children) == (not cls.child_fields), cls.__name__
     return cls
 
 
@@ -213,6 +207,9 @@ class Lambda(Node):
     expr: Expr
     loc: SourceSpan | None = _LOC
 
+    def children(self) -> tuple[Node, ...]:
+        return (*self.params, self.expr)
+
 
 @dataclass(**_NODE)  # type: ignore[call-overload]
 class FunCall(Node):
@@ -221,6 +218,9 @@ class FunCall(Node):
     fun: Expr
     args: tuple[Expr, ...]
     loc: SourceSpan | None = _LOC
+
+    def children(self) -> tuple[Node, ...]:
+        return (self.fun, *self.args)
 
 
 @dataclass(**_NODE)  # type: ignore[call-overload]
@@ -231,6 +231,9 @@ class FunctionDefinition(Node):
     params: tuple[Sym, ...]
     expr: Expr
     loc: SourceSpan | None = _LOC
+
+    def children(self) -> tuple[Node, ...]:
+        return (*self.params, self.expr)
 
 
 @dataclass(**_NODE)  # type: ignore[call-overload]
@@ -243,6 +246,9 @@ class StencilClosure(Node):
     inputs: tuple[Expr, ...]
     loc: SourceSpan | None = _LOC
 
+    def children(self) -> tuple[Node, ...]:
+        return (self.domain, self.stencil, self.output, *self.inputs)
+
 
 @dataclass(**_NODE)  # type: ignore[call-overload]
 class FencilDefinition(Node):
@@ -253,6 +259,9 @@ class FencilDefinition(Node):
     params: tuple[Sym, ...]
     closures: tuple[StencilClosure, ...]
     loc: SourceSpan | None = _LOC
+
+    def children(self) -> tuple[Node, ...]:
+        return (*self.function_definitions, *self.params, *self.closures)
 
 
 Expr = Union[SymRef, Literal, OffsetLiteral, AxisLiteral, Lambda, FunCall]

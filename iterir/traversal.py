@@ -31,9 +31,7 @@ def walk(node: Node) -> Iterator[Node]:
     while stack:
         current = stack.pop()
         yield current
-        children = list(current.iter_children())
-        children.reverse()
-        stack.extend(children)
+        stack.extend(reversed(current.children()))
 
 
 def preorder(root: Node) -> tuple[list[Node], list[int]]:
@@ -45,10 +43,11 @@ def preorder(root: Node) -> tuple[list[Node], list[int]]:
     nodes = list(walk(root))
     sizes = [0] * len(nodes)
     pending: list[int] = []  # sizes of subtrees whose parent is not reached yet
+    pop = pending.pop
     for i in range(len(nodes) - 1, -1, -1):
         size = 1
-        for _ in range(nodes[i].child_count()):
-            size += pending.pop()
+        for _ in range(len(nodes[i].children())):
+            size += pop()
         sizes[i] = size
         pending.append(size)
     return nodes, sizes

@@ -58,6 +58,18 @@ from typeinf.terms import (
     var,
 )
 
+def _depths(sizes: list[int]) -> list[int]:
+    """How many ancestors each pre-order position has."""
+    depths = [0] * len(sizes)
+    ends: list[int] = []  # where the subtrees of the current ancestors end
+    for position, size in enumerate(sizes):
+        while ends and ends[-1] <= position:
+            ends.pop()
+        depths[position] = len(ends)
+        ends.append(position + size)
+    return depths
+
+
 class Collection:
     """The types and constraint groups of one program."""
 
@@ -70,6 +82,7 @@ class Collection:
         self.root = root
         self.offset_provider = offset_provider
         self.nodes, self.sizes = preorder(root)
+        self.depths = _depths(self.sizes)
         self.symbols: SymbolTable = resolve(root, BUILTINS.keys(), tree=(self.nodes, self.sizes))
         self.types: list[Cell | None] = [None] * len(self.nodes)
         self.groups: list[Group] = []
@@ -124,16 +137,15 @@ class Collection:
 
     def postorder(self, start: int) -> list[int]:
         """The positions of the subtree at `start`, children before parents, left to right: the
-        order of evaluation, so that an error blames the later of two conflicting uses."""
-        order: list[int] = []
-        stack = [(start, False)]
-        while stack:
-            position, expanded = stack.pop()
-            if expanded:
-                order.append(position)
-                continue
-            stack.append((position, True))
-            stack.extend((c, False) for c in reversed(self.children(position)))
+        order of evaluation, so that an error blames the later of two conflicting uses.
+
+        A node's post-order rank is its pre-order rank, plus its descendants, less its
+        ancestors: no search is needed."""
+        sizes, depths = self.sizes, self.depths
+        base = start - depths[start] + 1
+        order = [0] * sizes[start]
+        for position in range(start, start + sizes[start]):
+            order[position + sizes[position] - depths[position] - base] = position
         return order
 
     def equal(self, expected: Cell, actual: Cell, position: int, reason: Reason) -> None:

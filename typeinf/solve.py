@@ -32,9 +32,11 @@ def solve(collection: Collection) -> None:
                 expected = constraint.cell
                 actual = schemes[constraint.definition].instantiate()
             try:
-                postponed += [(x, y, constraint) for x, y in unify(expected, actual)]
+                undecided = unify(expected, actual)
             except Mismatch as mismatch:
                 raise _unsatisfiable(collection, constraint, mismatch) from None
+            if undecided:
+                postponed += [(x, y, constraint) for x, y in undecided]
         for x, y, constraint in postponed:
             try:
                 if unify(x, y):
@@ -118,26 +120,36 @@ def _check_finite(collection: Collection, positions: range) -> None:
 
 
 def _cycle(cells: list[Cell]) -> set[int]:
-    """The ids of the cells on one cycle reachable from `cells` (empty if there is none)."""
+    """The ids of the cells on one cycle reachable from `cells` (empty if there is none).
+
+    Only structures with arguments can lie on a cycle, so leaves are never visited."""
     active, done = new_marks()  # on the current path / finished
     for start in cells:
         root = find(start)
-        if root.mark == done or root.mark == active:
+        if root.mark == done or not root.args:
             continue
-        path: list[tuple[Cell, int]] = [(root, 0)]
+        path, indices = [root], [0]
         root.mark = active
         while path:
-            cell, i = path[-1]
-            if i == len(cell.args):
-                path.pop()
+            cell = path[-1]
+            args, i = cell.args, indices[-1]
+            child = None
+            while i < len(args):
+                child = args[i]
+                while child.parent is not None:
+                    child = child.parent
+                if child.mark != done and child.args:
+                    break
+                i += 1
+            if i == len(args):
                 cell.mark = done
+                path.pop()
+                indices.pop()
                 continue
-            path[-1] = (cell, i + 1)
-            child = find(cell.args[i])
-            if child.mark == active:
-                members = [c for c, _ in path]
-                return {id(c) for c in members[[id(c) for c in members].index(id(child)) :]}
-            if child.mark != done:
-                child.mark = active
-                path.append((child, 0))
+            indices[-1] = i + 1
+            if child.mark == active:  # type: ignore[union-attr]
+                return {id(c) for c in path[path.index(child) :]}  # type: ignore[arg-type]
+            child.mark = active  # type: ignore[union-attr]
+            path.append(child)  # type: ignore[arg-type]
+            indices.append(0)
     return set()

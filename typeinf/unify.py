@@ -65,11 +65,6 @@ def unify(a: Cell, b: Cell) -> list[tuple[Cell, Cell]]:
 _Trail = list[tuple[Cell, "Cell | None", int, "Sort | None", "frozenset[str] | None"]]
 
 
-def _save(trail: _Trail, *cells: Cell) -> None:
-    for cell in cells:
-        trail.append((cell, cell.parent, cell.rank, cell.sort, cell.family))
-
-
 def _root(cell: Cell) -> Cell:
     """`find` without path compression, which an undo could not take back."""
     while cell.parent is not None:
@@ -79,12 +74,17 @@ def _root(cell: Cell) -> Cell:
 
 def _solve(a: Cell, b: Cell, postponed: list[tuple[Cell, Cell]], trail: _Trail) -> None:
     stack = [(a, b)]
+    pop, save = stack.pop, trail.append
     while stack:
-        x, y = stack.pop()
-        x, y = _root(x), _root(y)
+        x, y = pop()
+        while x.parent is not None:
+            x = x.parent
+        while y.parent is not None:
+            y = y.parent
         if x is y:
             continue
-        _save(trail, x, y)
+        save((x, None, x.rank, x.sort, x.family))
+        save((y, None, y.rank, y.sort, y.family))
         if x.ctor is None:
             if y.ctor is None:
                 _merge_variables(x, y)
@@ -110,7 +110,6 @@ def _solve(a: Cell, b: Cell, postponed: list[tuple[Cell, Cell]], trail: _Trail) 
                 continue
             empty = _root(row.args[1]).ctor == "DEmpty"
             concrete = T_EMPTY if empty else make("TTuple", var(Sort.TYPE), var(Sort.TROW))
-            _save(trail, row)
             stack.extend(_expand(row, concrete))
             stack.append((concrete, other))
         else:
