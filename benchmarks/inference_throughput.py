@@ -11,12 +11,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import resource
-import subprocess
-import sys
 import time
 
+from benchmarks.runner import in_child, scaling_exponent
 from benchmarks.shapes import SHAPES
 
 DEFAULT_SHAPES = ["balanced_stencil", "chained_definitions", "many_closures", "deep_lift_shift_tuple"]
@@ -40,13 +38,6 @@ def measure(shape: str, size: int) -> dict[str, float]:
     }
 
 
-def _slope(points: list[tuple[float, float]]) -> float:
-    xs = [math.log(n) for n, _ in points]
-    ys = [math.log(t) for _, t in points]
-    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
-    return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
@@ -62,16 +53,12 @@ def main() -> None:
     for shape in args.shapes:
         points = []
         for size in args.sizes:
-            child = subprocess.run(
-                [sys.executable, "-m", "benchmarks.inference_throughput", "--child", shape, str(size)],
-                capture_output=True, text=True, check=True,
-            )  # fmt: skip
-            r = json.loads(child.stdout)
+            r = in_child("benchmarks.inference_throughput", shape, size)
             points.append((r["nodes"], r["seconds"]))
             print(f"{shape:<22} {r['nodes']:>9} {r['seconds']:>8.2f} {r['nodes'] / r['seconds']:>9.0f}"
                   f" {r['peak_rss_mb']:>8.0f}", flush=True)  # fmt: skip
         if len(points) > 1:
-            print(f"{shape:<22} scaling exponent {_slope(points):.2f}", flush=True)
+            print(f"{shape:<22} scaling exponent {scaling_exponent(points):.2f}", flush=True)
 
 
 if __name__ == "__main__":

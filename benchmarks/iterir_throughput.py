@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import resource
-import subprocess
-import sys
 import time
 
+from benchmarks.runner import in_child, scaling_exponent
 from benchmarks.shapes import SHAPES
 
 
@@ -46,13 +44,6 @@ def measure(shape: str, size: int) -> dict[str, float]:
     }
 
 
-def _slope(points: list[tuple[float, float]]) -> float:
-    xs = [math.log(n) for n, _ in points]
-    ys = [math.log(t) for _, t in points]
-    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
-    return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
@@ -68,11 +59,7 @@ def main() -> None:
     for shape in args.shapes:
         points = []
         for size in args.sizes:
-            child = subprocess.run(
-                [sys.executable, "-m", "benchmarks.iterir_throughput", "--child", shape, str(size)],
-                capture_output=True, text=True, check=True,
-            )  # fmt: skip
-            r = json.loads(child.stdout)
+            r = in_child("benchmarks.iterir_throughput", shape, size)
             points.append((r["nodes"], r["parse_s"]))
             print(
                 f"{shape:<17} {r['nodes']:>9} {r['text_mb']:>8.1f} {r['nodes'] / r['parse_s']:>10.0f}"
@@ -81,7 +68,7 @@ def main() -> None:
                 flush=True,
             )
         if len(points) > 1:
-            print(f"{shape:<17} parse scaling exponent {_slope(points):.2f}", flush=True)
+            print(f"{shape:<17} parse scaling exponent {scaling_exponent(points):.2f}", flush=True)
 
 
 if __name__ == "__main__":
