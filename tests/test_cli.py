@@ -104,3 +104,16 @@ def test_infer_parse_errors_exit_2(monkeypatch, capsys: pytest.CaptureFixture[st
     monkeypatch.setattr(sys, "stdin", io.StringIO("λ(x) →"))
     assert main(["infer", "-"]) == 2
     assert capsys.readouterr().err.startswith("<stdin>:1:7: error: unexpected end of input")
+
+
+def test_readme_example_with_offset_provider(capsys: pytest.CaptureFixture[str]) -> None:
+    examples = ROOT / "examples"
+    args = ["infer", str(examples / "edge_sum.itir"), "--offset-provider",
+            str(examples / "edge_sum.offsets.json"), "--locations"]  # fmt: skip
+    assert main(args) == 0
+    assert capsys.readouterr().out == (
+        "{sum_edges :: (It[Vertex, Edge, float64⁰]) → float64⁰, edge_sum(It[ANYWHERE, Edge, "
+        "float64ᶜ], It[ANYWHERE, Vertex, float64ᶜ], int32ˢ)}\n"
+    )
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "{sum_edges :: (It[Vertex, Edge, float64⁰]) → float64⁰, edge_sum(It[ANYWHERE, Edge" in readme

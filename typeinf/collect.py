@@ -255,9 +255,7 @@ class Collection:
                 constraints.append(Equal(root.args[1], ret, position, ("result", callee)))
                 return ret
         called = make("Fun", row("TTuple", [self.type_at(a) for a in args], T_EMPTY), ret)
-        name = callee_text(callee)
-        self.equal(fun_type, called, position, f"the call of {name} with {len(args)} argument"
-                   + ("" if len(args) == 1 else "s"))  # fmt: skip
+        self.equal(fun_type, called, position, ("call", len(args), callee))
         return ret
 
     # -- the builtins that are part of the grammar (TYPES.md section 5) ---------------------------

@@ -21,7 +21,7 @@ def ordinal(i: int) -> str:
 
 
 #: A reason is words, or for the most frequent ones, built only when an error needs them:
-#: ("argument", index, callee node) or ("result", callee node).
+#: ("argument", index, callee node), ("result", callee node) or ("call", arity, callee node).
 Reason = str | tuple
 
 
@@ -36,6 +36,8 @@ def reason_text(reason: Reason) -> str:
     callee = callee_text(reason[-1])
     if reason[0] == "argument":
         return f"the {ordinal(reason[1])} argument of {callee}"
+    if reason[0] == "call":
+        return f"the call of {callee} with {reason[1]} argument" + ("" if reason[1] == 1 else "s")
     return f"the result of {callee}"
 
 
