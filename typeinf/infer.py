@@ -12,49 +12,63 @@ from typeinf.offsets import OffsetProvider, load_offset_provider
 from typeinf.solve import solve
 from typeinf.terms import ClosureType, DefinitionType, FencilType, Type
 
+Provider = OffsetProvider | dict[str, Any] | None
 
-def _run(node: Node, offset_provider: OffsetProvider | dict[str, Any] | None) -> tuple[Collection, list[Type | None]]:
+
+def _solved(node: Node, offset_provider: Provider) -> Collection:
     provider = None if offset_provider is None else load_offset_provider(dict(offset_provider))
-    with gc_paused():
-        collection = Collection(node, provider)
-        solve(collection)
-    types: list[Type | None] = list(collection.types)
-    for position in range(len(types) - 1, -1, -1):  # program-level nodes, innermost first
-        current = collection.nodes[position]
-        if isinstance(current, FunctionDefinition):
-            types[position] = DefinitionType(current.id, collection.type_at(position))
-        elif isinstance(current, StencilClosure):
-            _, _, output, *inputs = collection.children(position)
-            types[position] = ClosureType(tuple(collection.type_at(i) for i in inputs), collection.type_at(output))
-        elif isinstance(current, FencilDefinition):
-            count = len(current.function_definitions) + len(current.params)
-            children = child_positions(collection.sizes, position, count)
-            definitions = tuple(types[p] for p in children[: len(current.function_definitions)])
-            params = tuple(collection.type_at(p) for p in children[len(current.function_definitions) :])
-            types[position] = FencilType(current.id, definitions, params)  # type: ignore[arg-type]
-    return collection, types
+    collection = Collection(node, provider)
+    solve(collection)
+    return collection
 
 
-def infer(node: Node, offset_provider: OffsetProvider | dict[str, Any] | None = None) -> Type:
+def _program_type(collection: Collection, position: int, types: list[Type | None]) -> Type | None:
+    """The type of the node at `position`, for definitions, closures and fencils built from the
+    types of their parts (which `types` must already hold)."""
+    current = collection.nodes[position]
+    if isinstance(current, FunctionDefinition):
+        return DefinitionType(current.id, collection.type_at(position))
+    if isinstance(current, StencilClosure):
+        _, _, output, *inputs = collection.children(position)
+        return ClosureType(tuple(collection.type_at(i) for i in inputs), collection.type_at(output))
+    if isinstance(current, FencilDefinition):
+        count = len(current.function_definitions) + len(current.params)
+        children = child_positions(collection.sizes, position, count)
+        ndefs = len(current.function_definitions)
+        definitions = tuple(DefinitionType(collection.nodes[p].id, collection.type_at(p))  # type: ignore[attr-defined]
+                            for p in children[:ndefs])  # fmt: skip
+        params = tuple(collection.type_at(p) for p in children[ndefs:])
+        return FencilType(current.id, definitions, params)
+    return types[position]
+
+
+def infer(node: Node, offset_provider: Provider = None) -> Type:
     """The most general type of `node` (an expression, definition, closure or fencil).
 
     Raises a TypeInferenceError subclass for a program without a type.
     """
-    _, types = _run(node, offset_provider)
-    return types[0]  # type: ignore[return-value]
+    # The collection is freed before the collector resumes, so that it never scans the graph.
+    with gc_paused():
+        collection = _solved(node, offset_provider)
+        result = _program_type(collection, 0, collection.types)  # type: ignore[arg-type]
+        del collection
+    return result  # type: ignore[return-value]
 
 
-def infer_all(
-    node: Node, offset_provider: OffsetProvider | dict[str, Any] | None = None, *, attach: bool = False
-) -> dict[int, Type]:
+def infer_all(node: Node, offset_provider: Provider = None, *, attach: bool = False) -> dict[int, Type]:
     """The type of every node, keyed by `id(node)`, in pre-order. A node object used in several
     places is keyed by its first occurrence. With `attach`, each node also gets its type as
     `node.inferred_type` (the types share one solved graph: print them with `pformat`)."""
-    collection, types = _run(node, offset_provider)
-    result: dict[int, Type] = {}
-    for current, type_ in zip(collection.nodes, types):
-        if type_ is not None and id(current) not in result:
-            result[id(current)] = type_
-            if attach:
-                object.__setattr__(current, "inferred_type", type_)
+    with gc_paused():
+        collection = _solved(node, offset_provider)
+        types: list[Type | None] = list(collection.types)
+        for position in range(len(types) - 1, -1, -1):
+            types[position] = _program_type(collection, position, types)
+        result: dict[int, Type] = {}
+        for current, type_ in zip(collection.nodes, types):
+            if type_ is not None and id(current) not in result:
+                result[id(current)] = type_
+                if attach:
+                    object.__setattr__(current, "inferred_type", type_)
+        del collection
     return result
