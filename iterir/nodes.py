@@ -307,12 +307,12 @@ def misplaced(root: Node) -> tuple[Node, Node, str] | None:
         node = stack.pop()
         name = type(node).__name__
         children: list[Node] = []
-        for field in node.child_fields:
-            allowed = allowed_children(name, field)
-            value = getattr(node, field)
+        for field_name in node.child_fields:
+            allowed = allowed_children(name, field_name)
+            value = getattr(node, field_name)
             for child in value if type(value) is tuple else (value,):
                 if type(child).__name__ not in allowed or not isinstance(child, Node):
-                    return child, node, field
+                    return child, node, field_name
                 children.append(child)
         stack.extend(reversed(children))
     return None

@@ -9,7 +9,6 @@ from iterir import (
     AxisLiteral,
     FencilDefinition,
     FunCall,
-    FunctionDefinition,
     Lambda,
     Literal,
     OffsetLiteral,

@@ -9,7 +9,7 @@ import re
 import pytest
 
 import iterir
-from iterir import FunCall, FunctionDefinition, SymRef
+from iterir import FunCall, SymRef
 from tests.conftest import load_samples
 from typeinf import infer, pformat
 

@@ -16,7 +16,6 @@ from typeinf.terms import (
     Cell,
     ClosureType,
     DefinitionType,
-    FencilType,
     Sort,
     Type,
     find,

@@ -11,7 +11,7 @@ from importlib import resources
 from typing import Any
 
 import lark
-from lark import Token, Tree
+from lark import Token
 from lark.exceptions import LarkError, UnexpectedInput
 
 from typeinf.terms import (
