@@ -217,3 +217,11 @@ def test_syms_and_symrefs_share_parameter_types() -> None:
     program = lam(Sym("x"))(deref("x"))
     types = infer_all(program)
     assert pformat(types[id(program.params[0])]) == pformat(types[id(program.expr.args[0])])  # type: ignore[attr-defined]
+
+
+def test_output_does_not_depend_on_what_ran_before() -> None:
+    program = "f(a, b) { g = λ(x) → ·x; b ← (g)(a) @ c⟨ IDim: [0, 1) ⟩; }"
+    first = _type(program, locations=True)
+    for other in ["λ(x) → x", "lift", "reduce(plus, 0)", "λ(f) → {f, f}"]:
+        infer(iterir.parse(other))
+    assert _type(program, locations=True) == first
