@@ -93,6 +93,18 @@ class Collection:
         self.parameters: Group | None = None  # a fencil's parameter annotations
         self.fencil_params: set[int] = set()
         self.uncalled: dict[int, str] = {}  # grammar builtins and type names not yet consumed
+        #: How each node class is typed.
+        self.visit: dict[type, Callable[[int, Node], Cell | None]] = {
+            Sym: lambda p, n: self.decl(p),
+            SymRef: self.symref,
+            Literal: self.literal,
+            OffsetLiteral: lambda p, n: var(Sort.TYPE),
+            AxisLiteral: lambda p, n: val(VALUE, prim("axis"), SCALAR),
+            Lambda: self.function,
+            FunctionDefinition: self.function,
+            FunCall: self.call,
+            StencilClosure: self.closure,
+        }
         self._collect()
 
     # -- driving ----------------------------------------------------------------------------------
@@ -116,17 +128,7 @@ class Collection:
         self.groups.append(self.group)
         if isinstance(self.nodes[start], FunctionDefinition):
             self.definitions[start] = self.group
-        visit: dict[type, Callable[[int, Node], Cell | None]] = {
-            Sym: lambda p, n: self.decl(p),
-            SymRef: self.symref,
-            Literal: self.literal,
-            OffsetLiteral: lambda p, n: var(Sort.TYPE),
-            AxisLiteral: lambda p, n: val(VALUE, prim("axis"), SCALAR),
-            Lambda: self.function,
-            FunctionDefinition: self.function,
-            FunCall: self.call,
-            StencilClosure: self.closure,
-        }
+        visit = self.visit
         for position in self.postorder(start):
             node = self.nodes[position]
             cell = visit[type(node)](position, node)
