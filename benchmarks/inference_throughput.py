@@ -9,12 +9,10 @@ exponent is the slope of log(time) over log(nodes) across the sizes (1.0 is line
 
 from __future__ import annotations
 
-import argparse
-import json
 import resource
 import time
 
-from benchmarks.runner import in_child, scaling_exponent
+from benchmarks.runner import run
 from benchmarks.shapes import SHAPES
 
 DEFAULT_SHAPES = ["balanced_stencil", "chained_definitions", "many_closures", "deep_lift_shift_tuple"]
@@ -39,26 +37,11 @@ def measure(shape: str, size: int) -> dict[str, float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
-    parser.add_argument("--shapes", nargs="+", default=DEFAULT_SHAPES, choices=list(SHAPES))
-    parser.add_argument("--child", nargs=2, metavar=("SHAPE", "SIZE"), help=argparse.SUPPRESS)
-    args = parser.parse_args()
-    if args.child:
-        print(json.dumps(measure(args.child[0], int(args.child[1]))))
-        return
-    header = f"{'shape':<22} {'nodes':>9} {'seconds':>8} {'nodes/s':>9} {'peak MB':>8}"
-    print(header)
-    print("-" * len(header))
-    for shape in args.shapes:
-        points = []
-        for size in args.sizes:
-            r = in_child("benchmarks.inference_throughput", shape, size)
-            points.append((r["nodes"], r["seconds"]))
-            print(f"{shape:<22} {r['nodes']:>9} {r['seconds']:>8.2f} {r['nodes'] / r['seconds']:>9.0f}"
-                  f" {r['peak_rss_mb']:>8.0f}", flush=True)  # fmt: skip
-        if len(points) > 1:
-            print(f"{shape:<22} scaling exponent {scaling_exponent(points):.2f}", flush=True)
+    run("benchmarks.inference_throughput", __doc__.splitlines()[0], measure, list(SHAPES), DEFAULT_SHAPES,
+        [("seconds", lambda r: f"{r['seconds']:.2f}"),
+         ("nodes/s", lambda r: f"{r['nodes'] / r['seconds']:.0f}"),
+         ("peak MB", lambda r: f"{r['peak_rss_mb']:.0f}")],
+        timed="seconds")  # fmt: skip
 
 
 if __name__ == "__main__":

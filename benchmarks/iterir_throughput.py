@@ -8,12 +8,10 @@ The scaling exponent is the slope of log(parse time) over log(nodes) across the 
 
 from __future__ import annotations
 
-import argparse
-import json
 import resource
 import time
 
-from benchmarks.runner import in_child, scaling_exponent
+from benchmarks.runner import run
 from benchmarks.shapes import SHAPES
 
 
@@ -45,30 +43,13 @@ def measure(shape: str, size: int) -> dict[str, float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
-    parser.add_argument("--shapes", nargs="+", default=list(SHAPES), choices=list(SHAPES))
-    parser.add_argument("--child", nargs=2, metavar=("SHAPE", "SIZE"), help=argparse.SUPPRESS)
-    args = parser.parse_args()
-    if args.child:
-        print(json.dumps(measure(args.child[0], int(args.child[1]))))
-        return
-    header = f"{'shape':<17} {'nodes':>9} {'text MB':>8} {'parse n/s':>10} {'print n/s':>10} {'JSON-load n/s':>13} {'peak MB':>8}"
-    print(header)
-    print("-" * len(header))
-    for shape in args.shapes:
-        points = []
-        for size in args.sizes:
-            r = in_child("benchmarks.iterir_throughput", shape, size)
-            points.append((r["nodes"], r["parse_s"]))
-            print(
-                f"{shape:<17} {r['nodes']:>9} {r['text_mb']:>8.1f} {r['nodes'] / r['parse_s']:>10.0f}"
-                f" {r['nodes'] / r['print_s']:>10.0f} {r['nodes'] / r['json_load_s']:>13.0f}"
-                f" {r['peak_rss_mb']:>8.0f}",
-                flush=True,
-            )
-        if len(points) > 1:
-            print(f"{shape:<17} parse scaling exponent {scaling_exponent(points):.2f}", flush=True)
+    run("benchmarks.iterir_throughput", __doc__.splitlines()[0], measure, list(SHAPES), list(SHAPES),
+        [("text MB", lambda r: f"{r['text_mb']:.1f}"),
+         ("parse n/s", lambda r: f"{r['nodes'] / r['parse_s']:.0f}"),
+         ("print n/s", lambda r: f"{r['nodes'] / r['print_s']:.0f}"),
+         ("JSON-load n/s", lambda r: f"{r['nodes'] / r['json_load_s']:.0f}"),
+         ("peak MB", lambda r: f"{r['peak_rss_mb']:.0f}")],
+        timed="parse_s")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -1,12 +1,17 @@
-"""What both benchmarks share: one fresh interpreter per measurement, and the scaling fit."""
+"""What both benchmarks share: the command line, one fresh interpreter per measurement, the
+table, and the scaling fit."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import subprocess
 import sys
+from collections.abc import Callable
 from typing import Any
+
+Measure = Callable[[str, int], dict[str, Any]]
 
 
 def in_child(module: str, shape: str, size: int) -> dict[str, Any]:
@@ -25,3 +30,37 @@ def scaling_exponent(points: list[tuple[float, float]]) -> float:
     ys = [math.log(t) for _, t in points]
     mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
     return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+
+
+def run(
+    module: str,
+    description: str,
+    measure: Measure,
+    shapes: list[str],
+    default_shapes: list[str],
+    columns: list[tuple[str, Callable[[dict[str, Any]], str]]],
+    timed: str,
+) -> None:
+    """Measure every (shape, size) in a child process and print one row each, then the scaling
+    exponent of the `timed` figure per shape. `columns` are (heading, cell formatter) pairs."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
+    parser.add_argument("--shapes", nargs="+", default=default_shapes, choices=shapes)
+    parser.add_argument("--child", nargs=2, metavar=("SHAPE", "SIZE"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        print(json.dumps(measure(args.child[0], int(args.child[1]))))
+        return
+    width = max(len(s) for s in args.shapes) + 1
+    header = f"{'shape':<{width}} {'nodes':>9} " + " ".join(f"{h:>{max(len(h), 8)}}" for h, _ in columns)
+    print(header)
+    print("-" * len(header))
+    for shape in args.shapes:
+        points = []
+        for size in args.sizes:
+            r = in_child(module, shape, size)
+            points.append((r["nodes"], r[timed]))
+            cells = " ".join(f"{cell(r):>{max(len(h), 8)}}" for h, cell in columns)
+            print(f"{shape:<{width}} {r['nodes']:>9} {cells}", flush=True)
+        if len(points) > 1:
+            print(f"{shape:<{width}} scaling exponent ({timed}) {scaling_exponent(points):.2f}", flush=True)
