@@ -5,12 +5,12 @@ from __future__ import annotations
 EXCERPT_WIDTH = 100
 
 
-def excerpt(source_line: str, column: int, end_column: int | None = None) -> str:
+def excerpt(line_text: str, column: int, end_column: int | None = None) -> str:
     """The source line and a caret line under columns [column, end_column), both 1-based.
 
     Long lines (a whole program on one line) are cut to a window around the caret.
     """
-    line = source_line.rstrip("\n").replace("\t", " ")
+    line = line_text.rstrip("\n").replace("\t", " ")
     start = max(column - 1, 0)
     end = max(min(end_column - 1 if end_column else start + 1, len(line)), start + 1)
     offset = 0
@@ -18,10 +18,21 @@ def excerpt(source_line: str, column: int, end_column: int | None = None) -> str
         offset = max(0, min(start - EXCERPT_WIDTH // 3, len(line) - EXCERPT_WIDTH))
         shown = line[offset : offset + EXCERPT_WIDTH]
         prefix = "…" if offset else ""
-        line = prefix + shown + ("…" if offset + EXCERPT_WIDTH < len(source_line) else "")
+        line = prefix + shown + ("…" if offset + EXCERPT_WIDTH < len(line_text) else "")
         offset -= len(prefix)
     end = min(end, offset + EXCERPT_WIDTH)
     return f"    {line}\n    {' ' * (start - offset)}{'^' * max(end - start, 1)}"
+
+
+def source_line(text: str, line: int) -> str:
+    """Line `line` (1-based) of `text`, counting `\n` only, as lark and `json` number lines."""
+    start = 0
+    for _ in range(line - 1):
+        start = text.find("\n", start) + 1
+        if start == 0:
+            return ""
+    end = text.find("\n", start)
+    return text[start : end if end >= 0 else len(text)]
 
 
 class ParseError(Exception):

@@ -11,7 +11,7 @@ import json
 import re
 from typing import Any
 
-from iterir.errors import ParseError
+from iterir.errors import ParseError, source_line
 
 _WS = re.compile(r"[ \t\n\r]*")
 _NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?")
@@ -26,9 +26,8 @@ def loads(text: str, filename: str | None = None) -> Any:
         except RecursionError:
             return _loads_deep(text)
     except json.JSONDecodeError as exc:
-        line = text.splitlines()[exc.lineno - 1] if text.splitlines() else ""
         raise ParseError(f"invalid JSON: {exc.msg}", filename, exc.lineno, exc.colno,
-                         source_line=line) from None  # fmt: skip
+                         source_line=source_line(text, exc.lineno)) from None  # fmt: skip
     except ValueError as exc:  # an integer of more digits than Python converts
         raise ParseError(f"invalid JSON: {exc}", filename) from None
 

@@ -18,7 +18,7 @@ from lark import Token
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 
 from iterir import vocabulary as voc
-from iterir.errors import ParseError
+from iterir.errors import ParseError, source_line
 from iterir.gcpause import gc_paused
 from iterir.nodes import (
     AxisLiteral,
@@ -81,7 +81,7 @@ class _Callbacks(lark.Transformer):  # type: ignore[type-arg]
 
     def error(self, message: str, token: Token) -> ParseError:
         return ParseError(message, self.filename, token.line, token.column,
-                          end_column=token.end_column if token.end_line == token.line else None)  # fmt: skip
+                          end_column=_one_line_end(token))  # fmt: skip
 
     def name(self, token: Token, text: str | None = None) -> str:
         """The name `token` (or its part `text`) spells; a bad escape is an error there."""
@@ -285,7 +285,7 @@ class _Callbacks(lark.Transformer):  # type: ignore[type-arg]
             loc = header.loc
             raise ParseError("a fencil starts with its name and parameters, `name(p1, p2) {`",
                              self.filename, loc.line, loc.column,
-                             end_column=loc.end_column if loc.end_line == loc.line else None)
+                             end_column=_one_line_end(loc))
         params = []
         for arg in header.args:
             if isinstance(arg, _Annotated):
@@ -296,7 +296,7 @@ class _Callbacks(lark.Transformer):  # type: ignore[type-arg]
                 loc = arg.loc
                 raise ParseError("a fencil parameter must be a name", self.filename, loc.line,
                                  loc.column,
-                                 end_column=loc.end_column if loc.end_line == loc.line else None)
+                                 end_column=_one_line_end(loc))
         if header in self.annotated_calls:
             self.annotated_calls.remove(header)
         defs = [item for item in body if isinstance(item, FunctionDefinition)]
@@ -357,18 +357,14 @@ def parse(text: str, filename: str | None = None) -> Node:
 
 def _at(error: ParseError, token: Token, text: str) -> ParseError:
     error.line, error.column = token.line, token.column
-    if token.end_line == token.line:
-        error.end_column = token.end_column
-    error.source_line = _line(text, token.line)
+    error.end_column = _one_line_end(token)
+    error.source_line = source_line(text, token.line)
     return error
 
 
-def _line(text: str, line: int) -> str:
-    start = 0
-    for _ in range(line - 1):
-        start = text.index("\n", start) + 1
-    end = text.find("\n", start)
-    return text[start : end if end >= 0 else len(text)]
+def _one_line_end(place: Token | SourceSpan) -> int | None:
+    """Where a caret under `place` ends: its end column if it ends on the line it starts on."""
+    return place.end_column if place.end_line == place.line else None
 
 
 def _at_end(message: str, text: str, filename: str | None) -> ParseError:
@@ -434,5 +430,5 @@ def _from_lark(exc: LarkError | ParseError, text: str, filename: str | None) -> 
     else:
         error = ParseError(str(exc), filename)
     if error.line is not None and error.source_line is None:
-        error.source_line = _line(text, error.line)
+        error.source_line = source_line(text, error.line)
     return error

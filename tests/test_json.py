@@ -97,3 +97,11 @@ def test_file_format_by_extension_or_content(tmp_path) -> None:
     (tmp_path / "bin.itir").write_bytes(b"\xff\xfe")
     with pytest.raises(iterir.ParseError, match="not UTF-8"):
         iterir.load(tmp_path / "bin.itir")
+
+
+def test_json_error_excerpt_is_the_line_json_counts() -> None:
+    """A U+2028 inside a string is not a line break for JSON, nor for the excerpt."""
+    text = '{"node": "SymRef", "id": "a\u2028b",\n "x": }'
+    with pytest.raises(iterir.ParseError) as info:
+        iterir.loads_ir(text, "p.json")
+    assert str(info.value) == 'p.json:2:7: error: invalid JSON: Expecting value\n     "x": }\n          ^'

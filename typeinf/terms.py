@@ -279,6 +279,8 @@ class Scheme:
         self.size = len(order)
 
     def instantiate(self) -> Cell:
+        # Fills the slots `Cell.__init__` fills, without its call: this runs for every use of a
+        # builtin or definition, and is the collector's hottest loop.
         cells: list[Cell] = []
         append = cells.append
         new = Cell.__new__
