@@ -4,6 +4,12 @@ Parsing or inferring a million-node program allocates millions of small objects;
 allocation burst makes the collector scan everything alive, which costs more than the work
 itself. The structures built here are acyclic (reference counting frees them), so the collector
 is paused for the duration of the call and restored afterwards.
+
+On resuming, everything allocated meanwhile would sit in the youngest generation, and the next
+young collection would scan all of it at once. Instead it is moved to the oldest generation
+(`freeze` then `unfreeze`, two constant-time list splices): it stays collectable, and is scanned
+only by the rare full collections, as if it had aged normally. A process that froze objects
+itself (`gc.freeze()` before forking, say) keeps them frozen: the move is skipped then.
 """
 
 from __future__ import annotations
@@ -16,9 +22,13 @@ from contextlib import contextmanager
 @contextmanager
 def gc_paused() -> Iterator[None]:
     enabled = gc.isenabled()
+    frozen_by_caller = gc.get_freeze_count() > 0
     gc.disable()
     try:
         yield
     finally:
+        if not frozen_by_caller:
+            gc.freeze()
+            gc.unfreeze()
         if enabled:
             gc.enable()
