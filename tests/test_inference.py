@@ -37,8 +37,8 @@ def test_lambda_parameters_are_monomorphic() -> None:
     error = _error("λ(f) → {f(1), f(True)}")
     assert isinstance(error, typeinf.UnsatisfiableConstraintError)
     assert str(error) == (
-        "t.itir:1:15: error: type mismatch in the call of `f` with 1 argument: expected "
-        "`(int32⁰) → T₁`, found `(bool²) → T₃`; `int32` and `bool` differ (different constants)"
+        "t.itir:1:17: error: type mismatch in the first argument of `f`: expected `int32⁰`, "
+        "found `bool¹`; `int32` and `bool` differ (different constants)"
     )
 
 

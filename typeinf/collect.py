@@ -1,13 +1,16 @@
-"""Constraint collection: one pass over the IR assigns every node a type and records, in the
-group of its definition or closure, the constraints that relate them (TYPES.md sections 5–7).
+"""Constraint collection: one pass over the IR assigns every node a type and emits, for each
+typing rule (TYPES.md sections 5–7), the constraints that relate the types, which the solver
+unifies at once.
 
-Nodes are visited by pre-order position from last to first, so that every node's children are
-typed before the node itself; no recursion is involved.
+Each definition and closure is collected in post-order (children before parents, left to right:
+the order of evaluation), so that an error blames the later of two conflicting uses; a fencil's
+definitions come first, each after the definitions it uses. No recursion is involved.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from iterir import (
     AxisLiteral,
@@ -26,7 +29,7 @@ from iterir.nodes import misplaced
 from iterir.symbols import BindingKind, SymbolTable, resolve
 from iterir.traversal import child_positions, preorder
 from iterir.vocabulary import PRIMITIVES
-from typeinf.constraints import Equal, Group, Instance, Reason, callee_text, ordinal
+from typeinf.constraints import callee_text, ordinal
 from typeinf.errors import (
     GrammarBuiltinError,
     MalformedIRError,
@@ -35,7 +38,9 @@ from typeinf.errors import (
     UnsatisfiableConstraintError,
 )
 from typeinf.offsets import Connectivity, Dimension, OffsetProvider
+from typeinf.order import definition_order
 from typeinf.signatures import BUILTINS
+from typeinf.solve import Solver, check_finite
 from typeinf.terms import (
     ANYWHERE,
     COLUMN,
@@ -71,7 +76,7 @@ def _depths(sizes: list[int]) -> list[int]:
 
 
 class Collection:
-    """The types and constraint groups of one program."""
+    """The solved type of every node of one program, by pre-order position."""
 
     def __init__(self, root: Node, offset_provider: OffsetProvider | None) -> None:
         wrong = misplaced(root)
@@ -85,61 +90,44 @@ class Collection:
         self.depths = _depths(self.sizes)
         self.symbols: SymbolTable = resolve(root, BUILTINS.keys(), tree=(self.nodes, self.sizes))
         self.types: list[Cell | None] = [None] * len(self.nodes)
-        self.groups: list[Group] = []
-        self.definitions: dict[int, Group] = {}  # FunctionDefinition position → its group
+        self.solver = Solver(self.nodes)
+        self.equal = self.solver.equal
         self.free_names: dict[str, Cell] = {}
         self.in_fencil = isinstance(root, FencilDefinition)
-        self.group: Group | None = None
-        self.parameters: Group | None = None  # a fencil's parameter annotations
-        self.fencil_params: set[int] = set()
         self.uncalled: dict[int, str] = {}  # grammar builtins and type names not yet consumed
-        #: How each node class is typed.
-        self.visit: dict[type, Callable[[int, Node], Cell | None]] = {
-            Sym: lambda p, n: self.decl(p),
-            SymRef: self.symref,
-            Literal: self.literal,
-            OffsetLiteral: lambda p, n: var(Sort.TYPE),
-            AxisLiteral: lambda p, n: val(VALUE, prim("axis"), SCALAR),
-            Lambda: self.function,
-            FunctionDefinition: self.function,
-            FunCall: self.call,
-            StencilClosure: self.closure,
-        }
         self._collect()
+        check_finite(self.nodes, self.types, range(len(self.nodes)))
 
     # -- driving ----------------------------------------------------------------------------------
     def _collect(self) -> None:
         root = self.root
-        if isinstance(root, FencilDefinition):
-            count = len(root.function_definitions) + len(root.params) + len(root.closures)
-            children = child_positions(self.sizes, 0, count)
-            ndefs, nparams = len(root.function_definitions), len(root.params)
-            self.parameters = Group(0)
-            self.fencil_params = set(children[ndefs : ndefs + nparams])
-            for position in children[:ndefs] + children[ndefs + nparams :]:
-                self._collect_group(position)
-            for position in sorted(self.fencil_params):
-                self.decl(position)
-        else:
-            self._collect_group(0)
+        if not isinstance(root, FencilDefinition):
+            self._collect_part(0)
+            return
+        children = self.children(0)
+        ndefs, nparams = len(root.function_definitions), len(root.params)
+        for position in definition_order(self.nodes, self.sizes, self.symbols, children[:ndefs]):
+            self._collect_part(position)
+            self.solver.generalize(position, self.type_at(position), self.types, self.sizes[position])
+        for position in children[ndefs : ndefs + nparams]:
+            self.decl(position)
+        for position in children[ndefs + nparams :]:
+            self._collect_part(position)
 
-    def _collect_group(self, start: int) -> None:
-        self.group = Group(start)
-        self.groups.append(self.group)
-        if isinstance(self.nodes[start], FunctionDefinition):
-            self.definitions[start] = self.group
-        visit = self.visit
+    def _collect_part(self, start: int) -> None:
+        """Type the definition, closure or expression at `start`."""
+        nodes, types = self.nodes, self.types
         for position in self.postorder(start):
-            node = self.nodes[position]
-            cell = visit[type(node)](position, node)
-            if self.types[position] is None:
-                self.types[position] = cell
+            node = nodes[position]
+            cell = _VISIT[type(node)](self, position, node)
+            if types[position] is None:
+                types[position] = cell
         for position, how in sorted(self.uncalled.items()):
             self.misuse(position, how)
+        self.solver.settle()
 
     def postorder(self, start: int) -> list[int]:
-        """The positions of the subtree at `start`, children before parents, left to right: the
-        order of evaluation, so that an error blames the later of two conflicting uses.
+        """The positions of the subtree at `start`, children before parents, left to right.
 
         A node's post-order rank is its pre-order rank, plus its descendants, less its
         ancestors: no search is needed."""
@@ -149,9 +137,6 @@ class Collection:
         for position in range(start, start + sizes[start]):
             order[position + sizes[position] - depths[position] - base] = position
         return order
-
-    def equal(self, expected: Cell, actual: Cell, position: int, reason: Reason) -> None:
-        self.group.constraints.append(Equal(expected, actual, position, reason))  # type: ignore[union-attr]
 
     def children(self, position: int) -> list[int]:
         node = self.nodes[position]
@@ -189,8 +174,7 @@ class Collection:
                 if is_list:
                     dtype = make("List", dtype, var(Sort.LENGTH), var(Sort.SKIP))
             annotated = val(kind, dtype, var(Sort.SIZE), var(Sort.LOC), var(Sort.LOC))
-            group = self.parameters if position in self.fencil_params else self.group
-            group.constraints.append(Equal(annotated, cell, position, f"the annotation of `{sym.id}`"))  # type: ignore[union-attr]
+            self.equal(annotated, cell, position, f"the annotation of `{sym.id}`")
         return cell
 
     def symref(self, position: int, node: SymRef) -> Cell | None:
@@ -199,10 +183,7 @@ class Collection:
         if kind in (BindingKind.PARAMETER, BindingKind.FENCIL_PARAMETER):
             return self.decl(binding.position)  # type: ignore[arg-type]
         if kind is BindingKind.FUNCTION_DEFINITION:
-            cell = var(Sort.TYPE)
-            self.group.constraints.append(Instance(cell, binding.position, position))  # type: ignore[union-attr, arg-type]
-            self.group.uses.append((binding.position, position))  # type: ignore[union-attr, arg-type]
-            return cell
+            return self.solver.instance(binding.position)  # type: ignore[arg-type]
         if kind is BindingKind.BUILTIN:
             signature = BUILTINS[node.id]
             if signature.how == "signature":
@@ -251,10 +232,10 @@ class Collection:
                     f"given {len(args)}", node, str(len(params)), str(len(args)))
             if find(tail) is T_EMPTY:
                 # A callee of known arity: one constraint per argument, for precise errors.
-                constraints = self.group.constraints  # type: ignore[union-attr]
+                equal = self.equal
                 for i, (param, arg) in enumerate(zip(params, args)):
-                    constraints.append(Equal(param, self.type_at(arg), arg, ("argument", i, callee)))
-                constraints.append(Equal(root.args[1], ret, position, ("result", callee)))
+                    equal(param, self.type_at(arg), arg, ("argument", i, callee))
+                equal(root.args[1], ret, position, ("result", callee))
                 return ret
         called = make("Fun", row("TTuple", [self.type_at(a) for a in args], T_EMPTY), ret)
         self.equal(fun_type, called, position, ("call", len(args), callee))
@@ -379,3 +360,17 @@ class Collection:
                    f"the stencil, which is applied to the closure's {len(inputs)} input"
                    + ("" if len(inputs) == 1 else "s"))  # fmt: skip
         return None
+
+
+#: How each node class is typed.
+_VISIT: dict[type, Callable[[Collection, int, Any], Cell | None]] = {
+    Sym: lambda self, position, node: self.decl(position),
+    SymRef: Collection.symref,
+    Literal: Collection.literal,
+    OffsetLiteral: lambda self, position, node: var(Sort.TYPE),
+    AxisLiteral: lambda self, position, node: val(VALUE, prim("axis"), SCALAR),
+    Lambda: Collection.function,
+    FunctionDefinition: Collection.function,
+    FunCall: Collection.call,
+    StencilClosure: Collection.closure,
+}

@@ -6,7 +6,6 @@ words a user reads in an error, why the two types must agree.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from iterir import Node, SymRef, pformat_short
@@ -42,31 +41,10 @@ def reason_text(reason: Reason) -> str:
 
 
 class Equal(NamedTuple):
-    """`expected` and `actual` are the same type."""
+    """`expected` and `actual` are the same type: a constraint as the solver reports it when it
+    fails (the collector passes the four fields to the solver without building this)."""
 
     expected: Cell
     actual: Cell
     position: int
     reason: Reason
-
-
-class Instance(NamedTuple):
-    """`cell` is a fresh instance of the (generalized) type of the definition at `definition`."""
-
-    cell: Cell
-    definition: int
-    position: int
-
-
-Constraint = Equal | Instance
-
-
-@dataclass
-class Group:
-    """The constraints of one function definition, closure or standalone program, solved
-    together; a definition's type is generalized once its group is solved."""
-
-    position: int
-    constraints: list[Constraint] = field(default_factory=list)
-    #: (definition position, referring SymRef position) for every definition this group uses.
-    uses: list[tuple[int, int]] = field(default_factory=list)

@@ -1,4 +1,4 @@
-"""The inference entry points: collect constraints, solve them, read off the types."""
+"""The inference entry points: collect and solve the constraints, read off the types."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from iterir.gcpause import gc_paused
 from iterir.traversal import child_positions
 from typeinf.collect import Collection
 from typeinf.offsets import OffsetProvider, load_offset_provider
-from typeinf.solve import solve
 from typeinf.terms import ClosureType, DefinitionType, FencilType, Type
 
 Provider = OffsetProvider | dict[str, Any] | None
@@ -17,9 +16,7 @@ Provider = OffsetProvider | dict[str, Any] | None
 
 def _solved(node: Node, offset_provider: Provider) -> Collection:
     provider = None if offset_provider is None else load_offset_provider(dict(offset_provider))
-    collection = Collection(node, provider)
-    solve(collection)
-    return collection
+    return Collection(node, provider)
 
 
 def _program_type(collection: Collection, position: int, types: list[Type | None]) -> Type | None:
