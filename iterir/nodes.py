@@ -299,20 +299,37 @@ def allowed_children(class_name: str, field: str) -> tuple[str, ...]:
     return ALLOWED_CHILDREN.get((class_name, field), EXPR_NAMES)
 
 
-def misplaced(root: Node) -> tuple[Node, Node, str] | None:
-    """The first node (in pre-order) standing where its class is not allowed, with its parent
-    and the field it stands in; None for a well-formed tree."""
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        name = type(node).__name__
-        children: list[Node] = []
-        for field_name in node.child_fields:
-            allowed = allowed_children(name, field_name)
-            value = getattr(node, field_name)
-            for child in value if type(value) is tuple else (value,):
-                if type(child).__name__ not in allowed or not isinstance(child, Node):
-                    return child, node, field_name
-                children.append(child)
-        stack.extend(reversed(children))
-    return None
+class MisplacedNodeError(Exception):
+    """A node (or a non-node) standing where its class is not allowed: built in Python, since
+    neither the parser nor the JSON reader can produce one."""
+
+    def __init__(self, child: object, parent: Node, field: str) -> None:
+        name = type(child).__name__
+        article = "an" if name[0] in "AEIOUaeiou" else "a"
+        super().__init__(f"{article} {name} cannot stand inside the `{field}` of a {type(parent).__name__}")
+        self.child, self.parent, self.field = child, parent, field
+
+
+#: Per node class: (field, holds a tuple, the classes allowed there) for each child field.
+PLACEMENT: dict[type[Node], tuple[tuple[str, bool, frozenset[type]], ...]] = {
+    cls: tuple(
+        (name, name in cls.sequence_fields, frozenset(NODE_CLASSES[n] for n in allowed_children(cls.__name__, name)))
+        for name in cls.child_fields
+    )
+    for cls in NODE_CLASSES.values()
+}
+
+
+def check_placement(node: Node) -> None:
+    """Raise MisplacedNodeError if a direct child of `node` stands where it is not allowed."""
+    for name, many, allowed in PLACEMENT[type(node)]:
+        value = getattr(node, name)
+        if not many:
+            if type(value) not in allowed:
+                raise MisplacedNodeError(value, node, name)
+        elif type(value) is not tuple:
+            raise MisplacedNodeError(value, node, name)
+        else:
+            for child in value:
+                if type(child) not in allowed:
+                    raise MisplacedNodeError(child, node, name)

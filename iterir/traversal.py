@@ -16,7 +16,7 @@ keeps the pending generators on a list, so depth costs memory, never Python stac
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 from types import GeneratorType
 from typing import Any
 
@@ -34,23 +34,47 @@ def walk(node: Node) -> Iterator[Node]:
         stack.extend(reversed(current.children()))
 
 
-def preorder(root: Node) -> tuple[list[Node], list[int]]:
+def preorder(root: Node, check: Callable[[Node], None] | None = None) -> tuple[list[Node], list[int]]:
     """Every node occurrence in pre-order, and the size of the subtree at each position.
 
     The children of the node at position i start at i + 1, each after the previous one's
-    subtree. A node object used in two places occurs twice.
+    subtree. A node object used in two places occurs twice. `check`, if given, sees each node
+    before its children are taken (to reject malformed trees that have no children to take).
     """
-    nodes = list(walk(root))
+    nodes: list[Node] = []
+    counts: list[int] = []
+    stack = [root]
+    pop, push, add, count = stack.pop, stack.extend, nodes.append, counts.append
+    while stack:
+        node = pop()
+        if check is not None:
+            check(node)
+        add(node)
+        children = node.children()
+        count(len(children))
+        push(reversed(children))
     sizes = [0] * len(nodes)
     pending: list[int] = []  # sizes of subtrees whose parent is not reached yet
-    pop = pending.pop
+    take, give = pending.pop, pending.append
     for i in range(len(nodes) - 1, -1, -1):
         size = 1
-        for _ in range(len(nodes[i].children())):
-            size += pop()
+        for _ in range(counts[i]):
+            size += take()
         sizes[i] = size
-        pending.append(size)
+        give(size)
     return nodes, sizes
+
+
+def depths(sizes: list[int]) -> list[int]:
+    """How many ancestors each pre-order position has (`sizes` as `preorder` gives them)."""
+    out = [0] * len(sizes)
+    ends: list[int] = []  # where the subtrees of the current ancestors end
+    for position, size in enumerate(sizes):
+        while ends and ends[-1] <= position:
+            ends.pop()
+        out[position] = len(ends)
+        ends.append(position + size)
+    return out
 
 
 def child_positions(sizes: list[int], position: int, count: int) -> list[int]:

@@ -46,3 +46,9 @@ def test_program_nodes_in_the_wrong_place() -> None:
     assert "cannot stand inside" in _error_for(
         FencilDefinition("f", (), (), (StencilClosure(SymRef("D"), SymRef("s"), fencil("g", [], []), ()),))  # type: ignore[arg-type]
     )
+
+
+def test_non_nodes_in_the_tree() -> None:
+    assert _error_for(FunCall(SymRef("f"), (3,))) == "an int cannot stand inside the `args` of a FunCall"  # type: ignore[arg-type]
+    assert _error_for(Lambda((Sym("x"),), None)) == "a NoneType cannot stand inside the `expr` of a Lambda"  # type: ignore[arg-type]
+    assert _error_for("deref") == "a str is not an IR node"  # type: ignore[arg-type]

@@ -25,9 +25,9 @@ from iterir import (
     Sym,
     SymRef,
 )
-from iterir.nodes import misplaced
+from iterir.nodes import PLACEMENT, MisplacedNodeError, check_placement
 from iterir.symbols import BindingKind, SymbolTable, resolve
-from iterir.traversal import child_positions, preorder
+from iterir.traversal import child_positions, depths, preorder
 from iterir.vocabulary import PRIMITIVES
 from typeinf.constraints import callee_text, ordinal
 from typeinf.errors import (
@@ -63,31 +63,19 @@ from typeinf.terms import (
     var,
 )
 
-def _depths(sizes: list[int]) -> list[int]:
-    """How many ancestors each pre-order position has."""
-    depths = [0] * len(sizes)
-    ends: list[int] = []  # where the subtrees of the current ancestors end
-    for position, size in enumerate(sizes):
-        while ends and ends[-1] <= position:
-            ends.pop()
-        depths[position] = len(ends)
-        ends.append(position + size)
-    return depths
-
-
 class Collection:
     """The solved type of every node of one program, by pre-order position."""
 
     def __init__(self, root: Node, offset_provider: OffsetProvider | None) -> None:
-        wrong = misplaced(root)
-        if wrong is not None:
-            child, parent, field = wrong
-            raise MalformedIRError(f"a {type(child).__name__} cannot stand inside the `{field}` of a "
-                                   f"{type(parent).__name__}", parent)  # fmt: skip
+        if type(root) not in PLACEMENT:
+            raise MalformedIRError(f"a {type(root).__name__} is not an IR node", None)
+        try:
+            self.nodes, self.sizes = preorder(root, check_placement)
+        except MisplacedNodeError as error:
+            raise MalformedIRError(str(error), error.parent) from None
         self.root = root
         self.offset_provider = offset_provider
-        self.nodes, self.sizes = preorder(root)
-        self.depths = _depths(self.sizes)
+        self.depths = depths(self.sizes)
         self.symbols: SymbolTable = resolve(root, BUILTINS.keys(), tree=(self.nodes, self.sizes))
         self.types: list[Cell | None] = [None] * len(self.nodes)
         self.solver = Solver(self.nodes)
