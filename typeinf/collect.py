@@ -197,34 +197,39 @@ class Collection:
         return fun([self.decl(p) for p in params], self.type_at(body))
 
     def call(self, position: int, node: FunCall) -> Cell:
-        fun_position, *args = self.children(position)
+        sizes, types = self.sizes, self.types
+        fun_position = position + 1
+        args, child = [], fun_position + sizes[fun_position]
+        for _ in node.args:
+            args.append(child)
+            child += sizes[child]
         callee = node.fun
-        if isinstance(callee, SymRef) and fun_position in self.uncalled:
+        if fun_position in self.uncalled:
             how = self.uncalled.pop(fun_position)
             if how == "dtype":
-                raise GrammarBuiltinError(f"`{callee.id}` is a type name, not a function: cast "
-                                          f"with `cast_(x, {callee.id})`", callee)  # fmt: skip
-            result: Cell = getattr(self, "rule_" + callee.id)(position, node, args)
+                raise GrammarBuiltinError(f"`{callee.id}` is a type name, not a function: cast "  # type: ignore[attr-defined]
+                                          f"with `cast_(x, {callee.id})`", callee)  # type: ignore[attr-defined]  # fmt: skip
+            result: Cell = getattr(self, "rule_" + callee.id)(position, node, args)  # type: ignore[attr-defined]
             # The builtin's type at this call: its arguments' types to its result.
-            self.types[fun_position] = fun([self.type_at(a) for a in args], result)
+            types[fun_position] = fun([self.type_at(a) for a in args], result)
             return result
         fun_type = self.type_at(fun_position)
-        ret = var(Sort.TYPE)
         root = find(fun_type)
         if root.ctor == "Fun":
             params, tail = row_items(root.args[0])
-            if find(tail) is T_EMPTY and len(params) != len(args):
-                name = callee_text(callee)
-                raise UnsatisfiableConstraintError(
-                    f"{name} takes {len(params)} argument{'' if len(params) == 1 else 's'}, but is "
-                    f"given {len(args)}", node, str(len(params)), str(len(args)))
-            if find(tail) is T_EMPTY:
-                # A callee of known arity: one constraint per argument, for precise errors.
+            if tail is T_EMPTY:
+                # A callee of known arity: one constraint per argument, for precise errors; the
+                # call's type is the callee's result.
+                if len(params) != len(args):
+                    raise UnsatisfiableConstraintError(
+                        f"{callee_text(callee)} takes {len(params)} argument{'' if len(params) == 1 else 's'}, "
+                        f"but is given {len(args)}", node, str(len(params)), str(len(args)))  # fmt: skip
                 equal = self.equal
-                for i, (param, arg) in enumerate(zip(params, args)):
-                    equal(param, self.type_at(arg), arg, ("argument", i, callee))
-                equal(root.args[1], ret, position, ("result", callee))
-                return ret
+                for i, param in enumerate(params):
+                    arg = args[i]
+                    equal(param, types[arg] or self.type_at(arg), arg, ("argument", i, callee))
+                return root.args[1]  # type: ignore[no-any-return]
+        ret = var(Sort.TYPE)
         called = make("Fun", row("TTuple", [self.type_at(a) for a in args], T_EMPTY), ret)
         self.equal(fun_type, called, position, ("call", len(args), callee))
         return ret
