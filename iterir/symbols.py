@@ -50,9 +50,7 @@ class SymbolTable:
     def __init__(self, nodes: list[Node], bindings: dict[int, Binding]) -> None:
         self.nodes = nodes
         self.bindings = bindings
-        self._by_object: dict[int, Binding] = {}
-        for position, binding in bindings.items():
-            self._by_object.setdefault(id(nodes[position]), binding)
+        self._by_object: dict[int, Binding] | None = None  # built on the first lookup by object
 
     @property
     def occurrences(self) -> list[tuple[SymRef, Binding]]:
@@ -60,6 +58,10 @@ class SymbolTable:
         return [(self.nodes[p], b) for p, b in self.bindings.items()]  # type: ignore[misc]
 
     def __getitem__(self, ref: SymRef) -> Binding:
+        if self._by_object is None:
+            self._by_object = {}
+            for position, binding in self.bindings.items():
+                self._by_object.setdefault(id(self.nodes[position]), binding)
         return self._by_object[id(ref)]
 
     def free(self) -> Iterator[SymRef]:

@@ -88,6 +88,12 @@ ERRORS = [
     ("λ(f) → f(f)", typeinf.InfiniteTypeError,
      "t.itir:1:10: error: this would need an infinite type (`(…) → T₀`, where `…` is the type "
      "itself)"),
+    ("λ(x) → x(λ(y) → x)", typeinf.InfiniteTypeError,
+     "t.itir:1:17: error: this would need an infinite type (`((T₀) → …) → T₁`, where `…` is the "
+     "type itself)"),
+    ("f(a, b) { g = λ(x) → x(x); b ← (λ(i) → ·i)(a) @ c⟨ IDim: [0, 1) ⟩; }", typeinf.InfiniteTypeError,
+     "t.itir:1:24: error: this would need an infinite type (`(…) → T₀`, where `…` is the type "
+     "itself)"),
     ("make_tuple", typeinf.GrammarBuiltinError,
      "t.itir:1:1: error: `make_tuple` is part of the grammar: it can only be called, not used as "
      "a value"),

@@ -98,35 +98,28 @@ def check_finite(nodes: list[Node], types: list[Cell | None], positions: range) 
 def _cycle(cells: list[Cell]) -> set[int]:
     """The ids of the cells on one cycle reachable from `cells` (empty if there is none).
 
-    Only structures with arguments can lie on a cycle, so leaves are never visited."""
+    Only structures with arguments can lie on a cycle, so leaves are never entered."""
     active, done = new_marks()  # on the current path / finished
     for root in cells:
         while root.parent is not None:
             root = root.parent
         if root.mark == done or not root.args:
             continue
-        path, indices = [root], [0]
         root.mark = active
-        while path:
-            cell = path[-1]
-            args, i = cell.args, indices[-1]
-            child = None
-            while i < len(args):
-                child = args[i]
+        path, pending = [root], [iter(root.args)]  # the current path, and what is left of each
+        while pending:
+            for child in pending[-1]:
                 while child.parent is not None:
                     child = child.parent
-                if child.mark != done and child.args:
-                    break
-                i += 1
-            if i == len(args):
-                cell.mark = done
-                path.pop()
-                indices.pop()
-                continue
-            indices[-1] = i + 1
-            if child.mark == active:  # type: ignore[union-attr]
-                return {id(c) for c in path[path.index(child) :]}  # type: ignore[arg-type]
-            child.mark = active  # type: ignore[union-attr]
-            path.append(child)  # type: ignore[arg-type]
-            indices.append(0)
+                if child.mark == done or not child.args:
+                    continue
+                if child.mark == active:
+                    return {id(c) for c in path[path.index(child) :]}
+                child.mark = active
+                path.append(child)
+                pending.append(iter(child.args))
+                break
+            else:
+                path.pop().mark = done
+                pending.pop()
     return set()

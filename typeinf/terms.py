@@ -121,7 +121,15 @@ def find(cell: Cell) -> Cell:
 
 
 def var(sort: Sort, family: frozenset[str] | None = None) -> Cell:
-    return Cell(None, sort=sort, family=family)
+    # Fills the slots directly, as `Scheme.instantiate` does: the collector makes a fresh
+    # variable for nearly every node.
+    cell = _new_cell(Cell)
+    cell.parent, cell.rank, cell.mark, cell.ctor, cell.label, cell.args = None, 0, 0, None, None, ()
+    cell.sort, cell.family = sort, family
+    return cell
+
+
+_new_cell = Cell.__new__
 
 
 def make(ctor: str, *args: Cell) -> Cell:

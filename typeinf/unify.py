@@ -74,7 +74,7 @@ def _root(cell: Cell) -> Cell:
 
 def _solve(a: Cell, b: Cell, postponed: list[tuple[Cell, Cell]], trail: _Trail) -> None:
     stack = [(a, b)]
-    pop, save = stack.pop, trail.append
+    pop, push, save = stack.pop, stack.extend, trail.append
     while stack:
         x, y = pop()
         while x.parent is not None:
@@ -83,37 +83,45 @@ def _solve(a: Cell, b: Cell, postponed: list[tuple[Cell, Cell]], trail: _Trail) 
             y = y.parent
         if x is y:
             continue
-        save((x, None, x.rank, x.sort, x.family))
-        save((y, None, y.rank, y.sort, y.family))
-        if x.ctor is None:
-            if y.ctor is None:
-                _merge_variables(x, y)
+        if x.ctor is None or y.ctor is None:
+            if x.ctor is not None:
+                x, y = y, x
+            save((x, None, x.rank, x.sort, x.family))
+            if y.ctor is not None:  # a variable meets a structure
+                if x.family is None and x.sort is y.sort:
+                    x.parent = y
+                else:
+                    _bind(x, y)
             else:
-                _bind(x, y)
-        elif y.ctor is None:
-            _bind(y, x)
+                save((y, None, y.rank, y.sort, y.family))
+                _merge_variables(x, y)
         elif x.ctor == y.ctor:
             if x.label != y.label:
                 raise Mismatch(x, y, "different constants")
+            save((x, None, x.rank, x.sort, x.family))
+            save((y, None, y.rank, y.sort, y.family))
             _link(x, y)
-            stack.extend(zip(x.args, y.args))
-        elif x.ctor in _ROWS_OF_VALUES and y.ctor in _CONCRETE_ROWS:
-            stack.extend(_expand(x, y))
-        elif y.ctor in _ROWS_OF_VALUES and x.ctor in _CONCRETE_ROWS:
-            stack.extend(_expand(y, x))
-        elif x.ctor in _ROWS_OF_VALUES and y.ctor in _ROWS_OF_VALUES:
-            # A row of values against a row of lists: turn whichever has a known first item
-            # into a concrete tuple, which the other then expands into.
-            row, other = (x, y) if _first_known(x) else (y, x)
-            if not _first_known(row):
-                postponed.append((x, y))
-                continue
-            empty = _root(row.args[1]).ctor == "DEmpty"
-            concrete = T_EMPTY if empty else make("TTuple", var(Sort.TYPE), var(Sort.TROW))
-            stack.extend(_expand(row, concrete))
-            stack.append((concrete, other))
+            push(zip(x.args, y.args))
         else:
-            raise Mismatch(x, y, _why(x, y))
+            save((x, None, x.rank, x.sort, x.family))
+            save((y, None, y.rank, y.sort, y.family))
+            if x.ctor in _ROWS_OF_VALUES and y.ctor in _CONCRETE_ROWS:
+                push(_expand(x, y))
+            elif y.ctor in _ROWS_OF_VALUES and x.ctor in _CONCRETE_ROWS:
+                push(_expand(y, x))
+            elif x.ctor in _ROWS_OF_VALUES and y.ctor in _ROWS_OF_VALUES:
+                # A row of values against a row of lists: turn whichever has a known first item
+                # into a concrete tuple, which the other then expands into.
+                row, other = (x, y) if _first_known(x) else (y, x)
+                if not _first_known(row):
+                    postponed.append((x, y))
+                    continue
+                empty = _root(row.args[1]).ctor == "DEmpty"
+                concrete = T_EMPTY if empty else make("TTuple", var(Sort.TYPE), var(Sort.TROW))
+                push(_expand(row, concrete))
+                stack.append((concrete, other))
+            else:
+                raise Mismatch(x, y, _why(x, y))
 
 
 _ROWS = ({"TTuple", "TEmpty", "ValTuple", "ValListTuple"}, {"DTuple", "DEmpty"}, {"LTuple", "LEmpty"})
