@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Collection, Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from iterir.nodes import FencilDefinition, FunctionDefinition, Lambda, Node, Sym, SymRef
 from iterir.traversal import child_positions, preorder
@@ -26,10 +26,10 @@ class BindingKind(enum.Enum):
     FREE = "free"
 
 
-@dataclass(frozen=True, slots=True)
-class Binding:
+class Binding(NamedTuple):
     """What a name refers to: the declaring Sym or FunctionDefinition and its pre-order position
-    (None for builtins and free names)."""
+    (None for builtins and free names). A named tuple: one is made per parameter, and a tuple is
+    the cheapest immutable record to make."""
 
     kind: BindingKind
     declaration: Sym | FunctionDefinition | None = None
@@ -88,16 +88,17 @@ def resolve(root: Node, builtins: Collection[str] = BUILTINS, *,
         while open_scopes and open_scopes[-1][0] <= position:
             for name in open_scopes.pop()[1]:
                 scopes[name].pop()
-        if position in later:
+        if later and position in later:
             open_scope(*later.pop(position))
-        if isinstance(node, SymRef):
-            bound = scopes.get(node.id)
-            bindings[position] = bound[-1] if bound else _BUILTIN if node.id in builtins else _FREE
-        elif isinstance(node, (Lambda, FunctionDefinition)):
+        cls = type(node)
+        if cls is SymRef:
+            bound = scopes.get(node.id)  # type: ignore[attr-defined]
+            bindings[position] = bound[-1] if bound else _BUILTIN if node.id in builtins else _FREE  # type: ignore[attr-defined]
+        elif cls is Lambda or cls is FunctionDefinition:
             params = child_positions(sizes, position, len(node.params))
             open_scope(position + sizes[position],
                        [(nodes[p].id, Binding(BindingKind.PARAMETER, nodes[p], p)) for p in params])  # type: ignore[attr-defined]
-        elif isinstance(node, FencilDefinition):
+        elif cls is FencilDefinition:
             end = position + sizes[position]
             count = len(node.function_definitions) + len(node.params) + len(node.closures)
             children = child_positions(sizes, position, count)

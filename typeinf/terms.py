@@ -253,26 +253,30 @@ class Scheme:
     __slots__ = ("plan", "size")
 
     def __init__(self, root: Cell) -> None:
-        order: list[Cell] = []
-        index: dict[int, int] = {}
-        seen, done = new_marks()
-        stack: list[tuple[Cell, int]] = [(find(root), 0)]
-        while stack:  # post-order: a cell after all its arguments
-            cell, i = stack.pop()
-            if cell.mark == done:
-                continue
-            if i < len(cell.args) and cell.ctor is not None:
-                stack.append((cell, i + 1))
-                child = find(cell.args[i])
-                if child.mark != done and child.mark != seen:
-                    child.mark = seen
-                    stack.append((child, 0))
-                elif child.mark == seen and id(child) not in index:
+        order: list[Cell] = []  # post-order: a cell after all its arguments
+        index: dict[int, int] = {}  # id of a cell → its place in `order`
+        active, done = new_marks()  # on the current path / ordered
+        root = find(root)
+        root.mark = active
+        path, pending = [root], [iter(root.args)]  # the current path, and what is left of each
+        while pending:
+            for child in pending[-1]:
+                while child.parent is not None:
+                    child = child.parent
+                if child.mark == done:
+                    continue
+                if child.mark == active:
                     raise ValueError("cannot generalize a cyclic type")
-                continue
-            cell.mark = done
-            index[id(cell)] = len(order)
-            order.append(cell)
+                child.mark = active
+                path.append(child)
+                pending.append(iter(child.args))
+                break
+            else:
+                cell = path.pop()
+                pending.pop()
+                cell.mark = done
+                index[id(cell)] = len(order)
+                order.append(cell)
         #: Per cell: a shared constant, ("var", sort, family), or (ctor, label, argument getter).
         self.plan: list[Cell | tuple] = []
         for cell in order:
