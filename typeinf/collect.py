@@ -166,12 +166,11 @@ class Collection:
         return cell
 
     def symref(self, position: int, node: SymRef) -> Cell | None:
-        binding = self.symbols.bindings[position]
-        kind = binding.kind
-        if kind in (BindingKind.PARAMETER, BindingKind.FENCIL_PARAMETER):
-            return self.decl(binding.position)  # type: ignore[arg-type]
+        kind, _, declared = self.symbols.bindings[position]
+        if kind is BindingKind.PARAMETER or kind is BindingKind.FENCIL_PARAMETER:
+            return self.types[declared] or self.decl(declared)  # type: ignore[index, arg-type]
         if kind is BindingKind.FUNCTION_DEFINITION:
-            return self.solver.instance(binding.position)  # type: ignore[arg-type]
+            return self.solver.instance(declared)  # type: ignore[arg-type]
         if kind is BindingKind.BUILTIN:
             signature = BUILTINS[node.id]
             if signature.how == "signature":
