@@ -4,6 +4,7 @@
     infer_all(node, offset_provider=None) -> dict        the type of every node, in pre-order
     pformat(type, locations=False) / parse_type(text)    the notation of TYPES.md
     register_builtin(name, signature)                    a compiler's own builtin
+    is_instance(general, specific) / substitution(…)     whether a type is at least as general
 """
 
 from typeinf.errors import (
@@ -17,6 +18,7 @@ from typeinf.errors import (
     UnsatisfiableConstraintError,
 )
 from typeinf.infer import infer, infer_all
+from typeinf.instance import is_instance, substitution
 from typeinf.notation import pformat
 from typeinf.offsets import Connectivity, Dimension, load_offset_provider
 from typeinf.reader import TypeSyntaxError, parse_type
@@ -25,6 +27,6 @@ from typeinf.signatures import register_builtin
 __all__ = [
     "Connectivity", "Dimension", "GrammarBuiltinError", "InfiniteTypeError", "MalformedIRError",
     "OffsetProviderError", "RecursionCycleError", "TypeInferenceError", "TypeSyntaxError",
-    "UnboundSymbolError", "UnsatisfiableConstraintError", "infer", "infer_all",
-    "load_offset_provider", "parse_type", "pformat", "register_builtin",
+    "UnboundSymbolError", "UnsatisfiableConstraintError", "infer", "infer_all", "is_instance",
+    "load_offset_provider", "parse_type", "pformat", "register_builtin", "substitution",
 ]  # fmt: skip

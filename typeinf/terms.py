@@ -250,7 +250,7 @@ class Scheme:
     that order, with fresh variables and shared constants, without searching the graph again.
     """
 
-    __slots__ = ("plan", "size")
+    __slots__ = ("cells", "plan")
 
     def __init__(self, root: Cell) -> None:
         order: list[Cell] = []  # post-order: a cell after all its arguments
@@ -288,9 +288,13 @@ class Scheme:
                 indices = [index[id(find(a))] for a in cell.args]
                 getter = itemgetter(*indices) if len(indices) > 1 else (lambda cells, i=indices[0]: (cells[i],))
                 self.plan.append((cell.ctor, cell.label, getter))
-        self.size = len(order)
+        self.cells = order  # the generalized cells, in the order of the plan
 
     def instantiate(self) -> Cell:
+        return self.copy()[-1]
+
+    def copy(self) -> list[Cell]:
+        """A fresh copy of every cell of `cells`, in the same order (the root last)."""
         # Fills the slots `Cell.__init__` fills, without its call: this runs for every use of a
         # builtin or definition, and is the collector's hottest loop.
         cells: list[Cell] = []
@@ -309,4 +313,4 @@ class Scheme:
                 cell.ctor, cell.label, cell.args = ctor, step[1], step[2](cells)
                 cell.sort, cell.family = CONSTRUCTORS[ctor][0], None
             append(cell)
-        return cells[-1]
+        return cells

@@ -1,0 +1,64 @@
+"""Whether one type is an instance of another: a substitution for the variables of the general
+type that turns it into the specific one, whose own variables stay as they are.
+
+This is how a test pins "at least as general as": the type we infer must have every type the
+program is known to have as an instance.
+"""
+
+from __future__ import annotations
+
+from typeinf.terms import (
+    T_EMPTY,
+    Cell,
+    DefinitionType,
+    FencilType,
+    Scheme,
+    Type,
+    find,
+    roots,
+    row,
+)
+from typeinf.unify import Mismatch, unify
+
+_ROWS_OF_VALUES = ("ValTuple", "ValListTuple")
+
+
+def substitution(general: Type, specific: Type) -> dict[Cell, Cell] | None:
+    """For each variable of `general` (a cell of it), the type it stands for in `specific`; None
+    when `specific` is not an instance of `general`. Both are copied first: neither changes."""
+    if type(general) is not type(specific) or _names(general) != _names(specific):
+        return None
+    general_cells, specific_cells = list(roots(general)), list(roots(specific))
+    if len(general_cells) != len(specific_cells):
+        return None
+    scheme = Scheme(row("TTuple", general_cells, T_EMPTY))
+    pattern = scheme.copy()
+    target = Scheme(row("TTuple", specific_cells, T_EMPTY)).copy()
+    # Only the general side may be bound: remember what the specific side's variables and rows
+    # of unknown length are, to check that they are still so.
+    rigid = [(c, c.sort, c.family) for c in target if c.ctor is None or c.ctor in _ROWS_OF_VALUES]
+    try:
+        if unify(pattern[-1], target[-1]) and unify(pattern[-1], target[-1]):
+            return None  # lengths the specific type leaves open, that the general one needs
+    except Mismatch:
+        return None
+    images: dict[int, Cell] = {}
+    for cell, sort, family in rigid:
+        root = find(cell)
+        if root.ctor != cell.ctor or root.sort is not sort or root.family != family:
+            return None  # a variable of the specific type was bound or narrowed
+        if images.setdefault(id(root), cell) is not cell:
+            return None  # two variables of the specific type were made one
+    return {original: find(copy) for original, copy in zip(scheme.cells, pattern) if original.ctor is None}
+
+
+def is_instance(general: Type, specific: Type) -> bool:
+    return substitution(general, specific) is not None
+
+
+def _names(type_: Type) -> list[str]:
+    if isinstance(type_, DefinitionType):
+        return [type_.name]
+    if isinstance(type_, FencilType):
+        return [d.name for d in type_.definitions]
+    return []
