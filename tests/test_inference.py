@@ -231,3 +231,32 @@ def test_output_does_not_depend_on_what_ran_before() -> None:
     for other in ["λ(x) → x", "lift", "reduce(plus, 0)", "λ(f) → {f, f}"]:
         infer(iterir.parse(other))
     assert _type(program, locations=True) == first
+
+
+def test_compiled_builtin_instances_equal_the_plan_and_are_fresh() -> None:
+    from typeinf.signatures import BUILTINS
+
+    for name, signature in BUILTINS.items():
+        if signature.how != "signature":
+            continue
+        first, second = signature.instantiate(), signature.instantiate()  # type: ignore[misc]
+        expected = typeinf.pformat(signature.scheme.instantiate(), locations=True)  # type: ignore[union-attr]
+        assert typeinf.pformat(first, locations=True) == expected, name
+        assert typeinf.pformat(second, locations=True) == expected, name
+        assert not _variables(first) & _variables(second), name
+
+
+def _variables(cell: typeinf.terms.Cell) -> set[int]:
+    """The ids of the variables reachable from `cell`."""
+    seen: set[int] = set()
+    out: set[int] = set()
+    stack = [cell]
+    while stack:
+        current = typeinf.terms.find(stack.pop())
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        if current.ctor is None:
+            out.add(id(current))
+        stack.extend(current.args)
+    return out

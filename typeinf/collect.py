@@ -174,7 +174,7 @@ class Collection:
         if kind is BindingKind.BUILTIN:
             signature = BUILTINS[node.id]
             if signature.how == "signature":
-                return signature.scheme.instantiate()  # type: ignore[union-attr]
+                return signature.instantiate()  # type: ignore[misc]
             self.uncalled[position] = signature.how  # the call or cast_ that uses it clears this
             return None
         if self.in_fencil:

@@ -3,11 +3,12 @@ compiler extends with its own builtins."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from typeinf.reader import TypeSyntaxError, parse_type
-from typeinf.terms import Cell, Scheme, Sort, find
+from typeinf.terms import Cell, Scheme, Sort, compiled, find
 
 _HERE = Path(__file__).resolve().parent
 #: Installed, the wheel puts the files inside the package; in a checkout they are beside it.
@@ -22,6 +23,8 @@ class Signature:
     how: str  # "signature", "rule" or "dtype"
     type: Cell | None = None
     scheme: Scheme | None = None
+    #: A fresh instance of `type` (`scheme.instantiate`, compiled).
+    instantiate: Callable[[], Cell] | None = None
 
 
 def _folder() -> Path:
@@ -55,7 +58,8 @@ def _read(name: str, signature: str) -> Signature:
     type_ = parse_type(signature)
     if not isinstance(type_, Cell) or find(type_).sort is not Sort.TYPE:
         raise TypeSyntaxError(f"the signature of {name!r} must be a type, not {signature!r}")
-    return Signature(name, "signature", type_, Scheme(type_))
+    scheme = Scheme(type_)
+    return Signature(name, "signature", type_, scheme, compiled(scheme))
 
 
 def _load() -> dict[str, Signature]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import enum
 from operator import itemgetter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from iterir.vocabulary import PRIMITIVES
@@ -314,3 +314,28 @@ class Scheme:
                 cell.sort, cell.family = CONSTRUCTORS[ctor][0], None
             append(cell)
         return cells
+
+
+def compiled(scheme: Scheme) -> Callable[[], Cell]:
+    """`scheme.instantiate` as straight-line code, without the plan's interpretation: for the
+    builtins, which are instantiated at nearly every call of a program."""
+    names: dict[str, object] = {"new": Cell.__new__, "Cell": Cell}
+    lines = ["def instantiate():"]
+    for i, step in enumerate(scheme.plan):
+        if type(step) is Cell:
+            names[f"k{i}"] = step
+            lines.append(f"    c{i} = k{i}")
+            continue
+        ctor, second, third = step  # type: ignore[misc]
+        lines.append(f"    c{i} = new(Cell); c{i}.parent = None; c{i}.rank = 0; c{i}.mark = 0")
+        if ctor is None:
+            names[f"s{i}"], names[f"f{i}"] = second, third
+            lines.append(f"    c{i}.ctor = None; c{i}.label = None; c{i}.args = (); c{i}.sort = s{i}; c{i}.family = f{i}")
+        else:
+            args = [f"c{scheme.cells.index(find(a))}" for a in scheme.cells[i].args]
+            names[f"t{i}"], names[f"l{i}"], names[f"s{i}"] = ctor, second, CONSTRUCTORS[ctor][0]
+            lines.append(f"    c{i}.ctor = t{i}; c{i}.label = l{i}; c{i}.args = ({', '.join(args)},); "
+                         f"c{i}.sort = s{i}; c{i}.family = None")  # fmt: skip
+    lines.append(f"    return c{len(scheme.plan) - 1}")
+    exec("\n".join(lines), names)  # noqa: S102 - our own generated code, from our own plan
+    return names["instantiate"]  # type: ignore[return-value]

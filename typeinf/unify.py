@@ -101,7 +101,23 @@ def _solve(a: Cell, b: Cell, postponed: list[tuple[Cell, Cell]], trail: _Trail) 
             save((x, None, x.rank, x.sort, x.family))
             save((y, None, y.rank, y.sort, y.family))
             _link(x, y)
-            push(zip(x.args, y.args))
+            # Arguments that are already one, or a plain variable meeting a structure of its
+            # sort, are settled here; the rest go on the stack.
+            for u, v in zip(x.args, y.args):
+                while u.parent is not None:
+                    u = u.parent
+                while v.parent is not None:
+                    v = v.parent
+                if u is v:
+                    continue
+                if u.ctor is None and v.ctor is not None and u.family is None and u.sort is v.sort:
+                    save((u, None, u.rank, u.sort, u.family))
+                    u.parent = v
+                elif v.ctor is None and u.ctor is not None and v.family is None and v.sort is u.sort:
+                    save((v, None, v.rank, v.sort, v.family))
+                    v.parent = u
+                else:
+                    stack.append((u, v))
         else:
             save((x, None, x.rank, x.sort, x.family))
             save((y, None, y.rank, y.sort, y.family))
