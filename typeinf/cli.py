@@ -1,96 +1,317 @@
 """The `typeinf` command line.
 
-Exit codes: 0 success, 1 a type error, 2 a usage error or input that does not parse.
+Exit codes: 0 success, 1 type errors (or snapshots that differ), 2 a usage error or input that
+does not parse.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
 
 import iterir
 import typeinf
 from iterir.files import read_text
-from iterir.jsontext import dumps, loads
-from typeinf.offsets import OffsetProviderFormatError, load_offset_provider
+from iterir.jsontext import dumps
+from typeinf.diagnostics import Source, render, source_of
+from typeinf.explain import innermost_at, why
+from typeinf.infer import Checked, check
+from typeinf.notation import pformat, type_tree
+from typeinf.offsets import read_offset_provider
+from typeinf.snapshots import programs, take
+from typeinf.terms import DefinitionType, FencilType
 
 EXIT_OK, EXIT_TYPE_ERROR, EXIT_USAGE = 0, 1, 2
+
+_EPILOG = """\
+examples:
+  typeinf infer examples/laplacian.itir
+  typeinf infer examples/nabla.itir --offset-provider examples/nabla.offsets.json --all
+  typeinf explain examples/laplacian.itir:3:20
+  typeinf snapshot check examples
+"""
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="typeinf",
-        description="Type inference for GT4Py's iterator IR (ITIR).",
-    )
+        prog="typeinf", description="Type inference for GT4Py's iterator IR (ITIR).", epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )  # fmt: skip
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    infer = commands.add_parser(
+        "infer", help="print the most general type of IR programs",
+        description="Infer the type of IR programs (an expression, or `{…}` for a fencil) and print it "
+        "in GT4Py's notation. Every type error is reported, with its location and the reasons "
+        "behind it. Exit 0 on success, 1 on type errors, 2 on a usage or parse error.",
+    )  # fmt: skip
+    infer.add_argument("files", nargs="+", metavar="FILE", help="an .itir or .json file, or - for standard input")
+    shown = infer.add_mutually_exclusive_group()
+    shown.add_argument("--all", action="store_true", help="print every node with its location and type, in pre-order")
+    shown.add_argument("--defs", action="store_true", help="print only the function definitions' types")
+    infer.add_argument("--json", action="store_true", help="print results and diagnostics as JSON (see README)")
+    infer.add_argument("--max-errors", type=int, metavar="N", help="report at most N type errors per file")
+    _common(infer)
+
+    explain = commands.add_parser(
+        "explain", help="the type of the expression at a position, and why",
+        description="Print the type of the innermost node at FILE:LINE:COL (or FILE --at LINE:COL) "
+        "and the constraints that gave it that type, each with its location.",
+    )  # fmt: skip
+    explain.add_argument("target", metavar="FILE:LINE:COL", help="a position in an .itir file")
+    explain.add_argument("--at", metavar="LINE:COL", help="the position, when FILE is given alone")
+    _common(explain)
+
     fmt = commands.add_parser(
-        "format",
-        help="read IR (text or JSON) and print it back",
-        description="Read an IR program (.itir text or .json snapshot; - for standard input) "
-        "and print it in the ITIR text syntax, or as JSON with --to json.",
-    )
+        "format", help="read IR (text or JSON) and print it back",
+        description="Read an IR program (.itir text or .json snapshot; - for standard input) and print "
+        "it in the ITIR text syntax, or as JSON with --to json.",
+    )  # fmt: skip
     fmt.add_argument("file", help="an .itir or .json file, or - for standard input")
     fmt.add_argument("--to", choices=("text", "json"), default="text", help="output format")
-    infer = commands.add_parser(
-        "infer",
-        help="print the most general type of an IR program",
-        description="Infer the type of an IR program (an expression, or `{…}` for a fencil) and "
-        "print it in the notation of GT4Py. Exit 0 on success, 1 on a type error (the message on "
-        "standard error), 2 on a usage or parse error.",
-    )
-    infer.add_argument("file", help="an .itir or .json file, or - for standard input")
-    infer.add_argument("--locations", action="store_true",
-                       help="print iterator locations (GT4Py 1.0.3's located notation)")  # fmt: skip
-    infer.add_argument("--offset-provider", metavar="PROVIDER.json",
-                       help="offset tags as Dimension or Connectivity (TYPES.md section 7)")  # fmt: skip
+
+    snapshot = commands.add_parser(
+        "snapshot", help="check or update the expected types kept beside IR files",
+        description="Every IR file NAME.itir or NAME.json under DIR (with its offset provider "
+        "NAME.offsets.json, if any) has its expected types in NAME.types. `check` prints a unified "
+        "diff for each file whose types changed, and a missing expected file, and exits 1; "
+        "`update` rewrites the expected files and says which changed.",
+    )  # fmt: skip
+    snapshot.add_argument("action", choices=("check", "update"))
+    snapshot.add_argument("dir", metavar="DIR", help="a folder of IR files")
+    snapshot.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="colour the diffs")
     return parser
 
 
-def _offset_provider(path: str | None) -> dict | None:
-    if path is None:
-        return None
-    data = loads(read_text(path), path)
+def _common(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--locations", action="store_true",
+                         help="print iterator locations (GT4Py 1.0.3's located notation)")  # fmt: skip
+    command.add_argument("--offset-provider", metavar="PROVIDER.json",
+                         help="offset tags as Dimension or Connectivity (TYPES.md section 7)")  # fmt: skip
+    command.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                         help="colour the diagnostics (auto: only on a terminal)")  # fmt: skip
+
+
+@dataclass
+class _Program:
+    node: iterir.Node
+    source: Source
+
+
+def _read(path: str) -> _Program:
+    text = read_text(path)
+    filename = "<stdin>" if path == "-" else path
+    node = iterir.loads_ir(text, filename)
+    return _Program(node, source_of(filename, text, node))
+
+
+def _color(choice: str, stream: TextIO) -> bool:
+    return choice == "always" or (choice == "auto" and stream.isatty())
+
+
+# -- infer ----------------------------------------------------------------------------------------
+def _infer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    if args.max_errors is not None and args.max_errors < 1:
+        err.write("typeinf: error: --max-errors must be at least 1\n")
+        return EXIT_USAGE
     try:
-        return load_offset_provider(data)
-    except OffsetProviderFormatError as error:
-        raise iterir.ParseError(str(error), path) from None
+        provider = read_offset_provider(args.offset_provider) if args.offset_provider else None
+    except iterir.ParseError as error:
+        err.write(f"{error}\n")
+        return EXIT_USAGE
+    code, reports = EXIT_OK, []
+    for path in args.files:
+        try:
+            program = _read(path)
+        except iterir.ParseError as error:
+            code = EXIT_USAGE
+            reports.append({"file": path, "type": None, "diagnostics": [_parse_diagnostic(error)]})
+            if not args.json:
+                err.write(f"{error}\n")
+            continue
+        checked = check(program.node, provider, max_errors=args.max_errors)
+        if checked.errors:
+            code = max(code, EXIT_TYPE_ERROR)
+        if args.json:
+            reports.append(_json_report(path, program, checked, args))
+        else:
+            _print_report(program, checked, args, len(args.files) > 1, out, err)
+    if args.json:
+        out.write(json.dumps({"files": reports}, ensure_ascii=False, indent=1) + "\n")
+    return code
 
 
-def _infer(args: argparse.Namespace) -> tuple[int, str]:
+def _print_report(program: _Program, checked: Checked, args: argparse.Namespace, many: bool, out: TextIO, err: TextIO) -> None:
+    color = _color(args.color, err)
+    for error in checked.errors:
+        err.write(render(error, program.source, color) + "\n")
+    if checked.errors:
+        count = len(checked.errors)
+        err.write(f"{program.source.filename}: {count} type error{'' if count == 1 else 's'}\n")
+        return
+    prefix = f"{program.source.filename}: " if many else ""
+    if args.all:
+        for node in iterir.walk(program.node):
+            type_ = checked.types.get(id(node))
+            if type_ is not None:
+                out.write(f"{program.source.where(node)}: {iterir.pformat_short(node, 40)} :: "
+                          f"{pformat(type_, args.locations)}\n")  # fmt: skip
+    elif args.defs:
+        for definition in _definitions(checked.type):
+            out.write(prefix + pformat(definition, args.locations) + "\n")
+    else:
+        out.write(prefix + pformat(checked.type, args.locations) + "\n")  # type: ignore[arg-type]
+
+
+def _definitions(type_: typeinf.Type | None) -> tuple[DefinitionType, ...]:
+    if isinstance(type_, FencilType):
+        return type_.definitions
+    return (type_,) if isinstance(type_, DefinitionType) else ()
+
+
+def _span(node: iterir.Node | None, source: Source) -> dict[str, Any]:
+    """Where a node is, for JSON output: its span, or its JSON path, and its short text."""
+    if node is None:
+        return {"span": None, "json_path": None, "node": None}
+    loc = node.loc
+    span = None if loc is None else {"line": loc.line, "column": loc.column, "end_line": loc.end_line,
+                                     "end_column": loc.end_column}  # fmt: skip
+    return {"span": span, "json_path": source.json_path(node), "node": iterir.pformat_short(node, 60)}
+
+
+def _json_report(path: str, program: _Program, checked: Checked, args: argparse.Namespace) -> dict[str, Any]:
+    def typed(type_: typeinf.Type) -> dict[str, Any]:
+        return {"type": pformat(type_, args.locations), "tree": type_tree(type_)}
+
+    report: dict[str, Any] = {"file": path, "type": None}
+    if checked.type is not None:
+        report.update(typed(checked.type))
+        report["definitions"] = [{"name": d.name, **typed(d.type)} for d in _definitions(checked.type)]
+    if args.all:
+        report["nodes"] = [{**_span(node, program.source), **typed(checked.types[id(node)])}
+                           for node in iterir.walk(program.node) if id(node) in checked.types]  # fmt: skip
+    report["diagnostics"] = [
+        {"severity": "error", "kind": type(error).__name__, "message": error.message, "summary": error.summary,
+         **_span(error.node, program.source), "details": error.details,
+         "expected": getattr(error, "expected", None), "actual": getattr(error, "actual", None),
+         "notes": [{"message": text, **_span(node, program.source)} for text, node in error.notes]}
+        for error in checked.errors
+    ]  # fmt: skip
+    return report
+
+
+def _parse_diagnostic(error: iterir.ParseError) -> dict[str, Any]:
+    span = None if error.line is None else {"line": error.line, "column": error.column, "end_line": error.line,
+                                            "end_column": error.end_column}  # fmt: skip
+    return {"severity": "error", "kind": "ParseError", "message": error.message, "summary": error.message,
+            "span": span, "json_path": error.json_path, "node": None, "details": [], "expected": None,
+            "actual": None, "notes": []}  # fmt: skip
+
+
+# -- explain --------------------------------------------------------------------------------------
+def _explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    target = args.target if args.at is None else f"{args.target}:{args.at}"
+    path, _, position = target.rpartition(":")
+    path, _, line = path.rpartition(":")
+    if not (path and line.isdigit() and position.isdigit()):
+        err.write(f"typeinf: error: expected FILE:LINE:COL (or FILE --at LINE:COL), not {target!r}\n")
+        return EXIT_USAGE
+    try:
+        program = _read(path)
+        provider = read_offset_provider(args.offset_provider) if args.offset_provider else None
+    except iterir.ParseError as error:
+        err.write(f"{error}\n")
+        return EXIT_USAGE
+    node = innermost_at(program.node, int(line), int(position))
+    if node is None:
+        err.write(f"{path}:{line}:{position}: error: no expression there\n")
+        return EXIT_USAGE
+    explained = why(program.node, node, provider)
+    color = _color(args.color, err)
+    for error in explained.errors:
+        err.write(render(error, program.source, color) + "\n")
+    out.write(f"{program.source.where(node)}: {iterir.pformat_short(node, 60)}\n")
+    if explained.type is None:
+        out.write("  has no type: inference stopped before it (see the errors)\n")
+        return EXIT_TYPE_ERROR
+    out.write(f"  :: {pformat(explained.type, args.locations)}\n")
+    for text, at in explained.reasons:
+        out.write(f"  because of {text} at {program.source.at(at)}: {iterir.pformat_short(at, 50)}\n")
+    if not explained.reasons:
+        out.write("  (nothing constrains it beyond its own form)\n")
+    return EXIT_TYPE_ERROR if explained.errors else EXIT_OK
+
+
+# -- snapshot -------------------------------------------------------------------------------------
+def _snapshot(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    folder = Path(args.dir)
+    if not folder.is_dir():
+        err.write(f"typeinf: error: {args.dir} is not a folder\n")
+        return EXIT_USAGE
+    code, counts = EXIT_OK, {"match": 0, "differ": 0, "missing": 0, "updated": 0, "unreadable": 0}
+    color = _color(args.color, out)
+    for program in programs(folder):
+        snapshot = take(program)
+        if snapshot.actual is None:
+            err.write(f"{snapshot.problem}\n")
+            counts["unreadable"] += 1
+            code = EXIT_USAGE
+            continue
+        stored = snapshot.stored
+        if stored == snapshot.actual:
+            counts["match"] += 1
+        elif args.action == "update":
+            snapshot.expected.write_text(snapshot.actual, encoding="utf-8")
+            out.write(f"{'created' if stored is None else 'updated'} {snapshot.expected}\n")
+            counts["updated"] += 1
+        elif stored is None:
+            out.write(f"{snapshot.expected}: missing (run `typeinf snapshot update {args.dir}` to create it)\n")
+            counts["missing"] += 1
+            code = max(code, EXIT_TYPE_ERROR)
+        else:
+            out.write(_colored_diff(snapshot.diff(), color))
+            counts["differ"] += 1
+            code = max(code, EXIT_TYPE_ERROR)
+    out.write(", ".join(f"{n} {what}" for what, n in counts.items() if n or what == "match") + "\n")
+    return code
+
+
+def _colored_diff(diff: str, color: bool) -> str:
+    if not color:
+        return diff
+    paint = {"+": "\x1b[32m", "-": "\x1b[31m", "@": "\x1b[36m"}
+    return "".join(f"{paint[line[0]]}{line}\x1b[0m" if line[:1] in paint and line[:3] not in ("+++", "---") else line
+                   for line in diff.splitlines(keepends=True))  # fmt: skip
+
+
+# -- main -----------------------------------------------------------------------------------------
+def _format(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     try:
         node = iterir.load(args.file)
-        provider = _offset_provider(args.offset_provider)
     except iterir.ParseError as error:
-        return EXIT_USAGE, str(error)
-    try:
-        type_ = typeinf.infer(node, provider)
-    except typeinf.TypeInferenceError as error:
-        return EXIT_TYPE_ERROR, str(error)
-    return EXIT_OK, typeinf.pformat(type_, locations=args.locations)
+        err.write(f"{error}\n")
+        return EXIT_USAGE
+    out.write((iterir.pformat(node) if args.to == "text" else dumps(iterir.to_json(node))) + "\n")
+    return EXIT_OK
 
 
-def _write(text: str, stream: object) -> None:
-    try:
-        stream.write(text + "\n")  # type: ignore[attr-defined]
-        stream.flush()  # type: ignore[attr-defined]
-    except BrokenPipeError:  # `typeinf … | head` is not an error
-        sys.stderr.close()
+_COMMANDS = {"infer": _infer, "explain": _explain, "format": _format, "snapshot": _snapshot}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    if args.command == "infer":
-        code, text = _infer(args)
-        _write(text, sys.stdout if code == EXIT_OK else sys.stderr)
-        return code
     try:
-        node = iterir.load(args.file)
-    except iterir.ParseError as error:
-        print(error, file=sys.stderr)
-        return EXIT_USAGE
-    _write(iterir.pformat(node) if args.to == "text" else dumps(iterir.to_json(node)), sys.stdout)
-    return EXIT_OK
+        code = _COMMANDS[args.command](args, sys.stdout, sys.stderr)
+        sys.stdout.flush()
+    except BrokenPipeError:  # `typeinf … | head` is not an error
+        sys.stderr.close()
+        return EXIT_OK
+    return code
 
 
 if __name__ == "__main__":

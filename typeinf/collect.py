@@ -32,6 +32,7 @@ from iterir.vocabulary import PRIMITIVES
 from typeinf.constraints import callee_text, ordinal
 from typeinf.errors import (
     GrammarBuiltinError,
+    TypeInferenceError,
     MalformedIRError,
     OffsetProviderError,
     UnboundSymbolError,
@@ -50,6 +51,7 @@ from typeinf.terms import (
     T_EMPTY,
     VALUE,
     Cell,
+    Scheme,
     Sort,
     constant,
     find,
@@ -66,7 +68,13 @@ from typeinf.terms import (
 class Collection:
     """The solved type of every node of one program, by pre-order position."""
 
-    def __init__(self, root: Node, offset_provider: OffsetProvider | None) -> None:
+    def __init__(self, root: Node, offset_provider: OffsetProvider | None, *, explain: bool = False,
+                 max_errors: int = 1) -> None:  # fmt: skip
+        """Collect and solve; raise the first error, or with `max_errors` > 1 keep up to that
+        many (one per failing definition or closure) in `errors`. `explain` keeps the history
+        that errors need to give their reasons (see `Solver`)."""
+        self.errors: list[tuple[int, TypeInferenceError]] = []  # (position, error), by position
+        self.max_errors = max_errors
         if type(root) not in PLACEMENT:
             raise MalformedIRError(f"a {type(root).__name__} is not an IR node", None)
         try:
@@ -78,29 +86,60 @@ class Collection:
         self.depths = depths(self.sizes)
         self.symbols: SymbolTable = resolve(root, BUILTINS.keys(), tree=(self.nodes, self.sizes))
         self.types: list[Cell | None] = [None] * len(self.nodes)
-        self.solver = Solver(self.nodes)
+        self.solver = Solver(self.nodes, self.types, explain)
         self.equal = self.solver.equal
         self.free_names: dict[str, Cell] = {}
         self.in_fencil = isinstance(root, FencilDefinition)
         self.uncalled: dict[int, str] = {}  # grammar builtins and type names not yet consumed
-        self._collect()
-        check_finite(self.nodes, self.types, range(len(self.nodes)))
+        try:
+            self._collect()
+            self._guarded(0, check_finite, self.nodes, self.types, range(len(self.nodes)))
+        except _EnoughErrors:
+            pass
+        self.errors.sort(key=lambda pair: pair[0])
+
+    def _guarded(self, position: int, step: Callable[..., object], *args: object) -> bool:
+        """Run `step(*args)`; on a type error, raise it (when one error is wanted) or keep it, as
+        the error at `position`, and say False."""
+        try:
+            step(*args)
+        except TypeInferenceError as error:
+            if self.max_errors <= 1:
+                raise
+            self.errors.append((position, error))
+            if len(self.errors) >= self.max_errors:
+                raise _EnoughErrors from None
+            self.uncalled.clear()
+            self.solver.forget()
+            return False
+        return True
 
     # -- driving ----------------------------------------------------------------------------------
     def _collect(self) -> None:
         root = self.root
         if not isinstance(root, FencilDefinition):
-            self._collect_part(0)
+            self._guarded(0, self._collect_part, 0)
             return
         children = self.children(0)
         ndefs, nparams = len(root.function_definitions), len(root.params)
-        for position in definition_order(self.nodes, self.sizes, self.symbols, children[:ndefs]):
-            self._collect_part(position)
-            self.solver.generalize(position, self.type_at(position), self.types, self.sizes[position])
+        order: list[int] = []
+        if not self._guarded(0, self._order, children[:ndefs], order):
+            return  # recursion: nothing can be typed in the order it needs
+        for position in order:
+            if not (self._guarded(position, self._collect_part, position)
+                    and self._guarded(position, self._generalize, position)):  # fmt: skip
+                # A definition that failed is, to its users, anything at all: no second error.
+                self.solver.schemes[position] = Scheme(var(Sort.TYPE))
         for position in children[ndefs : ndefs + nparams]:
             self.decl(position)
         for position in children[ndefs + nparams :]:
-            self._collect_part(position)
+            self._guarded(position, self._collect_part, position)
+
+    def _order(self, definitions: list[int], out: list[int]) -> None:
+        out.extend(definition_order(self.nodes, self.sizes, self.symbols, definitions))
+
+    def _generalize(self, position: int) -> None:
+        self.solver.generalize(position, self.type_at(position), self.types, self.sizes[position])
 
     def _collect_part(self, start: int) -> None:
         """Type the definition, closure or expression at `start`."""
@@ -226,11 +265,11 @@ class Collection:
                 equal = self.equal
                 for i, param in enumerate(params):
                     arg = args[i]
-                    equal(param, types[arg] or self.type_at(arg), arg, ("argument", i, callee))
+                    equal(param, types[arg] or self.type_at(arg), arg, ("argument", i, callee, fun_position))
                 return root.args[1]  # type: ignore[no-any-return]
         ret = var(Sort.TYPE)
         called = make("Fun", row("TTuple", [self.type_at(a) for a in args], T_EMPTY), ret)
-        self.equal(fun_type, called, position, ("call", len(args), callee))
+        self.equal(fun_type, called, position, ("call", len(args), callee, fun_position))
         return ret
 
     # -- the builtins that are part of the grammar (TYPES.md section 5) ---------------------------
@@ -352,6 +391,10 @@ class Collection:
                    f"the stencil, which is applied to the closure's {len(inputs)} input"
                    + ("" if len(inputs) == 1 else "s"))  # fmt: skip
         return None
+
+
+class _EnoughErrors(Exception):
+    """As many errors as were asked for: stop collecting."""
 
 
 #: How each node class is typed.

@@ -20,7 +20,7 @@ def ordinal(i: int) -> str:
 
 
 #: A reason is words, or for the most frequent ones, built only when an error needs them:
-#: ("argument", index, callee node), ("result", callee node) or ("call", arity, callee node).
+#: ("argument", index, callee node, callee position) or ("call", arity, callee node, callee position).
 Reason = str | tuple
 
 
@@ -32,12 +32,10 @@ def callee_text(callee: Node) -> str:
 def reason_text(reason: Reason) -> str:
     if isinstance(reason, str):
         return reason
-    callee = callee_text(reason[-1])
+    callee = callee_text(reason[2])
     if reason[0] == "argument":
         return f"the {ordinal(reason[1])} argument of {callee}"
-    if reason[0] == "call":
-        return f"the call of {callee} with {reason[1]} argument" + ("" if reason[1] == 1 else "s")
-    return f"the result of {callee}"
+    return f"the call of {callee} with {reason[1]} argument" + ("" if reason[1] == 1 else "s")
 
 
 class Equal(NamedTuple):

@@ -2,16 +2,27 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from iterir import Node, pformat_short
 
 
 class TypeInferenceError(Exception):
-    """A program that has no type. `node` is the offending IR node (with its span when parsed)."""
+    """A program that has no type. `node` is the offending IR node (with its span when parsed).
 
-    def __init__(self, message: str, node: Node | None = None) -> None:
+    `message` says it all on one line; a diagnostic shows `summary`, then the source with the
+    node underlined, then `details` (the conflicting types), then `notes`: the reasons behind
+    them, each about a node of its own.
+    """
+
+    def __init__(self, message: str, node: Node | None = None, *, summary: str | None = None,
+                 details: list[str] | None = None, notes: list[tuple[str, Node]] | None = None) -> None:  # fmt: skip
         super().__init__(message)
         self.message = message
         self.node = node
+        self.summary = summary or message
+        self.details = details or []
+        self.notes = notes or []
 
     @property
     def location(self) -> str:
@@ -29,8 +40,8 @@ class TypeInferenceError(Exception):
 class UnsatisfiableConstraintError(TypeInferenceError):
     """Two types that must be equal cannot be: `expected` and `actual` say which."""
 
-    def __init__(self, message: str, node: Node | None, expected: str, actual: str) -> None:
-        super().__init__(message, node)
+    def __init__(self, message: str, node: Node | None, expected: str, actual: str, **parts: Any) -> None:
+        super().__init__(message, node, **parts)
         self.expected, self.actual = expected, actual
 
 

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import sys
+from dataclasses import dataclass
 from typing import Any
 
 from iterir import FencilDefinition, FunctionDefinition, Node, StencilClosure
 from iterir.gcpause import gc_paused
 from iterir.traversal import child_positions
 from typeinf.collect import Collection
+from typeinf.errors import TypeInferenceError
 from typeinf.offsets import OffsetProvider, load_offset_provider
 from typeinf.terms import ClosureType, DefinitionType, FencilType, Type
 
@@ -15,8 +18,13 @@ Provider = OffsetProvider | dict[str, Any] | None
 
 
 def _solved(node: Node, offset_provider: Provider) -> Collection:
+    """The solved collection; on a type error, inference runs again keeping the history that
+    gives the error its reasons (errors are rare: the fast path keeps none)."""
     provider = None if offset_provider is None else load_offset_provider(dict(offset_provider))
-    return Collection(node, provider)
+    try:
+        return Collection(node, provider)
+    except TypeInferenceError:
+        return Collection(node, provider, explain=True)  # raises the same error, with reasons
 
 
 def _program_type(collection: Collection, position: int, types: list[Type | None]) -> Type | None:
@@ -69,3 +77,35 @@ def infer_all(node: Node, offset_provider: Provider = None, *, attach: bool = Fa
                     object.__setattr__(current, "inferred_type", type_)
         del collection
     return result
+
+
+@dataclass
+class Checked:
+    """What `check` found: the program's type (None when it has errors), the type of every
+    node that has one (by `id(node)`, in pre-order), and the errors, in source order."""
+
+    type: Type | None
+    types: dict[int, Type]
+    errors: list[TypeInferenceError]
+
+
+def check(node: Node, offset_provider: Provider = None, *, max_errors: int | None = None) -> Checked:
+    """Infer like `infer_all`, but report every independent error (at least one per failing
+    function definition and closure, at most `max_errors`) instead of raising the first."""
+    provider = None if offset_provider is None else load_offset_provider(dict(offset_provider))
+    with gc_paused():
+        try:
+            collection = Collection(node, provider, explain=True, max_errors=max(max_errors or sys.maxsize, 2))
+        except TypeInferenceError as error:  # before any part could be typed: a malformed tree
+            return Checked(None, {}, [error])
+        errors = [error for _, error in collection.errors][:max_errors]
+        types: list[Type | None] = list(collection.types)
+        if not errors:
+            for position in range(len(types) - 1, -1, -1):
+                types[position] = _program_type(collection, position, types)
+        result: dict[int, Type] = {}
+        for current, type_ in zip(collection.nodes, types):
+            if type_ is not None and id(current) not in result:
+                result[id(current)] = type_
+        del collection
+    return Checked(None if errors else result[id(node)], result, errors)

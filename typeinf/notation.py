@@ -8,7 +8,7 @@ so the type of a 100,000-level program prints without recursion.
 
 from __future__ import annotations
 
-from typing import Union
+from typing import Any, Union
 
 from typeinf.terms import (
     ANYWHERE,
@@ -239,3 +239,45 @@ def pformat_all(types: list[Type], locations: bool = False) -> list[str]:
     """Several types numbered together (as a fencil's parts are); no `where` clauses."""
     printer = Printer(types, locations)
     return [printer.format(t) for t in types]
+
+
+_ROW_CTORS = ("TTuple", "DTuple", "LTuple")
+
+
+def type_tree(type_: Type) -> dict[str, Any]:
+    """A type as a JSON-ready tree, for tools: `{"var": n, "sort": …, "family": …}` (numbered as
+    in the located notation), `{"ctor": name, "label": …}` for a constant, `{"ctor": name,
+    "args": […]}` for a structure, `{"ctor": "TTuple", "items": […], "tail": …}` for a row; a
+    definition, closure or fencil as an object of its parts. Built without recursion."""
+    if isinstance(type_, DefinitionType):
+        return {"definition": type_.name, "type": type_tree(type_.type)}
+    if isinstance(type_, ClosureType):
+        return {"inputs": [type_tree(t) for t in type_.inputs], "output": type_tree(type_.output)}
+    if not isinstance(type_, Cell):
+        return {"fencil": type_.name, "definitions": [type_tree(d) for d in type_.definitions],
+                "params": [type_tree(p) for p in type_.params]}  # fmt: skip
+    numbers = Printer([type_], locations=True).numbers
+    done: dict[int, dict[str, Any]] = {}
+    stack: list[tuple[Cell, bool]] = [(find(type_), False)]
+    while stack:  # children are built before their parent, and shared ones once
+        cell, ready = stack.pop()
+        if id(cell) in done:
+            continue
+        items, tail = row_items(cell) if cell.ctor in _ROW_CTORS else (list(cell.args), None)
+        parts = [find(c) for c in (*items, *([tail] if tail is not None else []))]
+        if not ready:
+            stack.append((cell, True))
+            stack.extend((c, False) for c in parts if id(c) not in done)
+            continue
+        if cell.ctor is None:
+            tree: dict[str, Any] = {"var": numbers[id(cell)], "sort": cell.sort.value}  # type: ignore[union-attr]
+            if cell.family is not None:
+                tree["family"] = FAMILY_NAMES[cell.family]
+        elif tail is not None:
+            tree = {"ctor": cell.ctor, "items": [done[id(c)] for c in parts[:-1]], "tail": done[id(parts[-1])]}
+        elif parts:
+            tree = {"ctor": cell.ctor, "args": [done[id(c)] for c in parts]}
+        else:
+            tree = {"ctor": cell.ctor} if cell.label is None else {"ctor": cell.ctor, "label": cell.label}
+        done[id(cell)] = tree
+    return done[id(find(type_))]

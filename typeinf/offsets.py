@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Union
+
+from iterir.errors import ParseError
+from iterir.files import read_text
+from iterir.jsontext import loads
 
 
 @dataclass(frozen=True)
@@ -65,3 +70,12 @@ def _typed(entry: dict[str, Any], key: str, kind: type) -> Any:
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         raise TypeError(f"{key!r} must be {'a string' if kind is str else 'an integer' if kind is int else 'a boolean'}")
     return value
+
+
+def read_offset_provider(path: str | Path) -> dict[str, Dimension | Connectivity]:
+    """The offset provider in the JSON file `path`; a malformed one is a ParseError."""
+    data = loads(read_text(path), str(path))
+    try:
+        return load_offset_provider(data)
+    except OffsetProviderFormatError as error:
+        raise ParseError(str(error), str(path)) from None

@@ -10,7 +10,7 @@ for cycles in the type graph at the end, which keeps unification near-linear.
 from __future__ import annotations
 
 from iterir import Node
-from typeinf.constraints import Equal, Reason, reason_text
+from typeinf.constraints import Equal, Reason, callee_text, reason_text
 from typeinf.errors import InfiniteTypeError, UnsatisfiableConstraintError
 from typeinf.notation import Printer, pformat_all
 from typeinf.terms import Cell, Scheme, Sort, find, new_marks
@@ -19,42 +19,68 @@ from typeinf.unify import Mismatch, unify
 
 class Solver:
     """The unifier's state for one program: schemes of solved definitions, and the pairs of rows
-    that could not be decided yet."""
+    that could not be decided yet.
 
-    def __init__(self, nodes: list[Node]) -> None:
-        self.nodes = nodes
+    With `explain`, it also keeps which constraint linked each cell into another class, so that
+    an error can tell the chain of reasons behind a type; inference runs without it, and runs
+    again with it only to report an error.
+    """
+
+    def __init__(self, nodes: list[Node], types: list[Cell | None], explain: bool = False) -> None:
+        self.nodes, self.types = nodes, types
         self.schemes: dict[int, Scheme] = {}  # definition position → its generalized type
         self.postponed: list[tuple[Cell, Cell, Equal]] = []
+        #: id of a cell → (position, reason) of the constraint that linked it, and its new parent.
+        self.history: dict[int, tuple[int, Reason, Cell]] | None = {} if explain else None
 
     def equal(self, expected: Cell, actual: Cell, position: int, reason: Reason) -> None:
         """`expected` and `actual` (the type of the node at `position`) are one type, because of
         `reason`; raise UnsatisfiableConstraintError if they cannot be."""
-        # Inlined fast path of `unify` (the most frequent case, and this runs once per constraint):
-        # a fresh variable without a family meets a structure of its sort.
-        if actual.parent is None and actual.ctor is None and actual.family is None:
-            while expected.parent is not None:
-                expected = expected.parent
-            if expected.ctor is not None and expected.sort is actual.sort:
-                actual.parent = expected
-                return
+        trail: list | None = None
+        if self.history is None:
+            # Inlined fast path of `unify` (the most frequent case, and this runs once per
+            # constraint): a fresh variable without a family meets a structure of its sort.
+            if actual.parent is None and actual.ctor is None and actual.family is None:
+                while expected.parent is not None:
+                    expected = expected.parent
+                if expected.ctor is not None and expected.sort is actual.sort:
+                    actual.parent = expected
+                    return
+        else:
+            trail = []
         try:
-            undecided = unify(expected, actual)
+            undecided = unify(expected, actual, trail)
         except Mismatch as mismatch:
             raise self.unsatisfiable(Equal(expected, actual, position, reason), mismatch) from None
+        if trail:
+            self.record(trail, position, reason)
         if undecided:
             constraint = Equal(expected, actual, position, reason)
             self.postponed += [(x, y, constraint) for x, y in undecided]
+
+    def record(self, trail: list, position: int, reason: Reason) -> None:
+        history = self.history
+        for cell, *_ in trail:
+            if cell.parent is not None and id(cell) not in history:  # type: ignore[operator]
+                history[id(cell)] = (position, reason, cell.parent)  # type: ignore[index]
 
     def settle(self) -> None:
         """Decide the postponed pairs: at the end of a definition or closure, what the rest of it
         said about their lengths is known."""
         postponed, self.postponed = self.postponed, []
         for x, y, constraint in postponed:
+            trail: list | None = None if self.history is None else []
             try:
-                if unify(x, y):
+                if unify(x, y, trail):
                     raise Mismatch(x, y, "a row of values against a row of lists of unknown length")
             except Mismatch as mismatch:
                 raise self.unsatisfiable(constraint, mismatch) from None
+            if trail:
+                self.record(trail, constraint.position, constraint.reason)
+
+    def forget(self) -> None:
+        """Drop what a failed definition or closure left undecided."""
+        self.postponed = []
 
     def generalize(self, position: int, cell: Cell, types: list[Cell | None], size: int) -> None:
         """Make `cell`, the solved type of the definition at `position`, a scheme."""
@@ -68,17 +94,47 @@ class Solver:
         """A fresh instance of the definition at `definition`, which is solved already."""
         return self.schemes[definition].instantiate()
 
+    def reasons(self, cell: Cell, position: int) -> list[tuple[str, Node]]:
+        """Why `cell` has its type: the constraints that linked it, latest link last, each as
+        words and the node it is about (the failing constraint's own `position` left out)."""
+        chain: list[tuple[str, Node]] = []
+        seen: set[int] = set()
+        while self.history is not None and id(cell) in self.history and len(chain) < MAX_REASONS:
+            at, reason, cell = self.history[id(cell)]
+            if at != position and at not in seen:
+                seen.add(at)
+                chain.append((reason_text(reason), self.nodes[at]))
+        return chain
+
     def unsatisfiable(self, constraint: Equal, mismatch: Mismatch) -> UnsatisfiableConstraintError:
         # Locations are shown when they are what differs.
         located = mismatch.left.sort in (Sort.LOC, Sort.LROW) or mismatch.right.sort in (Sort.LOC, Sort.LROW)
-        printer = Printer([constraint.expected, constraint.actual, mismatch.left, mismatch.right], located)
+        callee = constraint.reason[3] if isinstance(constraint.reason, tuple) else None
+        callee_type = self.types[callee] if callee is not None else None
+        printer = Printer([constraint.expected, constraint.actual, mismatch.left, mismatch.right,
+                           *([callee_type] if callee_type is not None else [])], located)  # fmt: skip
         expected, actual, left, right = (printer.format(c) for c in (constraint.expected, constraint.actual,
                                                                      mismatch.left, mismatch.right))  # fmt: skip
-        message = f"type mismatch in {reason_text(constraint.reason)}: expected `{expected}`, found `{actual}`"
+        reason = reason_text(constraint.reason)
+        detail = f"expected `{expected}`, found `{actual}`"
         if {left, right} != {expected, actual}:
-            message += f"; `{left}` and `{right}` differ"
-        message += f" ({mismatch.why})" + printer.where().replace(" where", "; where", 1)
-        return UnsatisfiableConstraintError(message, self.nodes[constraint.position], expected, actual)
+            detail += f"; `{left}` and `{right}` differ"
+        detail += f" ({mismatch.why})" + printer.where().replace(" where", "; where", 1)
+        node = self.nodes[constraint.position]
+        notes = [(f"`{expected}` is expected because of {text}", at) for text, at in
+                 self.reasons(constraint.expected, constraint.position)]  # fmt: skip
+        if callee_type is not None:  # what made the callee expect that
+            name = callee_text(self.nodes[callee])  # type: ignore[index]
+            notes += [(f"{name} is `{printer.format(callee_type)}` because of {text}", at) for text, at in
+                      self.reasons(callee_type, constraint.position)]  # fmt: skip
+        notes += [(f"this is `{actual}` because of {text}", at) for text, at in
+                  self.reasons(constraint.actual, constraint.position)]  # fmt: skip
+        return UnsatisfiableConstraintError(f"type mismatch in {reason}: {detail}", node, expected, actual,
+                                            summary=f"type mismatch in {reason}", details=[detail],
+                                            notes=notes)  # fmt: skip
+
+
+MAX_REASONS = 4
 
 
 def check_finite(nodes: list[Node], types: list[Cell | None], positions: range) -> None:

@@ -25,6 +25,7 @@ from typeinf.terms import (
 )
 
 _ROWS_OF_VALUES = ("ValTuple", "ValListTuple")
+_Trail = list[tuple[Cell, "Cell | None", int, "Sort | None", "frozenset[str] | None"]]
 _CONCRETE_ROWS = ("TTuple", "TEmpty")
 
 
@@ -36,33 +37,34 @@ class Mismatch(Exception):
         self.left, self.right, self.why = left, right, why
 
 
-def unify(a: Cell, b: Cell) -> list[tuple[Cell, Cell]]:
+def unify(a: Cell, b: Cell, trail: _Trail | None = None) -> list[tuple[Cell, Cell]]:
     """Make `a` and `b` equal, or raise Mismatch. Returns the pairs it could not decide yet
-    (a row of values meeting a row of lists while both lengths are unknown), for a later try."""
+    (a row of values meeting a row of lists while both lengths are unknown), for a later try.
+    A `trail` given receives every cell this changed (to learn which constraint linked what)."""
     x, y = _root(a), _root(b)
     if x is y:
         return []
-    # Fast path, the most frequent case: a variable without a family meets a structure of its
-    # sort (a fresh result, a parameter meeting its first use).
-    if x.ctor is None and y.ctor is not None and x.family is None and x.sort is y.sort:
-        x.parent = y
-        return []
-    if y.ctor is None and x.ctor is not None and y.family is None and y.sort is x.sort:
-        y.parent = x
-        return []
+    if trail is None:
+        # Fast path, the most frequent case: a variable without a family meets a structure of
+        # its sort (a fresh result, a parameter meeting its first use).
+        if x.ctor is None and y.ctor is not None and x.family is None and x.sort is y.sort:
+            x.parent = y
+            return []
+        if y.ctor is None and x.ctor is not None and y.family is None and y.sort is x.sort:
+            y.parent = x
+            return []
+        trail = []
     postponed: list[tuple[Cell, Cell]] = []
-    trail: list[tuple[Cell, Cell | None, int, Sort | None, frozenset[str] | None]] = []
+    start = len(trail)
     try:
         _solve(a, b, postponed, trail)
     except Mismatch:
         # Undo this constraint's partial work, so that the error shows the types as they were.
-        for cell, parent, rank, sort, family in reversed(trail):
+        for cell, parent, rank, sort, family in reversed(trail[start:]):
             cell.parent, cell.rank, cell.sort, cell.family = parent, rank, sort, family
+        del trail[start:]
         raise
     return postponed
-
-
-_Trail = list[tuple[Cell, "Cell | None", int, "Sort | None", "frozenset[str] | None"]]
 
 
 def _root(cell: Cell) -> Cell:

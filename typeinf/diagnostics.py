@@ -1,0 +1,99 @@
+"""Type errors as a compiler developer reads them: where (file:line:col, a JSON path, or the node
+itself), the source line with the offending expression underlined, the conflicting types, and
+the reasons behind them, each with its own location.
+
+    t.itir:1:13: error: type mismatch in the second argument of `plus`
+        λ(x) → ·x + x
+                    ^
+      expected `T₀¹`, found `It[T₀¹]`; `Value` and `Iterator` differ (different constructors)
+      note: this is `It[T₀¹]` because of the first argument of `deref` at 1:9
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from iterir import Node, pformat_short
+from iterir.errors import excerpt, source_line
+from iterir.files import is_json
+from typeinf.errors import TypeInferenceError
+
+_BOLD, _RED, _CYAN, _RESET = "\x1b[1m", "\x1b[1;31m", "\x1b[1;36m", "\x1b[0m"
+
+
+@dataclass
+class Source:
+    """Where a program came from, which decides how its nodes are located: by their spans in
+    `text` (parsed text), by JSON paths (`json_root` is the program read from JSON), or by their
+    own text (IR built in Python)."""
+
+    filename: str | None = None
+    text: str | None = None
+    json_root: Node | None = None
+    _paths: dict[int, str] | None = field(default=None, repr=False)
+
+    def where(self, node: Node | None) -> str:
+        """The location that heads a message: `file:line:col`, `file: $.path` or the node."""
+        if node is None:
+            return self.filename or "<program>"
+        if node.loc is not None:
+            return str(node.loc)
+        path = self.json_path(node)
+        if path is not None:
+            return f"{self.filename or '<json>'}: {path}"
+        return f"<ir> {pformat_short(node, 60)}"
+
+    def at(self, node: Node) -> str:
+        """A short location for a note: `line:col`, `$.path`, or the node in backquotes."""
+        if node.loc is not None:
+            return f"{node.loc.line}:{node.loc.column}"
+        return self.json_path(node) or f"`{pformat_short(node, 40)}`"
+
+    def json_path(self, node: Node) -> str | None:
+        if self.json_root is None:
+            return None
+        if self._paths is None:
+            self._paths = json_paths(self.json_root)
+        return self._paths.get(id(node))
+
+
+def source_of(filename: str, text: str, node: Node) -> Source:
+    """The source of `node`, read from `text` (JSON or the text syntax) in `filename`."""
+    if is_json(text, filename):
+        return Source(filename, json_root=node)
+    return Source(filename, text)
+
+
+def json_paths(root: Node) -> dict[int, str]:
+    """The JSON path of every node under `root` (a node used twice: its first occurrence)."""
+    paths: dict[int, str] = {}
+    stack: list[tuple[Node, str]] = [(root, "$")]
+    while stack:
+        node, path = stack.pop()
+        if id(node) in paths:
+            continue
+        paths[id(node)] = path
+        children: list[tuple[Node, str]] = []
+        for name in node.child_fields:
+            value = getattr(node, name)
+            if type(value) is tuple:
+                children += [(child, f"{path}.{name}[{i}]") for i, child in enumerate(value)]
+            else:
+                children.append((value, f"{path}.{name}"))
+        stack.extend(reversed(children))
+    return paths
+
+
+def render(error: TypeInferenceError, source: Source, color: bool = False) -> str:
+    """The whole diagnostic for `error`, several lines, without a final newline."""
+    bold, red, cyan, reset = (_BOLD, _RED, _CYAN, _RESET) if color else ("", "", "", "")
+    lines = [f"{bold}{source.where(error.node)}{reset}: {red}error{reset}: {bold}{error.summary}{reset}"]
+    span = error.node.loc if error.node is not None else None
+    if span is not None and source.text is not None:
+        text = source_line(source.text, span.line)
+        end = span.end_column if span.end_line == span.line else len(text) + 1  # to the line's end
+        shown, carets = excerpt(text, span.column, end).split("\n")
+        lines += [shown, f"{red}{carets}{reset}"]
+    lines += [f"  {detail}" for detail in error.details]
+    lines += [f"  {cyan}note{reset}: {text} at {source.at(node)}" for text, node in error.notes]
+    return "\n".join(lines)

@@ -1,0 +1,74 @@
+"""`typeinf explain`: the type of the expression at a source position, and the constraints that
+gave it that type (every constraint that joined its type, or a part of it, with another)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from iterir import Node
+from iterir.gcpause import gc_paused
+from iterir.traversal import walk
+from typeinf.collect import Collection
+from typeinf.constraints import reason_text
+from typeinf.errors import TypeInferenceError
+from typeinf.infer import Provider, _program_type
+from typeinf.offsets import load_offset_provider
+from typeinf.terms import Cell, Type, find, roots
+
+MAX_REASONS = 8
+
+
+@dataclass
+class Explained:
+    type: Type | None  # None when inference stopped before reaching the node
+    reasons: list[tuple[str, Node]]  # in evaluation order: words, and the node they are about
+    errors: list[TypeInferenceError]
+
+
+def innermost_at(root: Node, line: int, column: int) -> Node | None:
+    """The innermost node whose span holds line:column (the last such one in pre-order)."""
+    found = None
+    for node in walk(root):
+        span = node.loc
+        if span is not None and (span.line, span.column) <= (line, column) < (span.end_line, span.end_column):
+            found = node
+    return found
+
+
+def why(root: Node, target: Node, offset_provider: Provider = None) -> Explained:
+    """The type of `target` (a node of `root`) and the reasons behind it."""
+    provider = None if offset_provider is None else load_offset_provider(dict(offset_provider))
+    with gc_paused():
+        try:
+            collection = Collection(root, provider, explain=True, max_errors=1_000_000)
+        except TypeInferenceError as error:
+            return Explained(None, [], [error])
+        errors = [error for _, error in collection.errors]
+        position = next(p for p, n in enumerate(collection.nodes) if n is target)
+        try:
+            type_ = _program_type(collection, position, collection.types)  # type: ignore[arg-type]
+        except TypeInferenceError:  # a grammar builtin: it has no type of its own
+            type_ = None
+        if type_ is None:
+            return Explained(None, [], errors)
+        classes = _classes(list(roots(type_)))
+        history = collection.solver.history or {}
+        reasons: list[tuple[str, Node]] = []
+        seen: set[int] = set()
+        for at, reason, joined in history.values():  # in the order the constraints were solved
+            if at not in seen and id(find(joined)) in classes and len(reasons) < MAX_REASONS:
+                seen.add(at)
+                reasons.append((reason_text(reason), collection.nodes[at]))
+        return Explained(type_, reasons, errors)
+
+
+def _classes(cells: list[Cell]) -> set[int]:
+    """The ids of the roots of every class a type is made of."""
+    out: set[int] = set()
+    stack = [find(c) for c in cells]
+    while stack:
+        cell = stack.pop()
+        if id(cell) not in out:
+            out.add(id(cell))
+            stack.extend(find(a) for a in cell.args)
+    return out

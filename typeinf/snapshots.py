@@ -1,0 +1,93 @@
+"""IR snapshot regression files: the printed types of a program, kept beside it.
+
+A program `NAME.itir` or `NAME.json` (with an optional offset provider `NAME.offsets.json`)
+has its expected types in `NAME.types`: for a fencil, one line per function definition, then
+the fencil's own signature; for an expression, its type; for a program with type errors, one
+`line:col: error: …` line per error. Types are in the located notation, so that nothing a later
+pass could change is hidden.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import iterir
+from iterir.files import read_text
+from typeinf.diagnostics import Source, source_of
+from typeinf.errors import TypeInferenceError
+from typeinf.infer import check
+from typeinf.notation import pformat
+from typeinf.offsets import OffsetProvider, read_offset_provider
+from typeinf.terms import FencilType
+
+EXPECTED_SUFFIX = ".types"
+PROVIDER_SUFFIX = ".offsets.json"
+IR_SUFFIXES = (".itir", ".json")
+
+
+def snapshot_text(node: iterir.Node, offset_provider: OffsetProvider | dict | None, source: Source) -> str:
+    """What an expected-types file holds for `node`."""
+    checked = check(node, offset_provider)
+    if checked.errors:
+        return "".join(f"{_where(error, source)}: error: {error.message}\n" for error in checked.errors)
+    type_ = checked.type
+    if isinstance(type_, FencilType):
+        lines = [pformat(d, locations=True) for d in type_.definitions]
+        lines.append(pformat(FencilType(type_.name, (), type_.params), locations=True))
+        return "".join(line + "\n" for line in lines)
+    return pformat(type_, locations=True) + "\n"  # type: ignore[arg-type]
+
+
+def _where(error: TypeInferenceError, source: Source) -> str:
+    """A location that does not depend on how the file was named on the command line."""
+    node = error.node
+    if node is not None and node.loc is not None:
+        return f"{node.loc.line}:{node.loc.column}"
+    return source.at(node) if node is not None else "<program>"
+
+
+@dataclass
+class Snapshot:
+    """One program of a snapshot folder, and what became of it."""
+
+    program: Path
+    expected: Path
+    actual: str | None = None  # None: the program could not be read
+    problem: str | None = None  # the parse error, when it could not
+
+    @property
+    def stored(self) -> str | None:
+        return self.expected.read_text(encoding="utf-8") if self.expected.exists() else None
+
+    def diff(self) -> str:
+        stored = self.stored or ""
+        return "".join(difflib.unified_diff(stored.splitlines(keepends=True), (self.actual or "").splitlines(keepends=True),
+                                            f"{self.expected} (expected)", f"{self.program} (inferred)"))  # fmt: skip
+
+
+def programs(folder: Path) -> Iterator[Path]:
+    """The IR files under `folder`, in sorted order (offset providers are not programs)."""
+    for path in sorted(folder.rglob("*")):
+        if path.is_file() and path.suffix in IR_SUFFIXES and not path.name.endswith(PROVIDER_SUFFIX):
+            yield path
+
+
+def take(program: Path) -> Snapshot:
+    """Infer `program` (with its sibling offset provider, if any) as its snapshot would."""
+    stem = program.name[: -len(program.suffix)]
+    snapshot = Snapshot(program, program.with_name(stem + EXPECTED_SUFFIX))
+    provider_path = program.with_name(stem + PROVIDER_SUFFIX)
+    try:
+        text = read_text(program)
+        node = iterir.loads_ir(text, str(program))
+        provider = read_offset_provider(provider_path) if provider_path.exists() else None
+    except iterir.ParseError as error:
+        snapshot.problem = str(error)
+        return snapshot
+    source = source_of(str(program), text, node)
+    snapshot.actual = snapshot_text(node, provider, source)
+    return snapshot
+
