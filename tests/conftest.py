@@ -9,6 +9,9 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
+#: `pytester` runs a test suite inside a test (for the typeinf pytest plugin's own tests).
+pytest_plugins = ["pytester"]
+
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES_PATH = ROOT.parent / "shared" / "gt4py-ir-samples" / "samples.jsonl"
 

@@ -117,3 +117,82 @@ def test_readme_example_with_offset_provider(capsys: pytest.CaptureFixture[str])
     )
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "{sum_edges :: (It[Vertex, Edge, float64⁰]) → float64⁰, edge_sum(It[ANYWHERE, Edge" in readme
+
+
+def test_infer_all_defs_and_several_files(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    small = tmp_path / "small.itir"
+    small.write_text("λ(x) → ·x", encoding="utf-8")
+    assert main(["infer", str(small), "--all"]) == 0
+    assert capsys.readouterr().out == (
+        f"{small}:1:1: λ(x) → ·x :: (It[T₀¹]) → T₀¹\n"
+        f"{small}:1:3: x :: It[T₀¹]\n"
+        f"{small}:1:8: ·x :: T₀¹\n"
+        f"{small}:1:8: deref :: (It[T₀¹]) → T₀¹\n"
+        f"{small}:1:9: x :: It[T₀¹]\n"
+    )
+    assert main(["infer", str(EXAMPLE), "--defs"]) == 0
+    assert capsys.readouterr().out == "lap :: (It[float64⁰]) → float64⁰\n"
+    assert main(["infer", str(small), str(EXAMPLE), "--defs", "--locations"]) == 0
+    assert capsys.readouterr().out == f"{EXAMPLE}: lap :: (It[T₁, T₁, float64⁰]) → float64⁰\n"
+    assert main(["infer", str(small), str(EXAMPLE)]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == f"{small}: (It[T₀¹]) → T₀¹"
+
+
+def test_infer_json_output(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    good, bad, broken = tmp_path / "good.itir", tmp_path / "bad.itir", tmp_path / "broken.itir"
+    good.write_text("λ(x) → sqrt(·x)", encoding="utf-8")
+    bad.write_text("λ(x) → ·x + x", encoding="utf-8")
+    broken.write_text("λ(x) →", encoding="utf-8")
+    assert main(["infer", str(good), str(bad), str(broken), "--json", "--all"]) == 2
+    files = json.loads(capsys.readouterr().out)["files"]
+    assert [f["file"] for f in files] == [str(good), str(bad), str(broken)]
+    assert files[0]["type"] == "(It[T₀¹]) → T₀¹ where T₀: float"
+    assert files[0]["tree"]["ctor"] == "Fun" and files[0]["diagnostics"] == []
+    assert files[0]["nodes"][1] == {
+        "span": {"line": 1, "column": 3, "end_line": 1, "end_column": 4}, "json_path": None, "node": "x",
+        "type": "It[T₀¹] where T₀: float",
+        "tree": {"ctor": "Val", "args": [{"ctor": "Iterator"}, {"var": 0, "sort": "dtype", "family": "float"},
+                                         {"var": 1, "sort": "size"}, {"var": 2, "sort": "location"},
+                                         {"var": 2, "sort": "location"}]},
+    }  # fmt: skip
+    [diagnostic] = files[1]["diagnostics"]
+    assert files[1]["type"] is None
+    assert diagnostic["kind"] == "UnsatisfiableConstraintError"
+    assert diagnostic["summary"] == "type mismatch in the second argument of `plus`"
+    assert diagnostic["span"] == {"line": 1, "column": 13, "end_line": 1, "end_column": 14}
+    assert (diagnostic["expected"], diagnostic["actual"]) == ("T₀¹", "It[T₀¹]")
+    assert diagnostic["notes"] == [{"message": "this is `It[T₀¹]` because of the first argument of `deref`",
+                                    "span": {"line": 1, "column": 9, "end_line": 1, "end_column": 10},
+                                    "json_path": None, "node": "x"}]  # fmt: skip
+    assert files[2]["diagnostics"][0]["kind"] == "ParseError"
+    assert files[2]["diagnostics"][0]["span"]["line"] == 1
+
+
+def test_explain_a_position(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "e.itir"
+    path.write_text("λ(x) →\n  ·x + 1.0", encoding="utf-8")
+    assert main(["explain", f"{path}:2:4"]) == 0
+    assert capsys.readouterr().out == (
+        f"{path}:2:4: x\n"
+        "  :: It[float64⁰]\n"
+        "  because of the first argument of `deref` at 2:4: x\n"
+        "  because of the first argument of `plus` at 2:3: ·x\n"
+        "  because of the second argument of `plus` at 2:8: 1.0\n"
+    )
+    assert main(["explain", str(path), "--at", "2:8"]) == 0
+    assert capsys.readouterr().out.startswith(f"{path}:2:8: 1.0\n  :: float64⁰\n")
+    assert main(["explain", f"{path}:9:9"]) == 2
+    assert "no expression there" in capsys.readouterr().err
+    assert main(["explain", str(path)]) == 2
+
+
+def test_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["--help"])
+    assert info.value.code == 0
+    out = capsys.readouterr().out
+    assert all(command in out for command in ("infer", "explain", "format", "snapshot"))
+    with pytest.raises(SystemExit):
+        main(["infer", "--help"])
+    out = capsys.readouterr().out
+    assert all(option in out for option in ("--all", "--json", "--defs", "--max-errors", "--color", "--offset-provider"))

@@ -2,6 +2,7 @@
 
     infer(node, offset_provider=None) -> Type           the type of a program or expression
     infer_all(node, offset_provider=None) -> dict        the type of every node, in pre-order
+    check(node, offset_provider=None, max_errors=None)   every independent error, with reasons
     pformat(type, locations=False) / parse_type(text)    the notation of TYPES.md
     register_builtin(name, signature)                    a compiler's own builtin
     is_instance(general, specific) / substitution(…)     whether a type is at least as general
@@ -17,7 +18,7 @@ from typeinf.errors import (
     UnboundSymbolError,
     UnsatisfiableConstraintError,
 )
-from typeinf.infer import infer, infer_all
+from typeinf.infer import Checked, check, infer, infer_all
 from typeinf.instance import is_instance, substitution
 from typeinf.notation import pformat
 from typeinf.offsets import Connectivity, Dimension, load_offset_provider
@@ -25,7 +26,7 @@ from typeinf.reader import TypeSyntaxError, parse_type
 from typeinf.signatures import register_builtin
 
 __all__ = [
-    "Connectivity", "Dimension", "GrammarBuiltinError", "InfiniteTypeError", "MalformedIRError",
+    "Checked", "check", "Connectivity", "Dimension", "GrammarBuiltinError", "InfiniteTypeError", "MalformedIRError",
     "OffsetProviderError", "RecursionCycleError", "TypeInferenceError", "TypeSyntaxError",
     "UnboundSymbolError", "UnsatisfiableConstraintError", "infer", "infer_all", "is_instance",
     "load_offset_provider", "parse_type", "pformat", "register_builtin", "substitution",

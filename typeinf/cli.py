@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any, TextIO
 
 import iterir
-import typeinf
 from iterir.files import read_text
 from iterir.jsontext import dumps
 from typeinf.diagnostics import Source, render, source_of
@@ -24,7 +23,7 @@ from typeinf.infer import Checked, check
 from typeinf.notation import pformat, type_tree
 from typeinf.offsets import read_offset_provider
 from typeinf.snapshots import programs, take
-from typeinf.terms import DefinitionType, FencilType
+from typeinf.terms import DefinitionType, FencilType, Type
 
 EXIT_OK, EXIT_TYPE_ERROR, EXIT_USAGE = 0, 1, 2
 
@@ -168,7 +167,7 @@ def _print_report(program: _Program, checked: Checked, args: argparse.Namespace,
         out.write(prefix + pformat(checked.type, args.locations) + "\n")  # type: ignore[arg-type]
 
 
-def _definitions(type_: typeinf.Type | None) -> tuple[DefinitionType, ...]:
+def _definitions(type_: Type | None) -> tuple[DefinitionType, ...]:
     if isinstance(type_, FencilType):
         return type_.definitions
     return (type_,) if isinstance(type_, DefinitionType) else ()
@@ -185,7 +184,7 @@ def _span(node: iterir.Node | None, source: Source) -> dict[str, Any]:
 
 
 def _json_report(path: str, program: _Program, checked: Checked, args: argparse.Namespace) -> dict[str, Any]:
-    def typed(type_: typeinf.Type) -> dict[str, Any]:
+    def typed(type_: Type) -> dict[str, Any]:
         return {"type": pformat(type_, args.locations), "tree": type_tree(type_)}
 
     report: dict[str, Any] = {"file": path, "type": None}

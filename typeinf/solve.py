@@ -95,26 +95,32 @@ class Solver:
         return self.schemes[definition].instantiate()
 
     def reasons(self, cell: Cell, position: int) -> list[tuple[str, Node]]:
-        """Why `cell` has its type: the constraints that linked it, latest link last, each as
-        words and the node it is about (the failing constraint's own `position` left out)."""
-        chain: list[tuple[str, Node]] = []
-        seen: set[int] = set()
-        while self.history is not None and id(cell) in self.history and len(chain) < MAX_REASONS:
+        """Why `cell` has its type: the constraints that joined it, or anything in its class,
+        with something else, in the order they were solved, each as words and the node it is
+        about (the failing constraint's own `position` left out)."""
+        if self.history is None:
+            return []
+        root, chain, seen = find(cell), [], {position}
+        while id(cell) in self.history:  # the links out of `cell` itself
             at, reason, cell = self.history[id(cell)]
-            if at != position and at not in seen:
+            chain.append((at, reason))
+        chain += [(at, reason) for at, reason, joined in self.history.values() if find(joined) is root]
+        out: list[tuple[str, Node]] = []
+        for at, reason in sorted(chain, key=lambda pair: pair[0]):
+            if at not in seen and len(out) < MAX_REASONS:
                 seen.add(at)
-                chain.append((reason_text(reason), self.nodes[at]))
-        return chain
+                out.append((reason_text(reason), self.nodes[at]))
+        return out
 
     def unsatisfiable(self, constraint: Equal, mismatch: Mismatch) -> UnsatisfiableConstraintError:
         # Locations are shown when they are what differs.
         located = mismatch.left.sort in (Sort.LOC, Sort.LROW) or mismatch.right.sort in (Sort.LOC, Sort.LROW)
         callee = constraint.reason[3] if isinstance(constraint.reason, tuple) else None
         callee_type = self.types[callee] if callee is not None else None
-        printer = Printer([constraint.expected, constraint.actual, mismatch.left, mismatch.right,
-                           *([callee_type] if callee_type is not None else [])], located)  # fmt: skip
-        expected, actual, left, right = (printer.format(c) for c in (constraint.expected, constraint.actual,
-                                                                     mismatch.left, mismatch.right))  # fmt: skip
+        callee_reasons = self.reasons(callee_type, constraint.position) if callee_type is not None else []
+        shown = [constraint.expected, constraint.actual, mismatch.left, mismatch.right]
+        printer = Printer(shown + ([callee_type] if callee_reasons else []), located)  # type: ignore[list-item]
+        expected, actual, left, right = (printer.format(c) for c in shown)
         reason = reason_text(constraint.reason)
         detail = f"expected `{expected}`, found `{actual}`"
         if {left, right} != {expected, actual}:
@@ -123,15 +129,21 @@ class Solver:
         node = self.nodes[constraint.position]
         notes = [(f"`{expected}` is expected because of {text}", at) for text, at in
                  self.reasons(constraint.expected, constraint.position)]  # fmt: skip
-        if callee_type is not None:  # what made the callee expect that
+        if callee_reasons:  # what made the callee expect that
             name = callee_text(self.nodes[callee])  # type: ignore[index]
-            notes += [(f"{name} is `{printer.format(callee_type)}` because of {text}", at) for text, at in
-                      self.reasons(callee_type, constraint.position)]  # fmt: skip
+            notes += [(f"{name} is `{printer.format(callee_type)}` because of {text}", at)  # type: ignore[arg-type]
+                      for text, at in callee_reasons]  # fmt: skip
         notes += [(f"this is `{actual}` because of {text}", at) for text, at in
                   self.reasons(constraint.actual, constraint.position)]  # fmt: skip
+        for cell, text in ((mismatch.left, left), (mismatch.right, right)):  # the parts that clash
+            if cell is not constraint.expected and cell is not constraint.actual:
+                notes += [(f"`{text}` comes from {why}", at) for why, at in self.reasons(cell, constraint.position)]
+        once: dict[int, tuple[str, Node]] = {}
+        for words, at in notes:  # one note per node, the first
+            once.setdefault(id(at), (words, at))
         return UnsatisfiableConstraintError(f"type mismatch in {reason}: {detail}", node, expected, actual,
                                             summary=f"type mismatch in {reason}", details=[detail],
-                                            notes=notes)  # fmt: skip
+                                            notes=list(once.values()))  # fmt: skip
 
 
 MAX_REASONS = 4
