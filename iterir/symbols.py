@@ -47,9 +47,13 @@ class SymbolTable:
     up by object gives its first occurrence's binding.
     """
 
-    def __init__(self, nodes: list[Node], bindings: dict[int, Binding]) -> None:
+    def __init__(self, nodes: list[Node], bindings: dict[int, Binding],
+                 duplicates: list[tuple[int, int]] | None = None) -> None:  # fmt: skip
         self.nodes = nodes
         self.bindings = bindings
+        #: (position, position of the first declaration) of every name declared twice in one
+        #: parameter list, or twice among a fencil's function definitions.
+        self.duplicates = duplicates or []
         self._by_object: dict[int, Binding] | None = None  # built on the first lookup by object
 
     @property
@@ -78,9 +82,14 @@ def resolve(root: Node, builtins: Collection[str] = BUILTINS, *,
     open_scopes: list[tuple[int, list[str]]] = []  # (end position, names), innermost last
     later: dict[int, tuple[int, list[tuple[str, Binding]]]] = {}  # scopes opening further on
     bindings: dict[int, Binding] = {}
+    duplicates: list[tuple[int, int]] = []
 
     def open_scope(end: int, names: list[tuple[str, Binding]]) -> None:
+        declared: dict[str, int] = {}
         for name, binding in names:
+            if name in declared:
+                duplicates.append((binding.position, declared[name]))  # type: ignore[arg-type]
+            declared.setdefault(name, binding.position)  # type: ignore[arg-type]
             scopes.setdefault(name, []).append(binding)
         open_scopes.append((end, [name for name, _ in names]))
 
@@ -110,4 +119,4 @@ def resolve(root: Node, builtins: Collection[str] = BUILTINS, *,
                 first_closure = children[len(defs) + len(params)]
                 later[first_closure] = (end, [(nodes[p].id, Binding(BindingKind.FENCIL_PARAMETER, nodes[p], p))
                                               for p in params])  # type: ignore[attr-defined]
-    return SymbolTable(nodes, bindings)
+    return SymbolTable(nodes, bindings, duplicates)

@@ -30,6 +30,13 @@ PROVIDER = {"V2E": {"type": "Connectivity", "origin": "Vertex", "neighbor": "Edg
     pytest.param('λ(x) → ·x + x', False, 't.itir:1:13: error: type mismatch in the second argument of `plus`\n    λ(x) → ·x + x\n                ^\n  expected `T₀¹`, found `It[T₀¹]`; `Value` and `Iterator` differ (different constructors); where T₀: numeric\n  note: this is `It[T₀¹]` because of the first argument of `deref` at 1:9\nt.itir: 1 type error\n', id='an iterator where a value is expected'),
     pytest.param('λ(f) → f(f)', False, 't.itir:1:10: error: this would need an infinite type (`(…) → T₀`, where `…` is the type itself)\n    λ(f) → f(f)\n             ^\nt.itir: 1 type error\n', id='infinite type'),
     pytest.param('λ(it) → neighbors(Iₒ, it)', True, 't.itir:1:19: error: `neighbors` needs a connectivity, but `I` is the dimension IDim\n    λ(it) → neighbors(Iₒ, it)\n                      ^^\nt.itir: 1 type error\n', id='a neighbors of a dimension'),
+    pytest.param("λ(x, y, x) → x", False, "t.itir:1:9: error: `x` is declared twice\n    λ(x, y, x) → x\n"
+                 "            ^\n  note: the first `x` is declared at 1:3\nt.itir: 1 type error\n", id="duplicate parameter"),
+    pytest.param("f(a, b, a) {\n  g = λ(x) → x;\n  g = λ(y) → ·y;\n  b ← (g)(a) @ c⟨ IDim: [0, 1) ⟩;\n}\n", False,
+                 "t.itir:1:9: error: `a` is declared twice\n    f(a, b, a) {\n            ^\n"
+                 "  note: the first `a` is declared at 1:3\n"
+                 "t.itir:3:3: error: `g` is declared twice\n      g = λ(y) → ·y;\n      ^^^^^^^^^^^^^^\n"
+                 "  note: the first `g` is declared at 2:3\nt.itir: 2 type errors\n", id="duplicate definition and parameter"),
 ])  # fmt: skip
 def test_each_kind_of_error_has_its_message(text: str, with_provider: bool, expected: str, tmp_path, monkeypatch,
                                             capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip

@@ -26,7 +26,7 @@ from typeinf.reader import TypeSyntaxError, parse_type
 from typeinf.signatures import register_builtin
 
 __all__ = [
-    "Checked", "check", "Connectivity", "Dimension", "GrammarBuiltinError", "InfiniteTypeError", "MalformedIRError",
+    "Checked", "check", "Connectivity", "DuplicateNameError", "Dimension", "GrammarBuiltinError", "InfiniteTypeError", "MalformedIRError",
     "OffsetProviderError", "RecursionCycleError", "TypeInferenceError", "TypeSyntaxError",
     "UnboundSymbolError", "UnsatisfiableConstraintError", "infer", "infer_all", "is_instance",
     "load_offset_provider", "parse_type", "pformat", "register_builtin", "substitution",

@@ -31,6 +31,7 @@ from iterir.traversal import child_positions, depths, preorder
 from iterir.vocabulary import PRIMITIVES
 from typeinf.constraints import callee_text, ordinal
 from typeinf.errors import (
+    DuplicateNameError,
     GrammarBuiltinError,
     TypeInferenceError,
     MalformedIRError,
@@ -73,7 +74,7 @@ class Collection:
         """Collect and solve; raise the first error, or with `max_errors` > 1 keep up to that
         many (one per failing definition or closure) in `errors`. `explain` keeps the history
         that errors need to give their reasons (see `Solver`)."""
-        self.errors: list[tuple[int, TypeInferenceError]] = []  # (position, error), by position
+        self.errors: list[tuple[int, TypeInferenceError]] = []  # (position, error), in source order
         self.max_errors = max_errors
         if type(root) not in PLACEMENT:
             raise MalformedIRError(f"a {type(root).__name__} is not an IR node", None)
@@ -96,7 +97,7 @@ class Collection:
             self._guarded(0, check_finite, self.nodes, self.types, range(len(self.nodes)))
         except _EnoughErrors:
             pass
-        self.errors.sort(key=lambda pair: pair[0])
+        self.errors.sort(key=_source_order)
 
     def _guarded(self, position: int, step: Callable[..., object], *args: object) -> bool:
         """Run `step(*args)`; on a type error, raise it (when one error is wanted) or keep it, as
@@ -116,6 +117,8 @@ class Collection:
 
     # -- driving ----------------------------------------------------------------------------------
     def _collect(self) -> None:
+        for position, first in self.symbols.duplicates:
+            self._guarded(position, self._duplicate, position, first)
         root = self.root
         if not isinstance(root, FencilDefinition):
             self._guarded(0, self._collect_part, 0)
@@ -134,6 +137,11 @@ class Collection:
             self.decl(position)
         for position in children[ndefs + nparams :]:
             self._guarded(position, self._collect_part, position)
+
+    def _duplicate(self, position: int, first: int) -> None:
+        node, earlier = self.nodes[position], self.nodes[first]
+        raise DuplicateNameError(f"`{node.id}` is declared twice", node,  # type: ignore[attr-defined]
+                                 notes=[(f"the first `{node.id}` is declared", earlier)])  # type: ignore[attr-defined]
 
     def _order(self, definitions: list[int], out: list[int]) -> None:
         out.extend(definition_order(self.nodes, self.sizes, self.symbols, definitions))
@@ -391,6 +399,13 @@ class Collection:
                    f"the stencil, which is applied to the closure's {len(inputs)} input"
                    + ("" if len(inputs) == 1 else "s"))  # fmt: skip
         return None
+
+
+def _source_order(error: tuple[int, TypeInferenceError]) -> tuple[int, int, int]:
+    """Errors by line and column where the program was parsed, else by pre-order position."""
+    position, exc = error
+    loc = exc.node.loc if exc.node is not None else None
+    return (loc.line, loc.column, position) if loc is not None else (0, 0, position)
 
 
 class _EnoughErrors(Exception):

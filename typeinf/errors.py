@@ -61,6 +61,10 @@ class UnboundSymbolError(TypeInferenceError):
     """A name that a fencil uses but does not declare."""
 
 
+class DuplicateNameError(TypeInferenceError):
+    """A name declared twice in one parameter list, or by two function definitions of a fencil."""
+
+
 class GrammarBuiltinError(TypeInferenceError):
     """A builtin typed by rule used where the rule does not apply (not called, bad arguments)."""
 
