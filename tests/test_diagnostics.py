@@ -111,3 +111,18 @@ def test_colour_only_when_asked_or_on_a_terminal(tmp_path, capsys: pytest.Captur
     assert "\x1b[1;31merror\x1b[0m" in capsys.readouterr().err
     assert main(["infer", str(path)]) == 1  # auto: captured output is not a terminal
     assert "\x1b[" not in capsys.readouterr().err
+
+
+def test_the_readme_shows_real_output(tmp_path, monkeypatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.conftest import ROOT
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bad.itir").write_text(MULTI, encoding="utf-8")
+    main(["infer", "bad.itir"])
+    err = capsys.readouterr().err
+    k_error = err[err.index("bad.itir:4:21"):err.index("bad.itir:6:20")]
+    assert k_error in readme
+    monkeypatch.chdir(ROOT)
+    main(["explain", "examples/laplacian.itir:4:13"])
+    assert "\n".join(capsys.readouterr().out.splitlines()[:3]) in readme
