@@ -40,21 +40,26 @@ class Mismatch(Exception):
 def unify(a: Cell, b: Cell, trail: _Trail | None = None) -> list[tuple[Cell, Cell]]:
     """Make `a` and `b` equal, or raise Mismatch. Returns the pairs it could not decide yet
     (a row of values meeting a row of lists while both lengths are unknown), for a later try.
-    A `trail` given receives every cell this changed (to learn which constraint linked what)."""
+
+    With a `trail`, a Mismatch undoes this call's partial work (so that an error shows the types
+    as they were) and a success leaves on the trail every cell it changed (to learn which
+    constraint linked what). Without one, a Mismatch leaves the graph half-changed: for callers
+    that give up on the graph then, as fast inference does (it runs again to report the error).
+    """
     x, y = _root(a), _root(b)
     if x is y:
         return []
+    postponed: list[tuple[Cell, Cell]] = []
     if trail is None:
         # Fast path, the most frequent case: a variable without a family meets a structure of
         # its sort (a fresh result, a parameter meeting its first use).
         if x.ctor is None and y.ctor is not None and x.family is None and x.sort is y.sort:
             x.parent = y
-            return []
-        if y.ctor is None and x.ctor is not None and y.family is None and y.sort is x.sort:
+        elif y.ctor is None and x.ctor is not None and y.family is None and y.sort is x.sort:
             y.parent = x
-            return []
-        trail = []
-    postponed: list[tuple[Cell, Cell]] = []
+        else:
+            _solve(a, b, postponed, None)
+        return postponed
     start = len(trail)
     try:
         _solve(a, b, postponed, trail)
@@ -74,9 +79,11 @@ def _root(cell: Cell) -> Cell:
     return cell
 
 
-def _solve(a: Cell, b: Cell, postponed: list[tuple[Cell, Cell]], trail: _Trail) -> None:
+def _solve(a: Cell, b: Cell, postponed: list[tuple[Cell, Cell]], trail: _Trail | None) -> None:
     stack = [(a, b)]
-    pop, push, save = stack.pop, stack.extend, trail.append
+    pop, push = stack.pop, stack.extend
+    keep = trail is not None  # what changes, for an undo
+    save = trail.append if keep else None  # type: ignore[union-attr]
     while stack:
         x, y = pop()
         while x.parent is not None:
@@ -88,20 +95,23 @@ def _solve(a: Cell, b: Cell, postponed: list[tuple[Cell, Cell]], trail: _Trail) 
         if x.ctor is None or y.ctor is None:
             if x.ctor is not None:
                 x, y = y, x
-            save((x, None, x.rank, x.sort, x.family))
+            if keep:
+                save((x, None, x.rank, x.sort, x.family))
             if y.ctor is not None:  # a variable meets a structure
                 if x.family is None and x.sort is y.sort:
                     x.parent = y
                 else:
                     _bind(x, y)
             else:
-                save((y, None, y.rank, y.sort, y.family))
+                if keep:
+                    save((y, None, y.rank, y.sort, y.family))
                 _merge_variables(x, y)
         elif x.ctor == y.ctor:
             if x.label != y.label:
                 raise Mismatch(x, y, "different constants")
-            save((x, None, x.rank, x.sort, x.family))
-            save((y, None, y.rank, y.sort, y.family))
+            if keep:
+                save((x, None, x.rank, x.sort, x.family))
+                save((y, None, y.rank, y.sort, y.family))
             _link(x, y)
             # Arguments that are already one, or a plain variable meeting a structure of its
             # sort, are settled here; the rest go on the stack.
@@ -113,16 +123,19 @@ def _solve(a: Cell, b: Cell, postponed: list[tuple[Cell, Cell]], trail: _Trail) 
                 if u is v:
                     continue
                 if u.ctor is None and v.ctor is not None and u.family is None and u.sort is v.sort:
-                    save((u, None, u.rank, u.sort, u.family))
+                    if keep:
+                        save((u, None, u.rank, u.sort, u.family))
                     u.parent = v
                 elif v.ctor is None and u.ctor is not None and v.family is None and v.sort is u.sort:
-                    save((v, None, v.rank, v.sort, v.family))
+                    if keep:
+                        save((v, None, v.rank, v.sort, v.family))
                     v.parent = u
                 else:
                     stack.append((u, v))
         else:
-            save((x, None, x.rank, x.sort, x.family))
-            save((y, None, y.rank, y.sort, y.family))
+            if keep:
+                save((x, None, x.rank, x.sort, x.family))
+                save((y, None, y.rank, y.sort, y.family))
             if x.ctor in _ROWS_OF_VALUES and y.ctor in _CONCRETE_ROWS:
                 push(_expand(x, y))
             elif y.ctor in _ROWS_OF_VALUES and x.ctor in _CONCRETE_ROWS:
