@@ -120,6 +120,13 @@ def find(cell: Cell) -> Cell:
     return root
 
 
+def root_of(cell: Cell) -> Cell:
+    """`find` without path compression, for searches that must not change the graph."""
+    while cell.parent is not None:
+        cell = cell.parent
+    return cell
+
+
 def var(sort: Sort, family: frozenset[str] | None = None) -> Cell:
     # Fills the slots directly, as `Scheme.instantiate` does: the collector makes a fresh
     # variable for nearly every node.
@@ -254,6 +261,9 @@ class Scheme:
 
     def __init__(self, root: Cell) -> None:
         order: list[Cell] = []  # post-order: a cell after all its arguments
+        #: Per cell of `order`: a shared constant, (None, sort, family) for a variable, or
+        #: (ctor, label, getter of its arguments from the copies made before it).
+        plan: list[Cell | tuple] = []
         index: dict[int, int] = {}  # id of a cell → its place in `order`
         active, done = new_marks()  # on the current path / ordered
         root = find(root)
@@ -265,29 +275,30 @@ class Scheme:
                     child = child.parent
                 if child.mark == done:
                     continue
-                if child.mark == active:
-                    raise ValueError("cannot generalize a cyclic type")
-                child.mark = active
-                path.append(child)
-                pending.append(iter(child.args))
-                break
-            else:
+                if child.args:
+                    if child.mark == active:
+                        raise ValueError("cannot generalize a cyclic type")
+                    child.mark = active
+                    path.append(child)
+                    pending.append(iter(child.args))
+                    break
+                child.mark = done  # a leaf: a variable or a constant
+                index[id(child)] = len(order)
+                order.append(child)
+                plan.append((None, child.sort, child.family) if child.ctor is None else child)
+            else:  # every argument of the cell on top is ordered: order it
                 cell = path.pop()
                 pending.pop()
                 cell.mark = done
                 index[id(cell)] = len(order)
                 order.append(cell)
-        #: Per cell: a shared constant, ("var", sort, family), or (ctor, label, argument getter).
-        self.plan: list[Cell | tuple] = []
-        for cell in order:
-            if cell.ctor is None:
-                self.plan.append((None, cell.sort, cell.family))
-            elif not cell.args:
-                self.plan.append(cell)
-            else:
-                indices = [index[id(find(a))] for a in cell.args]
+                if not cell.args:
+                    plan.append((None, cell.sort, cell.family) if cell.ctor is None else cell)
+                    continue
+                indices = [index[id(root_of(a))] for a in cell.args]
                 getter = itemgetter(*indices) if len(indices) > 1 else (lambda cells, i=indices[0]: (cells[i],))
-                self.plan.append((cell.ctor, cell.label, getter))
+                plan.append((cell.ctor, cell.label, getter))
+        self.plan = plan
         self.cells = order  # the generalized cells, in the order of the plan
 
     def instantiate(self) -> Cell:

@@ -20,6 +20,7 @@ from typeinf.terms import (
     Cell,
     Sort,
     make,
+    root_of,
     sort_meet,
     var,
 )
@@ -46,7 +47,7 @@ def unify(a: Cell, b: Cell, trail: _Trail | None = None) -> list[tuple[Cell, Cel
     constraint linked what). Without one, a Mismatch leaves the graph half-changed: for callers
     that give up on the graph then, as fast inference does (it runs again to report the error).
     """
-    x, y = _root(a), _root(b)
+    x, y = root_of(a), root_of(b)
     if x is y:
         return []
     postponed: list[tuple[Cell, Cell]] = []
@@ -70,13 +71,6 @@ def unify(a: Cell, b: Cell, trail: _Trail | None = None) -> list[tuple[Cell, Cel
         del trail[start:]
         raise
     return postponed
-
-
-def _root(cell: Cell) -> Cell:
-    """`find` without path compression, which an undo could not take back."""
-    while cell.parent is not None:
-        cell = cell.parent
-    return cell
 
 
 def _solve(a: Cell, b: Cell, postponed: list[tuple[Cell, Cell]], trail: _Trail | None) -> None:
@@ -147,7 +141,7 @@ def _solve(a: Cell, b: Cell, postponed: list[tuple[Cell, Cell]], trail: _Trail |
                 if not _first_known(row):
                     postponed.append((x, y))
                     continue
-                empty = _root(row.args[1]).ctor == "DEmpty"
+                empty = root_of(row.args[1]).ctor == "DEmpty"
                 concrete = T_EMPTY if empty else make("TTuple", var(Sort.TYPE), var(Sort.TROW))
                 push(_expand(row, concrete))
                 stack.append((concrete, other))
@@ -183,7 +177,7 @@ def _merge_variables(x: Cell, y: Cell) -> None:
     if family is not None and not family:
         raise Mismatch(x, y, "incompatible families")
     _link(x, y)
-    root = _root(x)
+    root = root_of(x)
     root.sort, root.family = sort, family
 
 
@@ -225,4 +219,4 @@ def _expand(row: Cell, concrete: Cell) -> list[tuple[Cell, Cell]]:
 
 
 def _first_known(row: Cell) -> bool:
-    return _root(row.args[1]).ctor in ("DTuple", "DEmpty")
+    return root_of(row.args[1]).ctor in ("DTuple", "DEmpty")
