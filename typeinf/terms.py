@@ -140,7 +140,10 @@ _new_cell = Cell.__new__
 
 
 def make(ctor: str, *args: Cell) -> Cell:
-    return Cell(ctor, args)
+    cell = _new_cell(Cell)  # slots filled directly, as in `var`
+    cell.parent, cell.rank, cell.mark, cell.ctor, cell.label, cell.args = None, 0, 0, ctor, None, args
+    cell.sort, cell.family = CONSTRUCTORS[ctor][0], None
+    return cell
 
 
 # Constants are shared: a constant's content never changes, so one cell serves every use.
