@@ -318,18 +318,3 @@ PLACEMENT: dict[type[Node], tuple[tuple[str, bool, frozenset[type]], ...]] = {
     )
     for cls in NODE_CLASSES.values()
 }
-
-
-def check_placement(node: Node) -> None:
-    """Raise MisplacedNodeError if a direct child of `node` stands where it is not allowed."""
-    for name, many, allowed in PLACEMENT[type(node)]:
-        value = getattr(node, name)
-        if not many:
-            if type(value) not in allowed:
-                raise MisplacedNodeError(value, node, name)
-        elif type(value) is not tuple:
-            raise MisplacedNodeError(value, node, name)
-        else:
-            for child in value:
-                if type(child) not in allowed:
-                    raise MisplacedNodeError(child, node, name)

@@ -16,11 +16,11 @@ keeps the pending generators on a list, so depth costs memory, never Python stac
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Generator, Iterator
 from types import GeneratorType
 from typing import Any
 
-from iterir.nodes import Node
+from iterir.nodes import PLACEMENT, MisplacedNodeError, Node
 
 Visit = Generator[Any, Any, Any]
 
@@ -34,12 +34,13 @@ def walk(node: Node) -> Iterator[Node]:
         stack.extend(reversed(current.children()))
 
 
-def preorder(root: Node, check: Callable[[Node], None] | None = None) -> tuple[list[Node], list[int]]:
+def preorder(root: Node, checked: bool = False) -> tuple[list[Node], list[int]]:
     """Every node occurrence in pre-order, and the size of the subtree at each position.
 
     The children of the node at position i start at i + 1, each after the previous one's
-    subtree. A node object used in two places occurs twice. `check`, if given, sees each node
-    before its children are taken (to reject malformed trees that have no children to take).
+    subtree. A node object used in two places occurs twice. `checked` makes sure first that
+    each node's children may stand where they do (`PLACEMENT`), raising MisplacedNodeError: a
+    tree built in Python may hold anything.
     """
     nodes: list[Node] = []
     counts: list[int] = []
@@ -47,8 +48,18 @@ def preorder(root: Node, check: Callable[[Node], None] | None = None) -> tuple[l
     pop, push, add, count = stack.pop, stack.extend, nodes.append, counts.append
     while stack:
         node = pop()
-        if check is not None:
-            check(node)
+        if checked:  # inline, not a call: this loop runs once per node of every program
+            for name, many, allowed in PLACEMENT[type(node)]:
+                value = getattr(node, name)
+                if not many:
+                    if type(value) not in allowed:
+                        raise MisplacedNodeError(value, node, name)
+                elif type(value) is not tuple:
+                    raise MisplacedNodeError(value, node, name)
+                else:
+                    for child in value:
+                        if type(child) not in allowed:
+                            raise MisplacedNodeError(child, node, name)
         add(node)
         children = node.children()
         count(len(children))

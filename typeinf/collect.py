@@ -25,7 +25,7 @@ from iterir import (
     Sym,
     SymRef,
 )
-from iterir.nodes import PLACEMENT, MisplacedNodeError, check_placement
+from iterir.nodes import PLACEMENT, MisplacedNodeError
 from iterir.symbols import BindingKind, SymbolTable, resolve
 from iterir.traversal import child_positions, depths, preorder
 from iterir.vocabulary import PRIMITIVES
@@ -79,7 +79,7 @@ class Collection:
         if type(root) not in PLACEMENT:
             raise MalformedIRError(f"a {type(root).__name__} is not an IR node", None)
         try:
-            self.nodes, self.sizes = preorder(root, check_placement)
+            self.nodes, self.sizes = preorder(root, checked=True)
         except MisplacedNodeError as error:
             raise MalformedIRError(str(error), error.parent) from None
         self.root = root
