@@ -8,7 +8,7 @@ from typing import Any
 
 from iterir import FencilDefinition, FunctionDefinition, Node, StencilClosure
 from iterir.gcpause import gc_paused
-from iterir.traversal import child_positions
+from iterir.traversal import child_positions, walk
 from typeinf.collect import Collection
 from typeinf.errors import TypeInferenceError
 from typeinf.offsets import OffsetProvider, load_offset_provider
@@ -66,16 +66,26 @@ def infer_all(node: Node, offset_provider: Provider = None, *, attach: bool = Fa
     `node.inferred_type` (the types share one solved graph: print them with `pformat`)."""
     with gc_paused():
         collection = _solved(node, offset_provider)
-        types: list[Type | None] = list(collection.types)
+        result = _node_types(collection, complete=True)
+        del collection
+    if attach:
+        for current in walk(node):
+            if id(current) in result:
+                object.__setattr__(current, "inferred_type", result[id(current)])
+    return result
+
+
+def _node_types(collection: Collection, complete: bool) -> dict[int, Type]:
+    """The type of every node that has one, by `id(node)` (a node object used in several
+    places: its first occurrence), in pre-order; program-level types only if `complete`."""
+    types: list[Type | None] = list(collection.types)
+    if complete:
         for position in range(len(types) - 1, -1, -1):
             types[position] = _program_type(collection, position, types)
-        result: dict[int, Type] = {}
-        for current, type_ in zip(collection.nodes, types):
-            if type_ is not None and id(current) not in result:
-                result[id(current)] = type_
-                if attach:
-                    object.__setattr__(current, "inferred_type", type_)
-        del collection
+    result: dict[int, Type] = {}
+    for current, type_ in zip(collection.nodes, types):
+        if type_ is not None and id(current) not in result:
+            result[id(current)] = type_
     return result
 
 
@@ -99,13 +109,6 @@ def check(node: Node, offset_provider: Provider = None, *, max_errors: int | Non
         except TypeInferenceError as error:  # before any part could be typed: a malformed tree
             return Checked(None, {}, [error])
         errors = [error for _, error in collection.errors][:max_errors]
-        types: list[Type | None] = list(collection.types)
-        if not errors:
-            for position in range(len(types) - 1, -1, -1):
-                types[position] = _program_type(collection, position, types)
-        result: dict[int, Type] = {}
-        for current, type_ in zip(collection.nodes, types):
-            if type_ is not None and id(current) not in result:
-                result[id(current)] = type_
+        result = _node_types(collection, complete=not errors)
         del collection
     return Checked(None if errors else result[id(node)], result, errors)
