@@ -8,6 +8,7 @@ import json
 import math
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -22,6 +23,16 @@ def in_child(module: str, shape: str, size: int) -> dict[str, Any]:
         capture_output=True, text=True, check=True,
     )  # fmt: skip
     return json.loads(child.stdout)  # type: ignore[no-any-return]
+
+
+def calibration() -> float:
+    """Seconds for a fixed pure-Python loop: shared machines vary by tens of percent from hour
+    to hour, and this says how fast this one is while the figures are taken."""
+    start = time.perf_counter()
+    total = 0
+    for i in range(10_000_000):
+        total += i
+    return time.perf_counter() - start
 
 
 def scaling_exponent(points: list[tuple[float, float]]) -> float:
@@ -51,6 +62,8 @@ def run(
     if args.child:
         print(json.dumps(measure(args.child[0], int(args.child[1]))))
         return
+    print(f"calibration: a 10-million-step Python loop takes {calibration():.2f} s on this machine now "
+          "(figures scale with it)")  # fmt: skip
     width = max(len(s) for s in args.shapes) + 1
     header = f"{'shape':<{width}} {'nodes':>9} " + " ".join(f"{h:>{max(len(h), 8)}}" for h, _ in columns)
     print(header)
