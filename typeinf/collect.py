@@ -92,6 +92,7 @@ class Collection:
         self.free_names: dict[str, Cell] = {}
         self.in_fencil = isinstance(root, FencilDefinition)
         self.uncalled: dict[int, str] = {}  # grammar builtins and type names not yet consumed
+        self.rule_calls: dict[int, tuple[list[int], Cell]] = {}  # see `built`
         try:
             self._collect()
             self._guarded(0, check_finite, self.nodes, self.types, range(len(self.nodes)))
@@ -177,6 +178,16 @@ class Collection:
         node = self.nodes[position]
         return child_positions(self.sizes, position, node.child_count())
 
+    def built(self, position: int) -> Cell | None:
+        """The type of the node at `position`, for reading it off. A builtin typed by rule gets
+        its type at a call (its arguments' types to its result) only here: inference itself
+        never needs it, and it would be a few cells more at every `make_tuple` or `shift`."""
+        cell = self.types[position]
+        if cell is None and position in self.rule_calls:
+            args, result = self.rule_calls.pop(position)
+            cell = self.types[position] = fun([self.type_at(a) for a in args], result)
+        return cell
+
     def type_at(self, position: int) -> Cell:
         cell = self.types[position]
         if cell is None:  # a grammar builtin or type name used as a value
@@ -256,8 +267,7 @@ class Collection:
                 raise GrammarBuiltinError(f"`{callee.id}` is a type name, not a function: cast "  # type: ignore[attr-defined]
                                           f"with `cast_(x, {callee.id})`", callee)  # type: ignore[attr-defined]  # fmt: skip
             result: Cell = getattr(self, "rule_" + callee.id)(position, node, args)  # type: ignore[attr-defined]
-            # The builtin's type at this call: its arguments' types to its result.
-            types[fun_position] = fun([self.type_at(a) for a in args], result)
+            self.rule_calls[fun_position] = (args, result)  # see `built`
             return result
         fun_type = self.type_at(fun_position)
         root = find(fun_type)

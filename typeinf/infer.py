@@ -44,7 +44,7 @@ def _program_type(collection: Collection, position: int, types: list[Type | None
                             for p in children[:ndefs])  # fmt: skip
         params = tuple(collection.type_at(p) for p in children[ndefs:])
         return FencilType(current.id, definitions, params)
-    return types[position]
+    return types[position] if types[position] is not None else collection.built(position)
 
 
 def infer(node: Node, offset_provider: Provider = None) -> Type:
