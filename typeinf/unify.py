@@ -194,28 +194,40 @@ def _bind(variable: Cell, structure: Cell) -> None:
 def _expand(row: Cell, concrete: Cell) -> list[tuple[Cell, Cell]]:
     """Equations making a ValTuple/ValListTuple equal to a TTuple/TEmpty; the row joins it."""
     row.parent = concrete
+    pairs: list[tuple[Cell, Cell]] = []
     if row.ctor == "ValTuple":
         kind, dtypes, size, current, defined = row.args
         if concrete.ctor == "TEmpty":
             return [(dtypes, D_EMPTY), (defined, L_EMPTY)]
-        dtype, location = var(Sort.DTYPE), var(Sort.LOC)
-        dtypes_rest, defined_rest = var(Sort.DROW), var(Sort.LROW)
-        return [
-            (dtypes, make("DTuple", dtype, dtypes_rest)),
-            (defined, make("LTuple", location, defined_rest)),
+        dtype, dtypes_rest = _split(dtypes, "DTuple", Sort.DTYPE, Sort.DROW, pairs)
+        location, defined_rest = _split(defined, "LTuple", Sort.LOC, Sort.LROW, pairs)
+        pairs += [
             (concrete.args[0], make("Val", kind, dtype, size, current, location)),
             (concrete.args[1], make("ValTuple", kind, dtypes_rest, size, current, defined_rest)),
         ]
+        return pairs
     kind, dtypes, length, skip, size = row.args
     if concrete.ctor == "TEmpty":
         return [(dtypes, D_EMPTY)]
-    dtype, dtypes_rest = var(Sort.DTYPE), var(Sort.DROW)
+    dtype, dtypes_rest = _split(dtypes, "DTuple", Sort.DTYPE, Sort.DROW, pairs)
     item = make("Val", kind, make("List", dtype, length, skip), size, ANYWHERE, ANYWHERE)
-    return [
-        (dtypes, make("DTuple", dtype, dtypes_rest)),
+    pairs += [
         (concrete.args[0], item),
         (concrete.args[1], make("ValListTuple", kind, dtypes_rest, length, skip, size)),
     ]
+    return pairs
+
+
+def _split(items: Cell, ctor: str, item_sort: Sort, rest_sort: Sort, pairs: list[tuple[Cell, Cell]]) -> tuple[Cell, Cell]:
+    """The first item and the rest of the row `items`: its own, when it is known already (a row
+    of values met before, as `lift`'s two rows share their dtypes), else fresh variables that an
+    equation added to `pairs` makes so."""
+    known = root_of(items)
+    if known.ctor == ctor:
+        return known.args  # type: ignore[return-value]
+    first, rest = var(item_sort), var(rest_sort)
+    pairs.append((items, make(ctor, first, rest)))
+    return first, rest
 
 
 def _first_known(row: Cell) -> bool:
