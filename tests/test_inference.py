@@ -244,6 +244,8 @@ def test_compiled_builtin_instances_equal_the_plan_and_are_fresh() -> None:
         assert typeinf.pformat(first, locations=True) == expected, name
         assert typeinf.pformat(second, locations=True) == expected, name
         assert not _variables(first) & _variables(second), name
+        *params, result = signature.instantiate_call()  # type: ignore[misc]
+        assert typeinf.pformat(typeinf.terms.fun(params, result), locations=True) == expected, name
 
 
 def _variables(cell: typeinf.terms.Cell) -> set[int]:

@@ -41,7 +41,7 @@ from typeinf.errors import (
 )
 from typeinf.offsets import Connectivity, Dimension, OffsetProvider
 from typeinf.order import definition_order
-from typeinf.signatures import BUILTINS
+from typeinf.signatures import BUILTINS, Signature
 from typeinf.solve import Solver, check_finite
 from typeinf.terms import (
     ANYWHERE,
@@ -93,6 +93,7 @@ class Collection:
         self.in_fencil = isinstance(root, FencilDefinition)
         self.uncalled: dict[int, str] = {}  # grammar builtins and type names not yet consumed
         self.rule_calls: dict[int, tuple[list[int], Cell]] = {}  # see `built`
+        self.builtin_callees: dict[int, Signature] = {}  # SymRef position → builtin it calls
         try:
             self._collect()
             self._guarded(0, check_finite, self.nodes, self.types, range(len(self.nodes)))
@@ -179,9 +180,9 @@ class Collection:
         return child_positions(self.sizes, position, node.child_count())
 
     def built(self, position: int) -> Cell | None:
-        """The type of the node at `position`, for reading it off. A builtin typed by rule gets
-        its type at a call (its arguments' types to its result) only here: inference itself
-        never needs it, and it would be a few cells more at every `make_tuple` or `shift`."""
+        """The type of the node at `position`, for reading it off. A builtin called directly
+        gets its type at the call (its arguments' types to its result) only here: inference
+        itself never needs it, and it would be a few cells more at every call of a builtin."""
         cell = self.types[position]
         if cell is None and position in self.rule_calls:
             args, result = self.rule_calls.pop(position)
@@ -232,6 +233,11 @@ class Collection:
         if kind is BindingKind.BUILTIN:
             signature = BUILTINS[node.id]
             if signature.how == "signature":
+                if signature.instantiate_call is not None and position and type(self.nodes[position - 1]) is FunCall:
+                    # The callee of the call at position - 1 (a call's first child is its
+                    # callee): `call` instantiates it.
+                    self.builtin_callees[position] = signature
+                    return None
                 return signature.instantiate()  # type: ignore[misc]
             self.uncalled[position] = signature.how  # the call or cast_ that uses it clears this
             return None
@@ -254,7 +260,7 @@ class Collection:
         return fun([self.decl(p) for p in params], self.type_at(body))
 
     def call(self, position: int, node: FunCall) -> Cell:
-        sizes, types = self.sizes, self.types
+        sizes = self.sizes
         fun_position = position + 1
         args, child = [], fun_position + sizes[fun_position]
         for _ in node.args:
@@ -269,26 +275,36 @@ class Collection:
             result: Cell = getattr(self, "rule_" + callee.id)(position, node, args)  # type: ignore[attr-defined]
             self.rule_calls[fun_position] = (args, result)  # see `built`
             return result
+        signature = self.builtin_callees.pop(fun_position, None)
+        if signature is not None:
+            # A builtin called directly: only its parameters and result are made (see `built`).
+            *params, result = signature.instantiate_call()
+            self.rule_calls[fun_position] = (args, result)
+            self._arguments(node, params, args, fun_position)
+            return result  # type: ignore[no-any-return]
         fun_type = self.type_at(fun_position)
         root = find(fun_type)
         if root.ctor == "Fun":
             params, tail = row_items(root.args[0])
-            if tail is T_EMPTY:
-                # A callee of known arity: one constraint per argument, for precise errors; the
-                # call's type is the callee's result.
-                if len(params) != len(args):
-                    raise UnsatisfiableConstraintError(
-                        f"{callee_text(callee)} takes {len(params)} argument{'' if len(params) == 1 else 's'}, "
-                        f"but is given {len(args)}", node, str(len(params)), str(len(args)))  # fmt: skip
-                equal = self.equal
-                for i, param in enumerate(params):
-                    arg = args[i]
-                    equal(param, types[arg] or self.type_at(arg), arg, ("argument", i, callee, fun_position))
+            if tail is T_EMPTY:  # a callee of known arity: the call's type is its result
+                self._arguments(node, params, args, fun_position)
                 return root.args[1]  # type: ignore[no-any-return]
         ret = var(Sort.TYPE)
         called = make("Fun", row("TTuple", [self.type_at(a) for a in args], T_EMPTY), ret)
         self.equal(fun_type, called, position, ("call", len(args), callee, fun_position))
         return ret
+
+    def _arguments(self, node: FunCall, params: list[Cell], args: list[int], fun_position: int) -> None:
+        """One constraint per argument of a callee of known arity, for precise errors."""
+        callee = node.fun
+        if len(params) != len(args):
+            raise UnsatisfiableConstraintError(
+                f"{callee_text(callee)} takes {len(params)} argument{'' if len(params) == 1 else 's'}, "
+                f"but is given {len(args)}", node, str(len(params)), str(len(args)))  # fmt: skip
+        types, equal = self.types, self.equal
+        for i, param in enumerate(params):
+            arg = args[i]
+            equal(param, types[arg] or self.type_at(arg), arg, ("argument", i, callee, fun_position))
 
     # -- the builtins that are part of the grammar (TYPES.md section 5) ---------------------------
     def arity(self, node: FunCall, args: list[int], count: int) -> None:

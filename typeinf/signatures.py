@@ -25,6 +25,8 @@ class Signature:
     scheme: Scheme | None = None
     #: A fresh instance of `type` (`scheme.instantiate`, compiled).
     instantiate: Callable[[], Cell] | None = None
+    #: For a direct call: fresh parameters and result, result last (see `terms.compiled`).
+    instantiate_call: Callable[[], tuple[Cell, ...]] | None = None
 
 
 def _folder() -> Path:
@@ -59,7 +61,7 @@ def _read(name: str, signature: str) -> Signature:
     if not isinstance(type_, Cell) or find(type_).sort is not Sort.TYPE:
         raise TypeSyntaxError(f"the signature of {name!r} must be a type, not {signature!r}")
     scheme = Scheme(type_)
-    return Signature(name, "signature", type_, scheme, compiled(scheme))
+    return Signature(name, "signature", type_, scheme, compiled(scheme), compiled(scheme, call=True))
 
 
 def _load() -> dict[str, Signature]:

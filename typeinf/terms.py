@@ -15,6 +15,7 @@ from __future__ import annotations
 import enum
 from operator import itemgetter
 from collections.abc import Callable, Iterator
+from typing import Any
 from dataclasses import dataclass
 
 from iterir.vocabulary import PRIMITIVES
@@ -330,12 +331,36 @@ class Scheme:
         return cells
 
 
-def compiled(scheme: Scheme) -> Callable[[], Cell]:
+def compiled(scheme: Scheme, call: bool = False) -> Callable[[], Any] | None:
     """`scheme.instantiate` as straight-line code, without the plan's interpretation: for the
-    builtins, which are instantiated at nearly every call of a program."""
+    builtins, which are instantiated at nearly every call of a program.
+
+    With `call`, the code makes only what a direct call needs, the parameters and the result
+    (returned as a tuple, result last), not the function and argument-tuple cells around them;
+    None if the type is not a function of a fixed number of parameters."""
+    cells = scheme.cells
+    position = {id(c): i for i, c in enumerate(cells)}
+    returned, skipped = [len(cells) - 1], set()
+    if call:
+        root = cells[-1]
+        if root.ctor != "Fun":
+            return None
+        skipped.add(len(cells) - 1)
+        params, tail = row_items(root.args[0])
+        if tail.ctor != "TEmpty":
+            return None
+        row = find(root.args[0])
+        while row.ctor == "TTuple":
+            skipped.add(position[id(row)])
+            row = find(row.args[1])
+        returned = [position[id(find(p))] for p in params] + [position[id(find(root.args[1]))]]
+        if any(position[id(find(a))] in skipped for i, c in enumerate(cells) if i not in skipped for a in c.args):
+            return None  # a skipped cell is part of another: make them all
     names: dict[str, object] = {"new": Cell.__new__, "Cell": Cell}
     lines = ["def instantiate():"]
     for i, step in enumerate(scheme.plan):
+        if i in skipped:
+            continue
         if type(step) is Cell:
             names[f"k{i}"] = step
             lines.append(f"    c{i} = k{i}")
@@ -346,10 +371,13 @@ def compiled(scheme: Scheme) -> Callable[[], Cell]:
             names[f"s{i}"], names[f"f{i}"] = second, third
             lines.append(f"    c{i}.ctor = None; c{i}.label = None; c{i}.args = (); c{i}.sort = s{i}; c{i}.family = f{i}")
         else:
-            args = [f"c{scheme.cells.index(find(a))}" for a in scheme.cells[i].args]
+            args = [f"c{position[id(find(a))]}" for a in cells[i].args]
             names[f"t{i}"], names[f"l{i}"], names[f"s{i}"] = ctor, second, CONSTRUCTORS[ctor][0]
             lines.append(f"    c{i}.ctor = t{i}; c{i}.label = l{i}; c{i}.args = ({', '.join(args)},); "
                          f"c{i}.sort = s{i}; c{i}.family = None")  # fmt: skip
-    lines.append(f"    return c{len(scheme.plan) - 1}")
+    if call:
+        lines.append(f"    return ({', '.join(f'c{i}' for i in returned)},)")
+    else:
+        lines.append(f"    return c{returned[0]}")
     exec("\n".join(lines), names)  # noqa: S102 - our own generated code, from our own plan
     return names["instantiate"]  # type: ignore[return-value]
