@@ -178,9 +178,19 @@ def _span(node: iterir.Node | None, source: Source) -> dict[str, Any]:
     if node is None:
         return {"span": None, "json_path": None, "node": None}
     loc = node.loc
-    span = None if loc is None else {"line": loc.line, "column": loc.column, "end_line": loc.end_line,
-                                     "end_column": loc.end_column}  # fmt: skip
+    span = None if loc is None else _span_json(loc.line, loc.column, loc.end_line, loc.end_column)
     return {"span": span, "json_path": source.json_path(node), "node": iterir.pformat_short(node, 60)}
+
+
+def _span_json(line: int, column: int | None, end_line: int, end_column: int | None) -> dict[str, Any]:
+    return {"line": line, "column": column, "end_line": end_line, "end_column": end_column}
+
+
+def _diagnostic(kind: str, message: str, summary: str, where: dict[str, Any], details: list[str],
+                expected: str | None, actual: str | None, notes: list[dict[str, Any]]) -> dict[str, Any]:  # fmt: skip
+    """One entry of `diagnostics` in the JSON output (its schema is in the README)."""
+    return {"severity": "error", "kind": kind, "message": message, "summary": summary, **where,
+            "details": details, "expected": expected, "actual": actual, "notes": notes}  # fmt: skip
 
 
 def _json_report(path: str, program: _Program, checked: Checked, args: argparse.Namespace) -> dict[str, Any]:
@@ -195,21 +205,18 @@ def _json_report(path: str, program: _Program, checked: Checked, args: argparse.
         report["nodes"] = [{**_span(node, program.source), **typed(checked.types[id(node)])}
                            for node in iterir.walk(program.node) if id(node) in checked.types]  # fmt: skip
     report["diagnostics"] = [
-        {"severity": "error", "kind": type(error).__name__, "message": error.message, "summary": error.summary,
-         **_span(error.node, program.source), "details": error.details,
-         "expected": getattr(error, "expected", None), "actual": getattr(error, "actual", None),
-         "notes": [{"message": text, **_span(node, program.source)} for text, node in error.notes]}
+        _diagnostic(type(error).__name__, error.message, error.summary, _span(error.node, program.source),
+                    error.details, getattr(error, "expected", None), getattr(error, "actual", None),
+                    [{"message": text, **_span(node, program.source)} for text, node in error.notes])
         for error in checked.errors
     ]  # fmt: skip
     return report
 
 
 def _parse_diagnostic(error: iterir.ParseError) -> dict[str, Any]:
-    span = None if error.line is None else {"line": error.line, "column": error.column, "end_line": error.line,
-                                            "end_column": error.end_column}  # fmt: skip
-    return {"severity": "error", "kind": "ParseError", "message": error.message, "summary": error.message,
-            "span": span, "json_path": error.json_path, "node": None, "details": [], "expected": None,
-            "actual": None, "notes": []}  # fmt: skip
+    span = None if error.line is None else _span_json(error.line, error.column, error.line, error.end_column)
+    where = {"span": span, "json_path": error.json_path, "node": None}
+    return _diagnostic("ParseError", error.message, error.message, where, [], None, None, [])
 
 
 # -- explain --------------------------------------------------------------------------------------

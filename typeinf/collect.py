@@ -33,9 +33,9 @@ from typeinf.constraints import callee_text, ordinal
 from typeinf.errors import (
     DuplicateNameError,
     GrammarBuiltinError,
-    TypeInferenceError,
     MalformedIRError,
     OffsetProviderError,
+    TypeInferenceError,
     UnboundSymbolError,
     UnsatisfiableConstraintError,
 )
@@ -260,12 +260,7 @@ class Collection:
         return fun([self.decl(p) for p in params], self.type_at(body))
 
     def call(self, position: int, node: FunCall) -> Cell:
-        sizes = self.sizes
-        fun_position = position + 1
-        args, child = [], fun_position + sizes[fun_position]
-        for _ in node.args:
-            args.append(child)
-            child += sizes[child]
+        fun_position, *args = child_positions(self.sizes, position, len(node.args) + 1)
         callee = node.fun
         if fun_position in self.uncalled:
             how = self.uncalled.pop(fun_position)

@@ -8,11 +8,8 @@ from dataclasses import dataclass
 from iterir import Node
 from iterir.gcpause import gc_paused
 from iterir.traversal import walk
-from typeinf.collect import Collection
-from typeinf.constraints import reason_text
 from typeinf.errors import TypeInferenceError
-from typeinf.infer import Provider, _program_type
-from typeinf.offsets import load_offset_provider
+from typeinf.infer import Provider, _program_type, every_error
 from typeinf.terms import Cell, Type, find, roots
 
 MAX_REASONS = 8
@@ -37,10 +34,9 @@ def innermost_at(root: Node, line: int, column: int) -> Node | None:
 
 def why(root: Node, target: Node, offset_provider: Provider = None) -> Explained:
     """The type of `target` (a node of `root`) and the reasons behind it."""
-    provider = None if offset_provider is None else load_offset_provider(dict(offset_provider))
     with gc_paused():
         try:
-            collection = Collection(root, provider, explain=True, max_errors=1_000_000)
+            collection = every_error(root, offset_provider)
         except TypeInferenceError as error:
             return Explained(None, [], [error])
         errors = [error for _, error in collection.errors]
@@ -51,14 +47,7 @@ def why(root: Node, target: Node, offset_provider: Provider = None) -> Explained
             type_ = None
         if type_ is None:
             return Explained(None, [], errors)
-        classes = _classes(list(roots(type_)))
-        history = collection.solver.history or {}
-        reasons: list[tuple[str, Node]] = []
-        seen: set[int] = set()
-        for at, reason, joined in history.values():  # in the order the constraints were solved
-            if at not in seen and id(find(joined)) in classes and len(reasons) < MAX_REASONS:
-                seen.add(at)
-                reasons.append((reason_text(reason), collection.nodes[at]))
+        reasons = collection.solver.joined(_classes(list(roots(type_))), [], MAX_REASONS)
         return Explained(type_, reasons, errors)
 
 

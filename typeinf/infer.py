@@ -20,11 +20,22 @@ Provider = OffsetProvider | dict[str, Any] | None
 def _solved(node: Node, offset_provider: Provider) -> Collection:
     """The solved collection; on a type error, inference runs again keeping the history that
     gives the error its reasons (errors are rare: the fast path keeps none)."""
-    provider = None if offset_provider is None else load_offset_provider(dict(offset_provider))
+    provider = _provider(offset_provider)
     try:
         return Collection(node, provider)
     except TypeInferenceError:
         return Collection(node, provider, explain=True)  # raises the same error, with reasons
+
+
+def _provider(offset_provider: Provider) -> OffsetProvider | None:
+    return None if offset_provider is None else load_offset_provider(dict(offset_provider))
+
+
+def every_error(node: Node, offset_provider: Provider, max_errors: int | None = None) -> Collection:
+    """Collect and solve in explain mode, keeping up to `max_errors` errors (one per failing
+    definition or closure) in `errors`; raises only when no part can be typed (a malformed
+    tree). For `check` and `explain`, which report rather than raise."""
+    return Collection(node, _provider(offset_provider), explain=True, max_errors=max(max_errors or sys.maxsize, 2))
 
 
 def _program_type(collection: Collection, position: int, types: list[Type | None]) -> Type | None:
@@ -102,10 +113,9 @@ class Checked:
 def check(node: Node, offset_provider: Provider = None, *, max_errors: int | None = None) -> Checked:
     """Infer like `infer_all`, but report every independent error (at least one per failing
     function definition and closure, at most `max_errors`) instead of raising the first."""
-    provider = None if offset_provider is None else load_offset_provider(dict(offset_provider))
     with gc_paused():
         try:
-            collection = Collection(node, provider, explain=True, max_errors=max(max_errors or sys.maxsize, 2))
+            collection = every_error(node, offset_provider, max_errors)
         except TypeInferenceError as error:  # before any part could be typed: a malformed tree
             return Checked(None, {}, [error])
         errors = [error for _, error in collection.errors][:max_errors]

@@ -100,14 +100,26 @@ class Solver:
         about (the failing constraint's own `position` left out)."""
         if self.history is None:
             return []
-        root, chain, seen = find(cell), [], {position}
+        root, own = find(cell), []
         while id(cell) in self.history:  # the links out of `cell` itself
             at, reason, cell = self.history[id(cell)]
-            chain.append((at, reason))
-        chain += [(at, reason) for at, reason, joined in self.history.values() if find(joined) is root]
+            own.append((at, reason))
+        return self.joined({id(root)}, own, MAX_REASONS, skip=position, by_position=True)
+
+    def joined(self, classes: set[int], also: list[tuple[int, Reason]], limit: int, skip: int | None = None,
+               by_position: bool = False) -> list[tuple[str, Node]]:  # fmt: skip
+        """The constraints that joined something into one of `classes` (ids of class roots),
+        after `also`, in the order they were solved (or of their nodes' positions): words and
+        the node each is about, one per node position, at most `limit`, the one at `skip` left
+        out."""
+        chain = also + [(at, reason) for at, reason, joined in (self.history or {}).values()
+                        if id(find(joined)) in classes]  # fmt: skip
+        if by_position:
+            chain.sort(key=lambda pair: pair[0])
         out: list[tuple[str, Node]] = []
-        for at, reason in sorted(chain, key=lambda pair: pair[0]):
-            if at not in seen and len(out) < MAX_REASONS:
+        seen = {skip}
+        for at, reason in chain:
+            if at not in seen and len(out) < limit:
                 seen.add(at)
                 out.append((reason_text(reason), self.nodes[at]))
         return out
