@@ -248,6 +248,30 @@ def test_compiled_builtin_instances_equal_the_plan_and_are_fresh() -> None:
         assert typeinf.pformat(typeinf.terms.fun(params, result), locations=True) == expected, name
 
 
+@pytest.mark.parametrize("arguments", ["fresh variables", "the parameters' own types"])
+def test_matching_a_builtin_call_gives_what_unifying_its_parameters_gives(arguments: str) -> None:
+    from typeinf.signatures import BUILTINS
+    from typeinf.terms import Sort, var
+    from typeinf.unify import unify
+
+    for name, signature in BUILTINS.items():
+        if signature.match is None:
+            continue
+        *params, expected = signature.instantiate_call()  # type: ignore[misc]
+        if arguments == "fresh variables":
+            given = [var(Sort.TYPE) for _ in params]
+        else:
+            *given, _ = signature.instantiate_call()  # type: ignore[misc]
+        undecided: list = []
+        matched = signature.match(given, undecided)
+        assert matched is not None and not undecided, name
+        for param, argument in zip(params, list(given)):
+            assert not unify(param, argument), name
+        by_matching = typeinf.pformat(typeinf.terms.fun(list(given), matched), locations=True)
+        assert by_matching == typeinf.pformat(typeinf.terms.fun(params, expected), locations=True), name
+        assert signature.match(given + given[:1], []) is None, name  # a wrong number of arguments
+
+
 def _variables(cell: typeinf.terms.Cell) -> set[int]:
     """The ids of the variables reachable from `cell`."""
     seen: set[int] = set()

@@ -29,7 +29,7 @@ from iterir.nodes import PLACEMENT, MisplacedNodeError
 from iterir.symbols import BindingKind, SymbolTable, resolve
 from iterir.traversal import child_positions, depths, preorder
 from iterir.vocabulary import PRIMITIVES
-from typeinf.constraints import callee_text, ordinal
+from typeinf.constraints import Equal, callee_text, ordinal
 from typeinf.errors import (
     DuplicateNameError,
     GrammarBuiltinError,
@@ -43,6 +43,7 @@ from typeinf.offsets import Connectivity, Dimension, OffsetProvider
 from typeinf.order import definition_order
 from typeinf.signatures import BUILTINS, Signature
 from typeinf.solve import Solver, check_finite
+from typeinf.unify import Mismatch
 from typeinf.terms import (
     ANYWHERE,
     COLUMN,
@@ -89,6 +90,7 @@ class Collection:
         self.types: list[Cell | None] = [None] * len(self.nodes)
         self.solver = Solver(self.nodes, self.types, explain)
         self.equal = self.solver.equal
+        self.explain = explain
         self.free_names: dict[str, Cell] = {}
         self.in_fencil = isinstance(root, FencilDefinition)
         self.uncalled: dict[int, str] = {}  # grammar builtins and type names not yet consumed
@@ -272,10 +274,12 @@ class Collection:
             return result
         signature = self.builtin_callees.pop(fun_position, None)
         if signature is not None:
-            # A builtin called directly: only its parameters and result are made (see `built`).
-            *params, result = signature.instantiate_call()
+            # A builtin called directly: its function type is made only if read (see `built`).
+            result = None if self.explain else self._matched(signature, args, position, node, fun_position)
+            if result is None:
+                *params, result = signature.instantiate_call()  # type: ignore[misc]
+                self._arguments(node, params, args, fun_position)
             self.rule_calls[fun_position] = (args, result)
-            self._arguments(node, params, args, fun_position)
             return result  # type: ignore[no-any-return]
         fun_type = self.type_at(fun_position)
         root = find(fun_type)
@@ -288,6 +292,21 @@ class Collection:
         called = make("Fun", row("TTuple", [self.type_at(a) for a in args], T_EMPTY), ret)
         self.equal(fun_type, called, position, ("call", len(args), callee, fun_position))
         return ret
+
+    def _matched(self, signature: Signature, args: list[int], position: int, node: FunCall,
+                 fun_position: int) -> Cell | None:  # fmt: skip
+        """The call's type by matching (see `matching`); None if the number of arguments is
+        wrong (the general way reports it)."""
+        types, undecided = self.types, []
+        try:
+            result = signature.match([types[a] or self.type_at(a) for a in args], undecided)  # type: ignore[misc]
+        except Mismatch as mismatch:
+            reason = ("call", len(args), node.fun, fun_position)
+            raise self.solver.unsatisfiable(Equal(mismatch.left, mismatch.right, position, reason), mismatch) from None
+        if undecided:
+            reason = ("call", len(args), node.fun, fun_position)
+            self.solver.postponed += [(x, y, Equal(x, y, position, reason)) for x, y in undecided]
+        return result
 
     def _arguments(self, node: FunCall, params: list[Cell], args: list[int], fun_position: int) -> None:
         """One constraint per argument of a callee of known arity, for precise errors."""

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from typeinf.matching import Matcher, compiled_matcher
 from typeinf.reader import TypeSyntaxError, parse_type
 from typeinf.terms import Cell, Scheme, Sort, compiled, find
 
@@ -27,6 +28,8 @@ class Signature:
     instantiate: Callable[[], Cell] | None = None
     #: For a direct call: fresh parameters and result, result last (see `terms.compiled`).
     instantiate_call: Callable[[], tuple[Cell, ...]] | None = None
+    #: For a direct call without history: its type from its arguments' (see `matching`).
+    match: Matcher | None = None
 
 
 def _folder() -> Path:
@@ -61,7 +64,8 @@ def _read(name: str, signature: str) -> Signature:
     if not isinstance(type_, Cell) or find(type_).sort is not Sort.TYPE:
         raise TypeSyntaxError(f"the signature of {name!r} must be a type, not {signature!r}")
     scheme = Scheme(type_)
-    return Signature(name, "signature", type_, scheme, compiled(scheme), compiled(scheme, call=True))
+    return Signature(name, "signature", type_, scheme, compiled(scheme), compiled(scheme, call=True),
+                     compiled_matcher(scheme))  # fmt: skip
 
 
 def _load() -> dict[str, Signature]:

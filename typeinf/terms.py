@@ -365,19 +365,24 @@ def compiled(scheme: Scheme, call: bool = False) -> Callable[[], Any] | None:
             names[f"k{i}"] = step
             lines.append(f"    c{i} = k{i}")
             continue
-        ctor, second, third = step  # type: ignore[misc]
-        lines.append(f"    c{i} = new(Cell); c{i}.parent = None; c{i}.rank = 0; c{i}.mark = 0")
-        if ctor is None:
-            names[f"s{i}"], names[f"f{i}"] = second, third
-            lines.append(f"    c{i}.ctor = None; c{i}.label = None; c{i}.args = (); c{i}.sort = s{i}; c{i}.family = f{i}")
-        else:
-            args = [f"c{position[id(find(a))]}" for a in cells[i].args]
-            names[f"t{i}"], names[f"l{i}"], names[f"s{i}"] = ctor, second, CONSTRUCTORS[ctor][0]
-            lines.append(f"    c{i}.ctor = t{i}; c{i}.label = l{i}; c{i}.args = ({', '.join(args)},); "
-                         f"c{i}.sort = s{i}; c{i}.family = None")  # fmt: skip
+        lines.append(creation(f"c{i}", i, step, [f"c{position[id(find(a))]}" for a in cells[i].args], "    ", names))
     if call:
         lines.append(f"    return ({', '.join(f'c{i}' for i in returned)},)")
     else:
         lines.append(f"    return c{returned[0]}")
     exec("\n".join(lines), names)  # noqa: S102 - our own generated code, from our own plan
     return names["instantiate"]  # type: ignore[return-value]
+
+
+def creation(target: str, i: int, step: tuple, arguments: list[str], indent: str, names: dict[str, object]) -> str:
+    """A line of generated code that makes `target`, a fresh copy of step `i` of a scheme's plan
+    (a variable, or a structure of the cells named `arguments`), with the values it refers to
+    added to `names`. The slots are filled directly, without `Cell.__init__`'s call."""
+    ctor, second, third = step
+    line = f"{indent}{target} = new(Cell); {target}.parent = None; {target}.rank = 0; {target}.mark = 0; "
+    if ctor is None:
+        names[f"s{i}"], names[f"f{i}"] = second, third
+        return line + f"{target}.ctor = None; {target}.label = None; {target}.args = (); {target}.sort = s{i}; {target}.family = f{i}"
+    names[f"t{i}"], names[f"l{i}"], names[f"s{i}"] = ctor, second, CONSTRUCTORS[ctor][0]
+    return line + (f"{target}.ctor = t{i}; {target}.label = l{i}; {target}.args = ({', '.join(arguments)},); "
+                   f"{target}.sort = s{i}; {target}.family = None")  # fmt: skip

@@ -1,0 +1,123 @@
+"""A builtin's call typed by matching its signature against the arguments' types, as
+straight-line code generated once per builtin.
+
+Unifying fresh parameters with the arguments' types mostly binds each fresh variable to the part
+of an argument's type it stands for. The matcher does that directly: it reads the parts off the
+arguments' types (no parameter cells are made) and leaves to `unify` only what reading cannot
+settle: a variable seen twice, a family to check, a constant against a variable, or a structure
+against something else. The result is made from the parts read. It gives the types unification
+gives; it is used only where the solver keeps no history (errors are reported by a second run).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from typeinf.terms import Cell, Scheme, creation, find, row_items
+from typeinf.unify import unify
+
+#: `match(argument_types, undecided)` → the call's type (None for a wrong number of arguments);
+#: raises `Mismatch`, and adds to `undecided` the pairs `unify` could not decide yet.
+Matcher = Callable[..., Cell]
+
+
+def compiled_matcher(scheme: Scheme) -> Matcher | None:
+    """The matcher of a builtin whose type is a function of a fixed number of parameters (else
+    None)."""
+    cells = scheme.cells
+    root = cells[-1]
+    if root.ctor != "Fun":
+        return None
+    params, tail = row_items(root.args[0])
+    if tail.ctor != "TEmpty":
+        return None
+    index = {id(c): i for i, c in enumerate(cells)}
+    writer = _Writer(scheme, index)
+    arguments = [f"a{n}" for n in range(len(params))]
+    for n, param in enumerate(params):
+        writer.match(index[id(find(param))], arguments[n], "    ")
+    result = writer.build(index[id(find(root.args[1]))], "    ")
+    lines = ["def match(types, undecided):", f"    if len(types) != {len(params)}: return None",
+             f"    {''.join(a + ', ' for a in arguments)}= types", "    pairs = []", *writer.lines,
+             "    for p, q in pairs:", "        undecided += unify(p, q)", f"    return {result}"]  # fmt: skip
+    exec("\n".join(lines), writer.names)  # noqa: S102 - our own generated code, from our own plan
+    return writer.names["match"]  # type: ignore[no-any-return]
+
+
+class _Writer:
+    """The generated code's lines, and the name that holds each pattern cell's match once it has
+    one (`bound`: the same in every branch, so that later lines may use it)."""
+
+    def __init__(self, scheme: Scheme, index: dict[int, int]) -> None:
+        self.cells, self.plan, self.index = scheme.cells, scheme.plan, index
+        self.names: dict[str, object] = {"new": Cell.__new__, "Cell": Cell, "unify": unify}
+        self.lines: list[str] = []
+        self.bound: set[int] = set()
+
+    def name(self, i: int) -> str:
+        return f"k{i}" if type(self.plan[i]) is Cell else f"v{i}"
+
+    def root(self, cell: str, indent: str) -> None:
+        self.lines += [f"{indent}y = {cell}", f"{indent}while y.parent is not None: y = y.parent"]
+
+    def match(self, i: int, actual: str, indent: str) -> None:
+        """Lines that bind pattern cell `i` to the type in `actual`, or pair them for `unify`."""
+        step, lines = self.plan[i], self.lines
+        self.root(actual, indent)
+        if type(step) is Cell:  # a constant (constants are never linked to anything)
+            self.names[f"k{i}"] = step
+            lines.append(f"{indent}if y is not k{i}: pairs.append((k{i}, y))")
+        elif i in self.bound:  # seen before: the two must be one
+            lines += [f"{indent}z = {self.name(i)}", f"{indent}while z.parent is not None: z = z.parent",
+                      f"{indent}if y is not z: pairs.append((z, y))"]  # fmt: skip
+        elif step[0] is None:  # a variable: the part itself, if it has the sort and family
+            self.names[f"s{i}"], self.names[f"f{i}"] = step[1], step[2]
+            # In a family: a dtype of it, or a variable restricted to (a part of) it already.
+            fits = (f"y.sort is s{i}" if step[2] is None else f"(y.label in f{i} if y.ctor == 'Prim' "
+                    f"else y.ctor is None and y.family is not None and y.family <= f{i})")  # fmt: skip
+            lines += [f"{indent}if {fits}: v{i} = y", f"{indent}else:"]
+            lines.append(creation(f"v{i}", i, step, [], f"{indent}    ", self.names))
+            lines.append(f"{indent}    pairs.append((v{i}, y))")
+        else:  # a structure: its parts, if the type has the same constructor
+            ctor, arguments = step[0], [self.index[id(find(a))] for a in self.cells[i].args]
+            parts = [f"m{i}_{n}" for n in range(len(arguments))]
+            lines += [f"{indent}if y.ctor == {ctor!r}:", f"{indent}    v{i} = y",
+                      f"{indent}    {', '.join(parts)}, = y.args"]  # fmt: skip
+            before = set(self.bound)
+            for part, argument in zip(parts, arguments):
+                self.match(argument, part, indent + "    ")
+            matched, self.bound = self.bound, before
+            lines.append(f"{indent}else:")
+            self.build(i, indent + "    ", keep="y")
+            lines.append(f"{indent}    pairs.append((v{i}, y))")
+            assert self.bound == matched | {i}  # both branches bind the same cells
+        self.bound.add(i)
+
+    def build(self, i: int, indent: str, keep: str | None = None) -> str:
+        """Lines that make pattern cell `i` from the cells bound so far and fresh ones; its name.
+        (`keep`: a temporary the lines must not overwrite.)"""
+        order: list[int] = []
+        stack, seen = [i], set()
+        while stack:  # post-order of the unbound cells under `i`
+            j = stack[-1]
+            if j in self.bound or j in seen:
+                stack.pop()
+                continue
+            pending = [a for a in (self.index[id(find(c))] for c in self.cells[j].args)
+                       if a not in self.bound and a not in seen]  # fmt: skip
+            if pending:
+                stack += reversed(pending)
+                continue
+            stack.pop()
+            seen.add(j)
+            order.append(j)
+        for j in order:
+            step = self.plan[j]
+            if type(step) is Cell:
+                self.names[f"k{j}"] = step
+            else:
+                arguments = [self.name(self.index[id(find(a))]) for a in self.cells[j].args]
+                self.lines.append(creation(f"v{j}", j, step, arguments, indent, self.names))
+            self.bound.add(j)
+        assert keep is None or keep not in {self.name(j) for j in order}
+        return self.name(i)
