@@ -46,10 +46,16 @@ def preorder(root: Node, checked: bool = False) -> tuple[list[Node], list[int]]:
     counts: list[int] = []
     stack = [root]
     pop, push, add, count = stack.pop, stack.extend, nodes.append, counts.append
+    placement = PLACEMENT
     while stack:
         node = pop()
+        add(node)
+        fields = placement[type(node)]
+        if not fields:  # a leaf: about half of every program
+            count(0)
+            continue
         if checked:  # inline, not a call: this loop runs once per node of every program
-            for name, many, allowed in PLACEMENT[type(node)]:
+            for name, many, allowed in fields:
                 value = getattr(node, name)
                 if not many:
                     if type(value) not in allowed:
@@ -60,19 +66,22 @@ def preorder(root: Node, checked: bool = False) -> tuple[list[Node], list[int]]:
                     for child in value:
                         if type(child) not in allowed:
                             raise MisplacedNodeError(child, node, name)
-        add(node)
         children = node.children()
         count(len(children))
         push(reversed(children))
-    sizes = [0] * len(nodes)
+    sizes = [1] * len(nodes)
     pending: list[int] = []  # sizes of subtrees whose parent is not reached yet
     take, give = pending.pop, pending.append
     for i in range(len(nodes) - 1, -1, -1):
-        size = 1
-        for _ in range(counts[i]):
-            size += take()
-        sizes[i] = size
-        give(size)
+        children = counts[i]
+        if children:
+            size = 1
+            for _ in range(children):
+                size += take()
+            sizes[i] = size
+            give(size)
+        else:
+            give(1)
     return nodes, sizes
 
 

@@ -2,9 +2,10 @@
 typing rule (TYPES.md sections 5–7), the constraints that relate the types, which the solver
 unifies at once.
 
-Each definition and closure is collected in post-order (children before parents, left to right:
-the order of evaluation), so that an error blames the later of two conflicting uses; a fencil's
-definitions come first, each after the definitions it uses. No recursion is involved.
+Each definition and closure is collected children before parents (for errors, in post-order:
+left to right, the order of evaluation, so that an error blames the later of two conflicting
+uses); a fencil's definitions come first, each after the definitions it uses. No recursion is
+involved.
 """
 
 from __future__ import annotations
@@ -85,7 +86,7 @@ class Collection:
             raise MalformedIRError(str(error), error.parent) from None
         self.root = root
         self.offset_provider = offset_provider
-        self.depths = depths(self.sizes)
+        self.depths: list[int] | None = None  # made when first needed (see `postorder`)
         self.symbols: SymbolTable = resolve(root, BUILTINS.keys(), tree=(self.nodes, self.sizes))
         self.types: list[Cell | None] = [None] * len(self.nodes)
         self.solver = Solver(self.nodes, self.types, explain)
@@ -154,9 +155,15 @@ class Collection:
         self.solver.generalize(position, self.type_at(position), self.types, self.sizes[position])
 
     def _collect_part(self, start: int) -> None:
-        """Type the definition, closure or expression at `start`."""
+        """Type the definition, closure or expression at `start`.
+
+        Without history (the fast run, which only has to find out whether there is an error),
+        nodes are visited in reverse pre-order, which also puts children before parents and
+        needs no ordering; with it, in post-order, so that an error is the one a reader meets
+        first: the later of two conflicting uses. Unification does not depend on the order."""
         nodes, types = self.nodes, self.types
-        for position in self.postorder(start):
+        order = self.postorder(start) if self.explain else range(start + self.sizes[start] - 1, start - 1, -1)
+        for position in order:
             node = nodes[position]
             cell = _VISIT[type(node)](self, position, node)
             if types[position] is None:
@@ -170,11 +177,13 @@ class Collection:
 
         A node's post-order rank is its pre-order rank, plus its descendants, less its
         ancestors: no search is needed."""
-        sizes, depths = self.sizes, self.depths
-        base = start - depths[start] + 1
+        if self.depths is None:
+            self.depths = depths(self.sizes)
+        sizes, depths_ = self.sizes, self.depths
+        base = start - depths_[start] + 1
         order = [0] * sizes[start]
         for position in range(start, start + sizes[start]):
-            order[position + sizes[position] - depths[position] - base] = position
+            order[position + sizes[position] - depths_[position] - base] = position
         return order
 
     def children(self, position: int) -> list[int]:
