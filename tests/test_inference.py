@@ -250,11 +250,14 @@ def test_compiled_builtin_instances_equal_the_plan_and_are_fresh() -> None:
 
 @pytest.mark.parametrize("arguments", ["fresh variables", "the parameters' own types"])
 def test_matching_a_builtin_call_gives_what_unifying_its_parameters_gives(arguments: str) -> None:
+    from typeinf import shaped
     from typeinf.signatures import BUILTINS
     from typeinf.terms import Sort, var
     from typeinf.unify import unify
 
-    for name, signature in BUILTINS.items():
+    shapes = [(f"make_tuple/{n}", shaped.make_tuple(n)) for n in range(4)]
+    shapes += [(f"tuple_get/{i}", shaped.tuple_get(i)) for i in range(3)]
+    for name, signature in [*BUILTINS.items(), *shapes]:
         if signature.match is None:
             continue
         *params, expected = signature.instantiate_call()  # type: ignore[misc]

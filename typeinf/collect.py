@@ -40,6 +40,7 @@ from typeinf.errors import (
     UnboundSymbolError,
     UnsatisfiableConstraintError,
 )
+from typeinf import shaped
 from typeinf.offsets import Connectivity, Dimension, OffsetProvider
 from typeinf.order import definition_order
 from typeinf.signatures import BUILTINS, Signature
@@ -161,11 +162,17 @@ class Collection:
         nodes are visited in reverse pre-order, which also puts children before parents and
         needs no ordering; with it, in post-order, so that an error is the one a reader meets
         first: the later of two conflicting uses. Unification does not depend on the order."""
-        nodes, types = self.nodes, self.types
+        nodes, types, bindings, visit = self.nodes, self.types, self.symbols.bindings, _VISIT
         order = self.postorder(start) if self.explain else range(start + self.sizes[start] - 1, start - 1, -1)
         for position in order:
             node = nodes[position]
-            cell = _VISIT[type(node)](self, position, node)
+            cls = type(node)
+            if cls is SymRef:  # the most frequent node: a parameter's use is typed here
+                kind, _, declared = bindings[position]
+                if kind is _PARAMETER or kind is _FENCIL_PARAMETER:
+                    types[position] = types[declared] or self.decl(declared)  # type: ignore[index, arg-type]
+                    continue
+            cell = visit[cls](self, position, node)
             if types[position] is None:
                 types[position] = cell
         for position, how in sorted(self.uncalled.items()):
@@ -236,11 +243,9 @@ class Collection:
         return cell
 
     def symref(self, position: int, node: SymRef) -> Cell | None:
+        """The type of a use of a builtin, definition or free name (`_collect_part` types the uses
+        of parameters)."""
         kind, _, declared = self.symbols.bindings[position]
-        if kind is BindingKind.PARAMETER or kind is BindingKind.FENCIL_PARAMETER:
-            return self.types[declared] or self.decl(declared)  # type: ignore[index, arg-type]
-        if kind is BindingKind.FUNCTION_DEFINITION:
-            return self.solver.instance(declared)  # type: ignore[arg-type]
         if kind is BindingKind.BUILTIN:
             signature = BUILTINS[node.id]
             if signature.how == "signature":
@@ -252,6 +257,8 @@ class Collection:
                 return signature.instantiate()  # type: ignore[misc]
             self.uncalled[position] = signature.how  # the call or cast_ that uses it clears this
             return None
+        if kind is BindingKind.FUNCTION_DEFINITION:
+            return self.solver.instance(declared)  # type: ignore[arg-type]
         if self.in_fencil:
             raise UnboundSymbolError(f"`{node.id}` is not defined: not a parameter, a function "
                                      "definition or a builtin", node)  # fmt: skip
@@ -271,7 +278,11 @@ class Collection:
         return fun([self.decl(p) for p in params], self.type_at(body))
 
     def call(self, position: int, node: FunCall) -> Cell:
-        fun_position, *args = child_positions(self.sizes, position, len(node.args) + 1)
+        sizes, fun_position = self.sizes, position + 1
+        args, child = [], fun_position + sizes[fun_position]  # `child_positions`, inline: hot
+        for _ in node.args:
+            args.append(child)
+            child += sizes[child]
         callee = node.fun
         if fun_position in self.uncalled:
             how = self.uncalled.pop(fun_position)
@@ -335,14 +346,8 @@ class Collection:
             raise GrammarBuiltinError(f"`{node.fun.id}` takes {count} arguments, not {len(args)}", node)  # type: ignore[attr-defined]
 
     def rule_make_tuple(self, position: int, node: FunCall, args: list[int]) -> Cell:
-        kind, size, current, defined = var(Sort.KIND), var(Sort.SIZE), var(Sort.LOC), var(Sort.LOC)
-        dtypes = []
-        for i, arg in enumerate(args):
-            dtype = var(Sort.DTYPE)
-            dtypes.append(dtype)
-            self.equal(val(kind, dtype, size, current, defined), self.type_at(arg), arg,
-                       f"the {ordinal(i)} element of the tuple")  # fmt: skip
-        return val(kind, row("DTuple", dtypes, D_EMPTY), size, current, defined)
+        return self._shaped(shaped.make_tuple(len(args)), args, position, node,
+                            lambda i: f"the {ordinal(i)} element of the tuple")  # fmt: skip
 
     def rule_tuple_get(self, position: int, node: FunCall, args: list[int]) -> Cell:
         self.arity(node, args, 2)
@@ -351,12 +356,19 @@ class Collection:
                 and index.value.isdigit()):  # fmt: skip
             raise GrammarBuiltinError("the index of `tuple_get` must be a non-negative integer "
                                       "literal", index)  # fmt: skip
-        kind, size, current, defined = var(Sort.KIND), var(Sort.SIZE), var(Sort.LOC), var(Sort.LOC)
-        dtypes = [var(Sort.DTYPE) for _ in range(int(index.value) + 1)]
-        whole = val(kind, row("DTuple", dtypes, var(Sort.DROW)), size, current, defined)
-        self.equal(whole, self.type_at(args[1]), args[1],
-                   f"the tuple that `tuple_get` takes element {index.value} of")  # fmt: skip
-        return val(kind, dtypes[-1], size, current, defined)
+        return self._shaped(shaped.tuple_get(int(index.value)), args[1:], position, node,
+                            lambda i: f"the tuple that `tuple_get` takes element {index.value} of")  # fmt: skip
+
+    def _shaped(self, signature: Signature, args: list[int], position: int, node: FunCall,
+                reason: Callable[[int], str]) -> Cell:  # fmt: skip
+        """The type of a call typed by a signature of its shape (see `shaped`), whose
+        parameters are the types of `args`: each constraint's reason is `reason(i)`."""
+        if not self.explain:
+            return self._matched(signature, args, position, node, position + 1)  # type: ignore[return-value]
+        *params, result = signature.instantiate_call()  # type: ignore[misc]
+        for i, (param, arg) in enumerate(zip(params, args)):
+            self.equal(param, self.type_at(arg), arg, reason(i))
+        return result  # type: ignore[no-any-return]
 
     def offset_entry(self, node: OffsetLiteral) -> Dimension | Connectivity | None:
         if self.offset_provider is None or not isinstance(node.value, str):
@@ -455,6 +467,9 @@ def _source_order(error: tuple[int, TypeInferenceError]) -> tuple[int, int, int]
     position, exc = error
     loc = exc.node.loc if exc.node is not None else None
     return (loc.line, loc.column, position) if loc is not None else (0, 0, position)
+
+
+_PARAMETER, _FENCIL_PARAMETER = BindingKind.PARAMETER, BindingKind.FENCIL_PARAMETER
 
 
 class _EnoughErrors(Exception):

@@ -38,7 +38,7 @@ def compiled_matcher(scheme: Scheme) -> Matcher | None:
         writer.match(index[id(find(param))], arguments[n], "    ")
     result = writer.build(index[id(find(root.args[1]))], "    ")
     lines = ["def match(types, undecided):", f"    if len(types) != {len(params)}: return None",
-             f"    {''.join(a + ', ' for a in arguments)}= types", "    pairs = []", *writer.lines,
+             *([f"    {', '.join(arguments)}, = types"] if arguments else []), "    pairs = []", *writer.lines,
              "    for p, q in pairs:", "        undecided += unify(p, q)", f"    return {result}"]  # fmt: skip
     exec("\n".join(lines), writer.names)  # noqa: S102 - our own generated code, from our own plan
     return writer.names["match"]  # type: ignore[no-any-return]

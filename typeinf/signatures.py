@@ -63,6 +63,11 @@ def _read(name: str, signature: str) -> Signature:
     type_ = parse_type(signature)
     if not isinstance(type_, Cell) or find(type_).sort is not Sort.TYPE:
         raise TypeSyntaxError(f"the signature of {name!r} must be a type, not {signature!r}")
+    return typed_by(name, type_)
+
+
+def typed_by(name: str, type_: Cell) -> Signature:
+    """The signature of `name` with the type `type_`, compiled."""
     scheme = Scheme(type_)
     return Signature(name, "signature", type_, scheme, compiled(scheme), compiled(scheme, call=True),
                      compiled_matcher(scheme))  # fmt: skip

@@ -52,12 +52,14 @@ def unify(a: Cell, b: Cell, trail: _Trail | None = None) -> list[tuple[Cell, Cel
         return []
     postponed: list[tuple[Cell, Cell]] = []
     if trail is None:
-        # Fast path, the most frequent case: a variable without a family meets a structure of
-        # its sort (a fresh result, a parameter meeting its first use).
+        # Fast paths, the most frequent cases: a variable without a family meets a structure of
+        # its sort (a fresh result, a parameter meeting its first use), or another such variable.
         if x.ctor is None and y.ctor is not None and x.family is None and x.sort is y.sort:
             x.parent = y
         elif y.ctor is None and x.ctor is not None and y.family is None and y.sort is x.sort:
             y.parent = x
+        elif x.ctor is None and y.ctor is None and x.sort is y.sort and x.family is y.family is None:
+            _link(x, y)  # two variables of one sort, neither restricted to a family
         else:
             _solve(a, b, postponed, None)
         return postponed
