@@ -275,6 +275,18 @@ def test_matching_a_builtin_call_gives_what_unifying_its_parameters_gives(argume
         assert signature.match([*given, var(Sort.TYPE)], []) is None, name  # a wrong number of arguments
 
 
+def test_a_template_instance_is_a_fresh_copy_like_a_schemes() -> None:
+    from typeinf.terms import Scheme, Template
+
+    program = iterir.parse("f(a, b) { g = λ(x, y) → {·x, tuple_get(1, ·y)}; h = λ(z) → g(z, z); "
+                           "b ← (h)(a) @ c⟨ IDim: [0, 1) ⟩; }")  # fmt: skip
+    for definition in infer(program).definitions:  # type: ignore[union-attr]
+        expected = typeinf.pformat(Scheme(definition.type).instantiate(), locations=True)
+        copy = Template(definition.type).instantiate()
+        assert typeinf.pformat(copy, locations=True) == expected
+        assert not _variables(copy) & _variables(definition.type)
+
+
 def _variables(cell: typeinf.terms.Cell) -> set[int]:
     """The ids of the variables reachable from `cell`."""
     seen: set[int] = set()

@@ -13,7 +13,7 @@ from iterir import Node
 from typeinf.constraints import Equal, Reason, callee_text, reason_text
 from typeinf.errors import InfiniteTypeError, UnsatisfiableConstraintError
 from typeinf.notation import Printer, pformat_all
-from typeinf.terms import Cell, Scheme, Sort, find, new_marks
+from typeinf.terms import Cell, Scheme, Sort, Template, find, new_marks
 from typeinf.unify import Mismatch, unify
 
 
@@ -28,7 +28,7 @@ class Solver:
 
     def __init__(self, nodes: list[Node], types: list[Cell | None], explain: bool = False) -> None:
         self.nodes, self.types = nodes, types
-        self.schemes: dict[int, Scheme] = {}  # definition position → its generalized type
+        self.schemes: dict[int, Scheme | Template] = {}  # definition position → its generalized type
         self.postponed: list[tuple[Cell, Cell, Equal]] = []
         #: id of a cell → (position, reason) of the constraint that linked it, and its new parent.
         self.history: dict[int, tuple[int, Reason, Cell]] | None = {} if explain else None
@@ -83,7 +83,11 @@ class Solver:
         self.postponed = []
 
     def generalize(self, position: int, cell: Cell, types: list[Cell | None], size: int) -> None:
-        """Make `cell`, the solved type of the definition at `position`, a scheme."""
+        """Make `cell`, the solved type of the definition at `position`, a scheme (a Template
+        without history: the run with history looks for a cycle here, to say where)."""
+        if self.history is None:
+            self.schemes[position] = Template(cell)
+            return
         try:
             self.schemes[position] = Scheme(cell)
         except ValueError:  # the definition's type contains itself: say where

@@ -331,6 +331,48 @@ class Scheme:
         return cells
 
 
+class Template:
+    """A definition's solved type, instantiated by copying its graph, which nothing changes once
+    the definition is solved. Most definitions are used once or twice: copying is then cheaper
+    than compiling a `Scheme`'s plan. It does not look for cycles (a Scheme does)."""
+
+    __slots__ = ("root",)
+
+    def __init__(self, root: Cell) -> None:
+        self.root = root
+
+    def instantiate(self) -> Cell:
+        """A copy with fresh variables and shared constants: every cell is copied when first
+        reached, and structures get their arguments' copies once all are made."""
+        copies: dict[int, Cell] = {}
+        structures: list[tuple[Cell, tuple[Cell, ...]]] = []
+        stack = [self.root]
+        new = _new_cell
+        while stack:
+            cell = stack.pop()
+            while cell.parent is not None:
+                cell = cell.parent
+            key = id(cell)
+            if key in copies:
+                continue
+            if not cell.args:
+                if cell.ctor is not None:  # a constant
+                    copies[key] = cell
+                    continue
+                copy = new(Cell)
+                copy.ctor, copy.label, copy.args, copy.family = None, None, (), cell.family
+            else:
+                copy = new(Cell)
+                copy.ctor, copy.label, copy.family = cell.ctor, cell.label, None
+                structures.append((copy, cell.args))
+                stack.extend(cell.args)
+            copy.parent, copy.rank, copy.mark, copy.sort = None, 0, 0, cell.sort
+            copies[key] = copy
+        for copy, args in structures:
+            copy.args = tuple([copies[id(root_of(a))] for a in args])
+        return copies[id(root_of(self.root))]
+
+
 def compiled(scheme: Scheme, call: bool = False) -> Callable[[], Any] | None:
     """`scheme.instantiate` as straight-line code, without the plan's interpretation: for the
     builtins, which are instantiated at nearly every call of a program.
