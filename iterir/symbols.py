@@ -93,20 +93,24 @@ def resolve(root: Node, builtins: Collection[str] = BUILTINS, *,
             scopes.setdefault(name, []).append(binding)
         open_scopes.append((end, [name for name, _ in names]))
 
+    close_at = len(nodes)  # where the innermost open scope ends
     for position, node in enumerate(nodes):
-        while open_scopes and open_scopes[-1][0] <= position:
-            for name in open_scopes.pop()[1]:
-                scopes[name].pop()
+        if position >= close_at:
+            while open_scopes and open_scopes[-1][0] <= position:
+                for name in open_scopes.pop()[1]:
+                    scopes[name].pop()
+            close_at = open_scopes[-1][0] if open_scopes else len(nodes)
         if later and position in later:
             open_scope(*later.pop(position))
+            close_at = open_scopes[-1][0]
         cls = type(node)
         if cls is SymRef:
             bound = scopes.get(node.id)  # type: ignore[attr-defined]
             bindings[position] = bound[-1] if bound else _BUILTIN if node.id in builtins else _FREE  # type: ignore[attr-defined]
         elif cls is Lambda or cls is FunctionDefinition:
             params = child_positions(sizes, position, len(node.params))
-            open_scope(position + sizes[position],
-                       [(nodes[p].id, Binding(BindingKind.PARAMETER, nodes[p], p)) for p in params])  # type: ignore[attr-defined]
+            close_at = position + sizes[position]
+            open_scope(close_at, [(nodes[p].id, Binding(BindingKind.PARAMETER, nodes[p], p)) for p in params])  # type: ignore[attr-defined]
         elif cls is FencilDefinition:
             end = position + sizes[position]
             count = len(node.function_definitions) + len(node.params) + len(node.closures)
@@ -115,6 +119,7 @@ def resolve(root: Node, builtins: Collection[str] = BUILTINS, *,
             params = children[len(defs) : len(defs) + len(node.params)]
             open_scope(end, [(nodes[d].id, Binding(BindingKind.FUNCTION_DEFINITION, nodes[d], d))
                              for d in defs])  # type: ignore[attr-defined]
+            close_at = end
             if node.closures:
                 first_closure = children[len(defs) + len(params)]
                 later[first_closure] = (end, [(nodes[p].id, Binding(BindingKind.FENCIL_PARAMETER, nodes[p], p))

@@ -20,7 +20,7 @@ from collections.abc import Generator, Iterator
 from types import GeneratorType
 from typing import Any
 
-from iterir.nodes import PLACEMENT, MisplacedNodeError, Node
+from iterir.nodes import PLACEMENT, FunCall, MisplacedNodeError, Node
 
 Visit = Generator[Any, Any, Any]
 
@@ -47,10 +47,26 @@ def preorder(root: Node, checked: bool = False) -> tuple[list[Node], list[int]]:
     stack = [root]
     pop, push, add, count = stack.pop, stack.extend, nodes.append, counts.append
     placement = PLACEMENT
+    (_, _, callees), (_, _, arguments) = PLACEMENT[FunCall]
     while stack:
         node = pop()
         add(node)
-        fields = placement[type(node)]
+        cls = type(node)
+        if cls is FunCall:  # the most frequent inner node: its fields are read here
+            fun, args = node.fun, node.args  # type: ignore[attr-defined]
+            if checked:
+                if type(fun) not in callees:
+                    raise MisplacedNodeError(fun, node, "fun")
+                if type(args) is not tuple:
+                    raise MisplacedNodeError(args, node, "args")
+                for child in args:
+                    if type(child) not in arguments:
+                        raise MisplacedNodeError(child, node, "args")
+            count(len(args) + 1)
+            push(reversed(args))
+            stack.append(fun)
+            continue
+        fields = placement[cls]
         if not fields:  # a leaf: about half of every program
             count(0)
             continue

@@ -257,6 +257,7 @@ def test_matching_a_builtin_call_gives_what_unifying_its_parameters_gives(argume
 
     shapes = [(f"make_tuple/{n}", shaped.make_tuple(n)) for n in range(4)]
     shapes += [(f"tuple_get/{i}", shaped.tuple_get(i)) for i in range(3)]
+    shapes += [(f"closure/{n}", shaped.closure(n)) for n in range(3)]
     for name, signature in [*BUILTINS.items(), *shapes]:
         if signature.match is None:
             continue

@@ -30,7 +30,7 @@ from iterir.nodes import PLACEMENT, MisplacedNodeError
 from iterir.symbols import BindingKind, SymbolTable, resolve
 from iterir.traversal import child_positions, depths, preorder
 from iterir.vocabulary import PRIMITIVES
-from typeinf.constraints import Equal, callee_text, ordinal
+from typeinf.constraints import Equal, Reason, callee_text, ordinal
 from typeinf.errors import (
     DuplicateNameError,
     GrammarBuiltinError,
@@ -295,7 +295,8 @@ class Collection:
         signature = self.builtin_callees.pop(fun_position, None)
         if signature is not None:
             # A builtin called directly: its function type is made only if read (see `built`).
-            result = None if self.explain else self._matched(signature, args, position, node, fun_position)
+            result = None if self.explain else self._matched(signature, args, position,
+                                                             ("call", len(args), callee, fun_position))  # fmt: skip
             if result is None:
                 *params, result = signature.instantiate_call()  # type: ignore[misc]
                 self._arguments(node, params, args, fun_position)
@@ -313,18 +314,16 @@ class Collection:
         self.equal(fun_type, called, position, ("call", len(args), callee, fun_position))
         return ret
 
-    def _matched(self, signature: Signature, args: list[int], position: int, node: FunCall,
-                 fun_position: int) -> Cell | None:  # fmt: skip
-        """The call's type by matching (see `matching`); None if the number of arguments is
-        wrong (the general way reports it)."""
+    def _matched(self, signature: Signature, args: list[int], position: int, reason: Reason) -> Cell | None:
+        """The type of the use at `position` of `signature` by matching (see `matching`); None
+        if the number of arguments is wrong (the general way reports it). Without history only:
+        `reason` is what an error says if this run's error is all there is."""
         types, undecided = self.types, []
         try:
             result = signature.match([types[a] or self.type_at(a) for a in args], undecided)  # type: ignore[misc]
         except Mismatch as mismatch:
-            reason = ("call", len(args), node.fun, fun_position)
             raise self.solver.unsatisfiable(Equal(mismatch.left, mismatch.right, position, reason), mismatch) from None
         if undecided:
-            reason = ("call", len(args), node.fun, fun_position)
             self.solver.postponed += [(x, y, Equal(x, y, position, reason)) for x, y in undecided]
         return result
 
@@ -346,7 +345,7 @@ class Collection:
             raise GrammarBuiltinError(f"`{node.fun.id}` takes {count} arguments, not {len(args)}", node)  # type: ignore[attr-defined]
 
     def rule_make_tuple(self, position: int, node: FunCall, args: list[int]) -> Cell:
-        return self._shaped(shaped.make_tuple(len(args)), args, position, node,
+        return self._shaped(shaped.make_tuple(len(args)), args, position,
                             lambda i: f"the {ordinal(i)} element of the tuple")  # fmt: skip
 
     def rule_tuple_get(self, position: int, node: FunCall, args: list[int]) -> Cell:
@@ -356,15 +355,14 @@ class Collection:
                 and index.value.isdigit()):  # fmt: skip
             raise GrammarBuiltinError("the index of `tuple_get` must be a non-negative integer "
                                       "literal", index)  # fmt: skip
-        return self._shaped(shaped.tuple_get(int(index.value)), args[1:], position, node,
+        return self._shaped(shaped.tuple_get(int(index.value)), args[1:], position,
                             lambda i: f"the tuple that `tuple_get` takes element {index.value} of")  # fmt: skip
 
-    def _shaped(self, signature: Signature, args: list[int], position: int, node: FunCall,
-                reason: Callable[[int], str]) -> Cell:  # fmt: skip
-        """The type of a call typed by a signature of its shape (see `shaped`), whose
-        parameters are the types of `args`: each constraint's reason is `reason(i)`."""
+    def _shaped(self, signature: Signature, args: list[int], position: int, reason: Callable[[int], str]) -> Cell:
+        """The type of a use typed by a signature of its shape (see `shaped`), whose parameters
+        are the types of `args`: each constraint's reason is `reason(i)`."""
         if not self.explain:
-            return self._matched(signature, args, position, node, position + 1)  # type: ignore[return-value]
+            return self._matched(signature, args, position, f"the typing rule of {signature.name}")  # type: ignore[return-value]
         *params, result = signature.instantiate_call()  # type: ignore[misc]
         for i, (param, arg) in enumerate(zip(params, args)):
             self.equal(param, self.type_at(arg), arg, reason(i))
@@ -445,20 +443,12 @@ class Collection:
     # -- closures (TYPES.md section 6) ------------------------------------------------------------
     def closure(self, position: int, node: StencilClosure) -> None:
         domain, stencil, output, *inputs = self.children(position)
-        self.equal(val(VALUE, prim("domain"), SCALAR), self.type_at(domain), domain,
-                   "a closure's domain")  # fmt: skip
-        output_dtype, output_location = var(Sort.DTYPE), var(Sort.LOC)
-        self.equal(val(ITERATOR, output_dtype, COLUMN, ANYWHERE, output_location), self.type_at(output),
-                   output, "the closure's output, which is written through a column iterator")  # fmt: skip
-        params = []
-        for i, input_ in enumerate(inputs):
-            kind, dtype, size, defined = var(Sort.KIND), var(Sort.DTYPE), var(Sort.SIZE), var(Sort.LOC)
-            self.equal(val(kind, dtype, size, ANYWHERE, defined), self.type_at(input_), input_,
-                       f"the {ordinal(i)} input of the closure")  # fmt: skip
-            params.append(val(kind, dtype, size, output_location, defined))
-        self.equal(fun(params, val(VALUE, output_dtype, COLUMN)), self.type_at(stencil), stencil,
-                   f"the stencil, which is applied to the closure's {len(inputs)} input"
-                   + ("" if len(inputs) == 1 else "s"))  # fmt: skip
+        plural = "" if len(inputs) == 1 else "s"
+        reasons = ["a closure's domain", "the closure's output, which is written through a column iterator",
+                   *(f"the {ordinal(i)} input of the closure" for i in range(len(inputs))),
+                   f"the stencil, which is applied to the closure's {len(inputs)} input{plural}"]  # fmt: skip
+        self._shaped(shaped.closure(len(inputs)), [domain, output, *inputs, stencil], position,
+                     reasons.__getitem__)  # fmt: skip
         return None
 
 

@@ -1,13 +1,14 @@
-"""The grammar builtins whose typing rule (TYPES.md section 5) is a signature once the call's
-shape is known: `make_tuple` of n elements, `tuple_get` of element i. Each shape is compiled
-once, as a builtin's signature is, so that its calls are typed the way builtins' calls are."""
+"""Typing rules that are a signature once the shape of their use is known: the grammar builtins
+`make_tuple` of n elements and `tuple_get` of element i (TYPES.md section 5), and a stencil
+closure of n inputs (section 6). Each shape is compiled once, as a builtin's signature is, so
+that its uses are typed the way builtins' calls are."""
 
 from __future__ import annotations
 
 from functools import lru_cache
 
 from typeinf.signatures import Signature, typed_by
-from typeinf.terms import D_EMPTY, Sort, fun, row, val, var
+from typeinf.terms import ANYWHERE, COLUMN, D_EMPTY, ITERATOR, SCALAR, VALUE, Sort, fun, prim, row, val, var
 
 
 def _common() -> tuple:
@@ -21,7 +22,7 @@ def make_tuple(count: int) -> Signature:
     kind, size, current, defined = _common()
     dtypes = [var(Sort.DTYPE) for _ in range(count)]
     elements = [val(kind, dtype, size, current, defined) for dtype in dtypes]
-    return typed_by("make_tuple", fun(elements, val(kind, row("DTuple", dtypes, D_EMPTY), size, current, defined)))
+    return typed_by("`make_tuple`", fun(elements, val(kind, row("DTuple", dtypes, D_EMPTY), size, current, defined)))
 
 
 @lru_cache(maxsize=64)
@@ -30,4 +31,20 @@ def tuple_get(index: int) -> Signature:
     kind, size, current, defined = _common()
     dtypes = [var(Sort.DTYPE) for _ in range(index + 1)]
     whole = val(kind, row("DTuple", dtypes, var(Sort.DROW)), size, current, defined)
-    return typed_by("tuple_get", fun([whole], val(kind, dtypes[-1], size, current, defined)))
+    return typed_by("`tuple_get`", fun([whole], val(kind, dtypes[-1], size, current, defined)))
+
+
+@lru_cache(maxsize=64)
+def closure(inputs: int) -> Signature:
+    """`(domain, output, input₁, …, inputₙ, stencil) → T`: the output is written through a
+    column iterator; the stencil takes each input, seen from the output's location, and gives a
+    column of the output's dtype. (Its result, a fresh variable, says nothing.)"""
+    output_dtype, output_location = var(Sort.DTYPE), var(Sort.LOC)
+    arguments = [val(VALUE, prim("domain"), SCALAR), val(ITERATOR, output_dtype, COLUMN, ANYWHERE, output_location)]
+    params = []
+    for _ in range(inputs):
+        kind, dtype, size, defined = var(Sort.KIND), var(Sort.DTYPE), var(Sort.SIZE), var(Sort.LOC)
+        arguments.append(val(kind, dtype, size, ANYWHERE, defined))
+        params.append(val(kind, dtype, size, output_location, defined))
+    arguments.append(fun(params, val(VALUE, output_dtype, COLUMN)))
+    return typed_by("a closure", fun(arguments, var(Sort.TYPE)))
