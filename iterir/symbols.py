@@ -94,6 +94,7 @@ def resolve(root: Node, builtins: Collection[str] = BUILTINS, *,
         open_scopes.append((end, [name for name, _ in names]))
 
     close_at = len(nodes)  # where the innermost open scope ends
+    parameter = BindingKind.PARAMETER  # read once: Python 3.11 reads Enum members slowly
     for position, node in enumerate(nodes):
         if position >= close_at:
             while open_scopes and open_scopes[-1][0] <= position:
@@ -110,7 +111,7 @@ def resolve(root: Node, builtins: Collection[str] = BUILTINS, *,
         elif cls is Lambda or cls is FunctionDefinition:
             params = child_positions(sizes, position, len(node.params))
             close_at = position + sizes[position]
-            open_scope(close_at, [(nodes[p].id, Binding(BindingKind.PARAMETER, nodes[p], p)) for p in params])  # type: ignore[attr-defined]
+            open_scope(close_at, [(nodes[p].id, Binding(parameter, nodes[p], p)) for p in params])  # type: ignore[attr-defined]
         elif cls is FencilDefinition:
             end = position + sizes[position]
             count = len(node.function_definitions) + len(node.params) + len(node.closures)

@@ -246,7 +246,7 @@ class Collection:
         """The type of a use of a builtin, definition or free name (`_collect_part` types the uses
         of parameters)."""
         kind, _, declared = self.symbols.bindings[position]
-        if kind is BindingKind.BUILTIN:
+        if kind is _BUILTIN:
             signature = BUILTINS[node.id]
             if signature.how == "signature":
                 if signature.instantiate_call is not None and position and type(self.nodes[position - 1]) is FunCall:
@@ -257,7 +257,7 @@ class Collection:
                 return signature.instantiate()  # type: ignore[misc]
             self.uncalled[position] = signature.how  # the call or cast_ that uses it clears this
             return None
-        if kind is BindingKind.FUNCTION_DEFINITION:
+        if kind is _FUNCTION_DEFINITION:
             return self.solver.instance(declared)  # type: ignore[arg-type]
         if self.in_fencil:
             raise UnboundSymbolError(f"`{node.id}` is not defined: not a parameter, a function "
@@ -459,7 +459,9 @@ def _source_order(error: tuple[int, TypeInferenceError]) -> tuple[int, int, int]
     return (loc.line, loc.column, position) if loc is not None else (0, 0, position)
 
 
+#: Binding kinds, read once: Python 3.11 reads an Enum's members slowly (see `terms.Sort`).
 _PARAMETER, _FENCIL_PARAMETER = BindingKind.PARAMETER, BindingKind.FENCIL_PARAMETER
+_BUILTIN, _FUNCTION_DEFINITION = BindingKind.BUILTIN, BindingKind.FUNCTION_DEFINITION
 
 
 class _EnoughErrors(Exception):

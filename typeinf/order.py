@@ -44,8 +44,9 @@ def _uses(sizes: list[int], symbols: SymbolTable, definitions: list[int]) -> dic
     uses: dict[int, list[tuple[int, int]]] = {d: [] for d in definitions}
     spans = iter(definitions)
     current = next(spans, None)
+    definition = BindingKind.FUNCTION_DEFINITION  # read once: Python 3.11 reads Enum members slowly
     for position, binding in symbols.bindings.items():  # in pre-order
-        if binding.kind is not BindingKind.FUNCTION_DEFINITION:
+        if binding.kind is not definition:
             continue
         while current is not None and position >= current + sizes[current]:
             current = next(spans, None)

@@ -12,26 +12,43 @@ is expected), but never the reverse.
 
 from __future__ import annotations
 
-import enum
 from operator import itemgetter
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, ClassVar
 from dataclasses import dataclass
 
 from iterir.vocabulary import PRIMITIVES
 
 
-class Sort(enum.Enum):
-    TYPE = "type"
-    TROW = "argument row"
-    KIND = "kind"
-    DTYPE = "dtype"
-    DROW = "dtype row"
-    SIZE = "size"
-    LOC = "location"
-    LROW = "location row"
-    LENGTH = "list length"
-    SKIP = "skip flag"
+class Sort:
+    """What a type variable may stand for. Not an `enum.Enum`: Python 3.11 reads an Enum's
+    members and hashes them in Python code, ten times slower than this plain class, and sorts
+    are read in inference's hottest loops."""
+
+    __slots__ = ("name", "value")
+
+    TYPE: ClassVar[Sort]
+    TROW: ClassVar[Sort]
+    KIND: ClassVar[Sort]
+    DTYPE: ClassVar[Sort]
+    DROW: ClassVar[Sort]
+    SIZE: ClassVar[Sort]
+    LOC: ClassVar[Sort]
+    LROW: ClassVar[Sort]
+    LENGTH: ClassVar[Sort]
+    SKIP: ClassVar[Sort]
+
+    def __init__(self, name: str, value: str) -> None:
+        self.name, self.value = name, value  # `value`: how messages name it
+
+    def __repr__(self) -> str:
+        return f"Sort.{self.name}"
+
+
+for _name, _value in [("TYPE", "type"), ("TROW", "argument row"), ("KIND", "kind"), ("DTYPE", "dtype"),
+                      ("DROW", "dtype row"), ("SIZE", "size"), ("LOC", "location"), ("LROW", "location row"),
+                      ("LENGTH", "list length"), ("SKIP", "skip flag")]:  # fmt: skip
+    setattr(Sort, _name, Sort(_name, _value))
 
 
 _PARENT_SORT = {Sort.TROW: Sort.TYPE, Sort.DROW: Sort.DTYPE}
@@ -129,21 +146,34 @@ def root_of(cell: Cell) -> Cell:
 
 
 def var(sort: Sort, family: frozenset[str] | None = None) -> Cell:
-    # Fills the slots directly, as `Scheme.instantiate` does: the collector makes a fresh
-    # variable for nearly every node.
+    # Fills the slots directly, one by one (a tuple assignment would build a tuple), as
+    # `Scheme.instantiate` does: the collector makes a fresh variable for nearly every node.
     cell = _new_cell(Cell)
-    cell.parent, cell.rank, cell.mark, cell.ctor, cell.label, cell.args = None, 0, 0, None, None, ()
-    cell.sort, cell.family = sort, family
+    cell.parent = None
+    cell.rank = 0
+    cell.mark = 0
+    cell.ctor = None
+    cell.label = None
+    cell.args = ()
+    cell.sort = sort
+    cell.family = family
     return cell
 
 
 _new_cell = Cell.__new__
+_SORT_OF = {ctor: sorts[0] for ctor, sorts in CONSTRUCTORS.items()}
 
 
 def make(ctor: str, *args: Cell) -> Cell:
     cell = _new_cell(Cell)  # slots filled directly, as in `var`
-    cell.parent, cell.rank, cell.mark, cell.ctor, cell.label, cell.args = None, 0, 0, ctor, None, args
-    cell.sort, cell.family = CONSTRUCTORS[ctor][0], None
+    cell.parent = None
+    cell.rank = 0
+    cell.mark = 0
+    cell.ctor = ctor
+    cell.label = None
+    cell.args = args
+    cell.sort = _SORT_OF[ctor]
+    cell.family = None
     return cell
 
 
@@ -355,21 +385,32 @@ class Template:
             key = id(cell)
             if key in copies:
                 continue
-            if not cell.args:
-                if cell.ctor is not None:  # a constant
-                    copies[key] = cell
-                    continue
-                copy = new(Cell)
-                copy.ctor, copy.label, copy.args, copy.family = None, None, (), cell.family
+            args = cell.args
+            if not args and cell.ctor is not None:  # a constant
+                copies[key] = cell
+                continue
+            # Slots filled one by one: a tuple assignment would build a tuple for each cell.
+            copy = new(Cell)
+            copy.parent = None
+            copy.rank = 0
+            copy.mark = 0
+            copy.ctor = cell.ctor
+            copy.label = cell.label
+            copy.sort = cell.sort
+            copy.family = cell.family
+            if args:
+                structures.append((copy, args))
+                stack += args
             else:
-                copy = new(Cell)
-                copy.ctor, copy.label, copy.family = cell.ctor, cell.label, None
-                structures.append((copy, cell.args))
-                stack.extend(cell.args)
-            copy.parent, copy.rank, copy.mark, copy.sort = None, 0, 0, cell.sort
+                copy.args = ()
             copies[key] = copy
         for copy, args in structures:
-            copy.args = tuple([copies[id(root_of(a))] for a in args])
+            arguments = []
+            for argument in args:
+                while argument.parent is not None:
+                    argument = argument.parent
+                arguments.append(copies[id(argument)])
+            copy.args = tuple(arguments)
         return copies[id(root_of(self.root))]
 
 
