@@ -96,7 +96,6 @@ class Collection:
         self.free_names: dict[str, Cell] = {}
         self.in_fencil = isinstance(root, FencilDefinition)
         self.uncalled: dict[int, str] = {}  # grammar builtins and type names not yet consumed
-        self.rule_calls: dict[int, tuple[list[int], Cell]] = {}  # see `built`
         self.builtin_callees: dict[int, Signature] = {}  # SymRef position → builtin it calls
         try:
             self._collect()
@@ -201,10 +200,14 @@ class Collection:
         """The type of the node at `position`, for reading it off. A builtin called directly
         gets its type at the call (its arguments' types to its result) only here: inference
         itself never needs it, and it would be a few cells more at every call of a builtin."""
-        cell = self.types[position]
-        if cell is None and position in self.rule_calls:
-            args, result = self.rule_calls.pop(position)
-            cell = self.types[position] = fun([self.type_at(a) for a in args], result)
+        types = self.types
+        cell = types[position]
+        # Untyped, and the callee of a typed call (a call's first child is its callee): a
+        # builtin called directly, typed by a signature or by a rule.
+        if cell is None and position and type(self.nodes[position - 1]) is FunCall and types[position - 1] is not None:
+            call = self.nodes[position - 1]
+            args = child_positions(self.sizes, position - 1, len(call.args) + 1)[1:]  # type: ignore[attr-defined]
+            cell = types[position] = fun([self.type_at(a) for a in args], types[position - 1])  # type: ignore[arg-type]
         return cell
 
     def type_at(self, position: int) -> Cell:
@@ -290,8 +293,7 @@ class Collection:
                 raise GrammarBuiltinError(f"`{callee.id}` is a type name, not a function: cast "  # type: ignore[attr-defined]
                                           f"with `cast_(x, {callee.id})`", callee)  # type: ignore[attr-defined]  # fmt: skip
             result: Cell = getattr(self, "rule_" + callee.id)(position, node, args)  # type: ignore[attr-defined]
-            self.rule_calls[fun_position] = (args, result)  # see `built`
-            return result
+            return result  # its callee's type is made only if read (see `built`)
         signature = self.builtin_callees.pop(fun_position, None)
         if signature is not None:
             # A builtin called directly: its function type is made only if read (see `built`).
@@ -300,7 +302,6 @@ class Collection:
             if result is None:
                 *params, result = signature.instantiate_call()  # type: ignore[misc]
                 self._arguments(node, params, args, fun_position)
-            self.rule_calls[fun_position] = (args, result)
             return result  # type: ignore[no-any-return]
         fun_type = self.type_at(fun_position)
         root = find(fun_type)
