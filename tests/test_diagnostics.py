@@ -104,6 +104,17 @@ def test_check_returns_every_error_and_infer_the_first() -> None:
     assert fine.errors == [] and typeinf.pformat(fine.type) == "(It[T₀¹]) → T₀¹"  # type: ignore[arg-type]
 
 
+def test_an_infinite_type_in_a_used_definition_is_one_error() -> None:
+    program = iterir.parse("f(a, b) {\n  g = λ(x) → x(x);\n  h = λ(y) → g(y);\n  b ← (h)(a) @ c⟨ IDim: [0, 1) ⟩;\n}",
+                           "inf.itir")  # fmt: skip
+    checked = typeinf.check(program)
+    assert [(type(e).__name__, e.node.loc.line, e.node.loc.column) for e in checked.errors] == [  # type: ignore[union-attr]
+        ("InfiniteTypeError", 2, 16)]
+    with pytest.raises(typeinf.InfiniteTypeError) as info:
+        typeinf.infer(program)
+    assert info.value.message == checked.errors[0].message
+
+
 def test_colour_only_when_asked_or_on_a_terminal(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "t.itir"
     path.write_text("sqrt(1)", encoding="utf-8")

@@ -112,7 +112,9 @@ class Collection:
         except TypeInferenceError as error:
             if self.max_errors <= 1:
                 raise
-            self.errors.append((position, error))
+            # The final search for infinite types finds a failed definition's cycle again.
+            if not any(kept.node is error.node and kept.message == error.message for _, kept in self.errors):
+                self.errors.append((position, error))
             if len(self.errors) >= self.max_errors:
                 raise _EnoughErrors from None
             self.uncalled.clear()
