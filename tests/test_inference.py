@@ -276,16 +276,32 @@ def test_matching_a_builtin_call_gives_what_unifying_its_parameters_gives(argume
         assert signature.match([*given, var(Sort.TYPE)], []) is None, name  # a wrong number of arguments
 
 
-def test_a_template_instance_is_a_fresh_copy_like_a_schemes() -> None:
-    from typeinf.terms import Scheme, Template
+def test_a_template_instance_is_a_fresh_copy_like_a_schemes_and_matching_it_is_unifying() -> None:
+    from typeinf.matching import Template
+    from typeinf.terms import Scheme, Sort, fun, var
+    from typeinf.unify import unify
 
     program = iterir.parse("f(a, b) { g = λ(x, y) → {·x, tuple_get(1, ·y)}; h = λ(z) → g(z, z); "
-                           "b ← (h)(a) @ c⟨ IDim: [0, 1) ⟩; }")  # fmt: skip
+                           "k = λ(u, v) → ·u + ·v; b ← (h)(a) @ c⟨ IDim: [0, 1) ⟩; }")  # fmt: skip
     for definition in infer(program).definitions:  # type: ignore[union-attr]
-        expected = typeinf.pformat(Scheme(definition.type).instantiate(), locations=True)
-        copy = Template(definition.type).instantiate()
-        assert typeinf.pformat(copy, locations=True) == expected
+        template = Template(definition.type)
+        copy = template.instantiate()
+        assert typeinf.pformat(copy, locations=True) == typeinf.pformat(Scheme(definition.type).instantiate(), locations=True)
         assert not _variables(copy) & _variables(definition.type)
+        # Matching against fresh variables, or against the parameters' own types, gives what
+        # unifying the parameters of an instance with them gives.
+        arity = len(_params(copy))
+        for given in ([var(Sort.TYPE) for _ in range(arity)], _params(template.instantiate())):
+            instance = template.instantiate()
+            matched = template.match(given, [])
+            for param, argument in zip(_params(instance), given):
+                assert not unify(param, argument)
+            assert typeinf.pformat(fun(given, matched), locations=True) == typeinf.pformat(instance, locations=True)
+        assert template.match([var(Sort.TYPE) for _ in range(arity + 1)], []) is None
+
+
+def _params(function: typeinf.terms.Cell) -> list[typeinf.terms.Cell]:
+    return typeinf.terms.row_items(typeinf.terms.find(function).args[0])[0]
 
 
 def _variables(cell: typeinf.terms.Cell) -> set[int]:

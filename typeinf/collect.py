@@ -41,6 +41,7 @@ from typeinf.errors import (
     UnsatisfiableConstraintError,
 )
 from typeinf import shaped
+from typeinf.matching import Template
 from typeinf.offsets import Connectivity, Dimension, OffsetProvider
 from typeinf.order import definition_order
 from typeinf.signatures import BUILTINS, Signature
@@ -97,6 +98,7 @@ class Collection:
         self.in_fencil = isinstance(root, FencilDefinition)
         self.uncalled: dict[int, str] = {}  # grammar builtins and type names not yet consumed
         self.builtin_callees: dict[int, Signature] = {}  # SymRef position → builtin it calls
+        self.definition_callees: dict[int, int] = {}  # SymRef position → definition it calls
         try:
             self._collect()
             self._guarded(0, check_finite, self.nodes, self.types, range(len(self.nodes)))
@@ -263,6 +265,9 @@ class Collection:
             self.uncalled[position] = signature.how  # the call or cast_ that uses it clears this
             return None
         if kind is _FUNCTION_DEFINITION:
+            if not self.explain and type(self.nodes[position - 1]) is FunCall:
+                self.definition_callees[position] = declared  # type: ignore[assignment]  # `call` matches it
+                return None
             return self.solver.instance(declared)  # type: ignore[arg-type]
         if self.in_fencil:
             raise UnboundSymbolError(f"`{node.id}` is not defined: not a parameter, a function "
@@ -305,7 +310,15 @@ class Collection:
                 *params, result = signature.instantiate_call()  # type: ignore[misc]
                 self._arguments(node, params, args, fun_position)
             return result  # type: ignore[no-any-return]
-        fun_type = self.type_at(fun_position)
+        definition = self.definition_callees.pop(fun_position, None)
+        if definition is not None:  # a definition called directly, without history
+            template = self.solver.schemes[definition]
+            result = self._matched(template, args, position, ("call", len(args), callee, fun_position))
+            if result is not None:
+                return result  # its callee's type is made only if read (see `built`)
+            fun_type = self.types[fun_position] = template.instantiate()
+        else:
+            fun_type = self.type_at(fun_position)
         root = find(fun_type)
         if root.ctor == "Fun":
             params, tail = row_items(root.args[0])
@@ -317,7 +330,8 @@ class Collection:
         self.equal(fun_type, called, position, ("call", len(args), callee, fun_position))
         return ret
 
-    def _matched(self, signature: Signature, args: list[int], position: int, reason: Reason) -> Cell | None:
+    def _matched(self, signature: Signature | Template, args: list[int], position: int,
+                 reason: Reason) -> Cell | None:  # fmt: skip
         """The type of the use at `position` of `signature` by matching (see `matching`); None
         if the number of arguments is wrong (the general way reports it). Without history only:
         `reason` is what an error says if this run's error is all there is."""

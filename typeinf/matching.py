@@ -1,5 +1,5 @@
-"""A builtin's call typed by matching its signature against the arguments' types, as
-straight-line code generated once per builtin.
+"""A call typed by matching the callee's type against the arguments' types: for a builtin, as
+straight-line code generated once per builtin; for a function definition, by a walk.
 
 Unifying fresh parameters with the arguments' types mostly binds each fresh variable to the part
 of an argument's type it stands for. The matcher does that directly: it reads the parts off the
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from typeinf.terms import Cell, Scheme, creation, find, row_items
+from typeinf.terms import T_EMPTY, Cell, Scheme, copy_graph, creation, find, root_of, row_items, var
 from typeinf.unify import unify
 
 #: `match(argument_types, undecided)` → the call's type (None for a wrong number of arguments);
@@ -121,3 +121,64 @@ class _Writer:
             self.bound.add(j)
         assert keep is None or keep not in {self.name(j) for j in order}
         return self.name(i)
+
+
+class Template:
+    """A definition's solved type, instantiated by copying its graph, which nothing changes once
+    the definition is solved. Most definitions are used once or twice: copying is then cheaper
+    than compiling a `Scheme`'s plan. It does not look for cycles (a Scheme does)."""
+
+    __slots__ = ("root",)
+
+    def __init__(self, root: Cell) -> None:
+        self.root = root
+
+    def instantiate(self) -> Cell:
+        return copy_graph(self.root, {})
+
+    def match(self, types: list[Cell], undecided: list[tuple[Cell, Cell]]) -> Cell | None:
+        """A call's type, as a compiled matcher gives it (see `Matcher`), by walking the
+        parameters against the arguments' types and copying only the result: a definition is
+        called too few times for generated code to pay."""
+        root = root_of(self.root)
+        if root.ctor != "Fun":
+            return None
+        params, tail = row_items(root.args[0])
+        if tail is not T_EMPTY or len(params) != len(types):
+            return None
+        matches: dict[int, Cell] = {}  # id of a parameter's cell → what stands for it
+        pairs: list[tuple[Cell, Cell]] = []
+        stack = list(zip(params, types))
+        while stack:
+            pattern, actual = stack.pop()
+            pattern, actual = root_of(pattern), root_of(actual)
+            known = matches.get(id(pattern))
+            if known is not None:  # seen before: the two must be one
+                known = root_of(known)
+                if known is not actual:
+                    pairs.append((known, actual))
+            elif pattern.ctor is None:  # a variable: the part itself, if it has the sort and family
+                family = pattern.family
+                if family is None:
+                    fits = actual.sort is pattern.sort
+                elif actual.ctor == "Prim":
+                    fits = actual.label in family
+                else:
+                    fits = actual.ctor is None and actual.family is not None and actual.family <= family
+                if not fits:
+                    fresh = var(pattern.sort, family)  # type: ignore[arg-type]
+                    pairs.append((fresh, actual))
+                    actual = fresh
+                matches[id(pattern)] = actual
+            elif not pattern.args:  # a constant
+                if actual is not pattern:
+                    pairs.append((pattern, actual))
+            elif actual.ctor == pattern.ctor:  # a structure: its parts, if the type has its constructor
+                matches[id(pattern)] = actual
+                stack += zip(pattern.args, actual.args)
+            else:
+                pairs.append((copy_graph(pattern, matches), actual))
+        result = copy_graph(root.args[1], matches)
+        for x, y in pairs:
+            undecided += unify(x, y)
+        return result

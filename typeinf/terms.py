@@ -361,57 +361,48 @@ class Scheme:
         return cells
 
 
-class Template:
-    """A definition's solved type, instantiated by copying its graph, which nothing changes once
-    the definition is solved. Most definitions are used once or twice: copying is then cheaper
-    than compiling a `Scheme`'s plan. It does not look for cycles (a Scheme does)."""
-
-    __slots__ = ("root",)
-
-    def __init__(self, root: Cell) -> None:
-        self.root = root
-
-    def instantiate(self) -> Cell:
-        """A copy with fresh variables and shared constants: every cell is copied when first
-        reached, and structures get their arguments' copies once all are made."""
-        copies: dict[int, Cell] = {}
-        structures: list[tuple[Cell, tuple[Cell, ...]]] = []
-        stack = [self.root]
-        new = _new_cell
-        while stack:
-            cell = stack.pop()
-            while cell.parent is not None:
-                cell = cell.parent
-            key = id(cell)
-            if key in copies:
-                continue
-            args = cell.args
-            if not args and cell.ctor is not None:  # a constant
-                copies[key] = cell
-                continue
-            # Slots filled one by one: a tuple assignment would build a tuple for each cell.
-            copy = new(Cell)
-            copy.parent = None
-            copy.rank = 0
-            copy.mark = 0
-            copy.ctor = cell.ctor
-            copy.label = cell.label
-            copy.sort = cell.sort
-            copy.family = cell.family
-            if args:
-                structures.append((copy, args))
-                stack += args
-            else:
-                copy.args = ()
-            copies[key] = copy
-        for copy, args in structures:
-            arguments = []
-            for argument in args:
-                while argument.parent is not None:
-                    argument = argument.parent
-                arguments.append(copies[id(argument)])
-            copy.args = tuple(arguments)
-        return copies[id(root_of(self.root))]
+def copy_graph(root: Cell, copies: dict[int, Cell]) -> Cell:
+    """A copy of the graph at `root` with fresh variables and shared constants, but for the
+    cells `copies` maps already (by the id of their root) to what stands for them; every cell
+    copied is added to `copies`. Each cell is copied when first reached, and structures get
+    their arguments' copies once all are made."""
+    structures: list[tuple[Cell, tuple[Cell, ...]]] = []
+    stack = [root]
+    new = _new_cell
+    while stack:
+        cell = stack.pop()
+        while cell.parent is not None:
+            cell = cell.parent
+        key = id(cell)
+        if key in copies:
+            continue
+        args = cell.args
+        if not args and cell.ctor is not None:  # a constant
+            copies[key] = cell
+            continue
+        # Slots filled one by one: a tuple assignment would build a tuple for each cell.
+        copy = new(Cell)
+        copy.parent = None
+        copy.rank = 0
+        copy.mark = 0
+        copy.ctor = cell.ctor
+        copy.label = cell.label
+        copy.sort = cell.sort
+        copy.family = cell.family
+        if args:
+            structures.append((copy, args))
+            stack += args
+        else:
+            copy.args = ()
+        copies[key] = copy
+    for copy, args in structures:
+        arguments = []
+        for argument in args:
+            while argument.parent is not None:
+                argument = argument.parent
+            arguments.append(copies[id(argument)])
+        copy.args = tuple(arguments)
+    return copies[id(root_of(root))]
 
 
 def compiled(scheme: Scheme, call: bool = False) -> Callable[[], Any] | None:
