@@ -46,11 +46,7 @@ from typeinf.offsets import Connectivity, Dimension, OffsetProvider
 from typeinf.order import definition_order
 from typeinf.signatures import BUILTINS, Signature
 from typeinf.solve import Solver, check_finite
-from typeinf.unify import Mismatch
 from typeinf.terms import (
-    ANYWHERE,
-    COLUMN,
-    D_EMPTY,
     ITERATOR,
     SCALAR,
     T_EMPTY,
@@ -69,6 +65,7 @@ from typeinf.terms import (
     val,
     var,
 )
+from typeinf.unify import Mismatch
 
 class Collection:
     """The solved type of every node of one program, by pre-order position."""
