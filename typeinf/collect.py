@@ -198,13 +198,14 @@ class Collection:
         return child_positions(self.sizes, position, node.child_count())
 
     def built(self, position: int) -> Cell | None:
-        """The type of the node at `position`, for reading it off. A builtin called directly
-        gets its type at the call (its arguments' types to its result) only here: inference
-        itself never needs it, and it would be a few cells more at every call of a builtin."""
+        """The type of the node at `position`, for reading it off. A builtin (or, without
+        history, a definition) called directly gets its type at the call (its arguments' types
+        to its result) only here: inference itself never needs it, and it would be a few cells
+        more at every such call."""
         types = self.types
         cell = types[position]
         # Untyped, and the callee of a typed call (a call's first child is its callee): a
-        # builtin called directly, typed by a signature or by a rule.
+        # builtin called directly (typed by a signature or by a rule), or a definition.
         if cell is None and position and type(self.nodes[position - 1]) is FunCall and types[position - 1] is not None:
             call = self.nodes[position - 1]
             args = child_positions(self.sizes, position - 1, len(call.args) + 1)[1:]  # type: ignore[attr-defined]
@@ -262,7 +263,7 @@ class Collection:
             self.uncalled[position] = signature.how  # the call or cast_ that uses it clears this
             return None
         if kind is _FUNCTION_DEFINITION:
-            if not self.explain and type(self.nodes[position - 1]) is FunCall:
+            if not self.explain and position and type(self.nodes[position - 1]) is FunCall:
                 self.definition_callees[position] = declared  # type: ignore[assignment]  # `call` matches it
                 return None
             return self.solver.instance(declared)  # type: ignore[arg-type]
