@@ -49,6 +49,18 @@ def test_every_node_of_a_well_typed_program_has_a_type(generated: tuple[Node, ty
     assert all(typeinf.pformat(t, locations=True) for t in types.values())
 
 
+@given(well_typed_programs)
+def test_the_fast_run_and_the_run_with_history_give_every_node_the_same_type(
+        generated: tuple[Node, typeinf.Type]) -> None:  # fmt: skip
+    # `infer_all` runs without history (nodes in reverse pre-order, calls typed by matching);
+    # `check` keeps the history error messages need (post-order, unification only).
+    program, _ = generated
+    fast, careful = typeinf.infer_all(program), typeinf.check(program)
+    assert careful.errors == [] and list(fast) == list(careful.types)
+    for key, type_ in fast.items():
+        assert _printed(type_) == _printed(careful.types[key])
+
+
 class _Rename(NodeTranslator):
     def __init__(self, mapping: dict[str, str]) -> None:
         self.mapping = mapping
