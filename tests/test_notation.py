@@ -192,7 +192,8 @@ def test_an_empty_row_of_values_keeps_its_hidden_numbers() -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("(T₀¹ →", "not a type"),
+        ("(T₀¹ →", "not a type at its end"),
+        ("(T₀¹) → )", "not a type at column 9"),
         ("(T₀¹) → T₀¹ where T₀: real", "unknown family 'real'"),
         ("T₀¹ → T₂", "a function's arguments must be a tuple"),
         ("complex128⁰", "unknown dtype 'complex128'"),

@@ -65,7 +65,8 @@ def parse_type(text: str, locations: bool | None = None) -> Type:
     try:
         tree = _parser.parse(text)
     except UnexpectedInput as exc:
-        raise TypeSyntaxError(f"not a type at column {exc.column}: {text!r}") from None
+        where = f"at column {exc.column}" if exc.column > 0 else "at its end"  # lark says -1 there
+        raise TypeSyntaxError(f"not a type {where}: {text!r}") from None
     except (LarkError, RecursionError) as exc:
         raise TypeSyntaxError(f"not a type: {text!r} ({type(exc).__name__})") from None
     if locations is None:

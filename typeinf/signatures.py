@@ -4,7 +4,7 @@ compiler extends with its own builtins."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from typeinf.matching import Matcher, compiled_matcher
@@ -16,20 +16,46 @@ _HERE = Path(__file__).resolve().parent
 _FOLDERS = (_HERE / "builtins", _HERE.parent / "builtins")
 
 
-@dataclass(frozen=True)
 class Signature:
-    """How a builtin is typed: by a signature (`type`), by a grammar rule, or as a type name."""
+    """How a builtin is typed: by a signature (`type`), by a grammar rule, or as a type name.
 
-    name: str
-    how: str  # "signature", "rule" or "dtype"
-    type: Cell | None = None
-    scheme: Scheme | None = None
-    #: A fresh instance of `type` (`scheme.instantiate`, compiled).
-    instantiate: Callable[[], Cell] | None = None
-    #: For a direct call: fresh parameters and result, result last (see `terms.compiled`).
-    instantiate_call: Callable[[], tuple[Cell, ...]] | None = None
-    #: For a direct call without history: its type from its arguments' (see `matching`).
-    match: Matcher | None = None
+    A signature's text is read, and its code generated, when first used: reading all of them
+    would add half a second to every start-up (a program uses a handful)."""
+
+    def __init__(self, name: str, how: str, text: str | None = None, type_: Cell | None = None) -> None:
+        self.name = name
+        self.how = how  # "signature", "rule" or "dtype"
+        self.text = text
+        if type_ is not None:
+            self.__dict__["type"] = type_  # read already: what `type` would give
+
+    @cached_property
+    def type(self) -> Cell | None:
+        if self.how != "signature":
+            return None
+        type_ = parse_type(self.text)  # type: ignore[arg-type]
+        if not isinstance(type_, Cell) or find(type_).sort is not Sort.TYPE:
+            raise TypeSyntaxError(f"the signature of {self.name!r} must be a type, not {self.text!r}")
+        return type_
+
+    @cached_property
+    def scheme(self) -> Scheme | None:
+        return None if self.type is None else Scheme(self.type)
+
+    @cached_property
+    def instantiate(self) -> Callable[[], Cell] | None:
+        """A fresh instance of `type` (`scheme.instantiate`, compiled)."""
+        return None if self.scheme is None else compiled(self.scheme)
+
+    @cached_property
+    def instantiate_call(self) -> Callable[[], tuple[Cell, ...]] | None:
+        """For a direct call: fresh parameters and result, result last (see `terms.compiled`)."""
+        return None if self.scheme is None else compiled(self.scheme, call=True)
+
+    @cached_property
+    def match(self) -> Matcher | None:
+        """For a direct call without history: its type from its arguments' (see `matching`)."""
+        return None if self.scheme is None else compiled_matcher(self.scheme)
 
 
 def _folder() -> Path:
@@ -58,19 +84,12 @@ def _entries(text: str) -> list[tuple[list[str], str]]:
 
 
 def _read(name: str, signature: str) -> Signature:
-    if signature in ("rule", "dtype"):
-        return Signature(name, signature)
-    type_ = parse_type(signature)
-    if not isinstance(type_, Cell) or find(type_).sort is not Sort.TYPE:
-        raise TypeSyntaxError(f"the signature of {name!r} must be a type, not {signature!r}")
-    return typed_by(name, type_)
+    return Signature(name, signature if signature in ("rule", "dtype") else "signature", signature)
 
 
 def typed_by(name: str, type_: Cell) -> Signature:
-    """The signature of `name` with the type `type_`, compiled."""
-    scheme = Scheme(type_)
-    return Signature(name, "signature", type_, scheme, compiled(scheme), compiled(scheme, call=True),
-                     compiled_matcher(scheme))  # fmt: skip
+    """The signature of `name` with the type `type_`."""
+    return Signature(name, "signature", type_=type_)
 
 
 def _load() -> dict[str, Signature]:
@@ -97,4 +116,6 @@ def register_builtin(name: str, signature: str, *, replace: bool = False) -> Non
         raise ValueError(f"a builtin's name must be an identifier, not {name!r}")
     if name in BUILTINS and not replace:
         raise ValueError(f"{name!r} is a builtin already; pass replace=True to replace it")
-    BUILTINS[name] = _read(name, signature)
+    read = _read(name, signature)
+    read.match  # noqa: B018 - read and compiled now, so that a malformed signature is an error here
+    BUILTINS[name] = read
