@@ -4,12 +4,12 @@ compiler extends with its own builtins."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 from typeinf.matching import Matcher, compiled_matcher
 from typeinf.reader import TypeSyntaxError, parse_type
-from typeinf.terms import Cell, Scheme, Sort, compiled, find
+from typeinf.terms import Cell, Scheme, Sort, Type, compiled, find
 
 _HERE = Path(__file__).resolve().parent
 #: Installed, the wheel puts the files inside the package; in a checkout they are beside it.
@@ -33,7 +33,7 @@ class Signature:
     def type(self) -> Cell | None:
         if self.how != "signature":
             return None
-        type_ = parse_type(self.text)  # type: ignore[arg-type]
+        type_ = _parsed(self.text)  # type: ignore[arg-type]
         if not isinstance(type_, Cell) or find(type_).sort is not Sort.TYPE:
             raise TypeSyntaxError(f"the signature of {self.name!r} must be a type, not {self.text!r}")
         return type_
@@ -56,6 +56,13 @@ class Signature:
     def match(self) -> Matcher | None:
         """For a direct call without history: its type from its arguments' (see `matching`)."""
         return None if self.scheme is None else compiled_matcher(self.scheme)
+
+
+@lru_cache(maxsize=None)
+def _parsed(text: str) -> Type:
+    """A signature's text read once, for every builtin it types (`plus`, `minus`, …): schemes
+    only read the cells."""
+    return parse_type(text)
 
 
 def _folder() -> Path:
