@@ -302,8 +302,7 @@ class Collection:
         signature = self.builtin_callees.pop(fun_position, None)
         if signature is not None:
             # A builtin called directly: its function type is made only if read (see `built`).
-            result = None if self.explain else self._matched(signature, args, position,
-                                                             ("call", len(args), callee, fun_position))  # fmt: skip
+            result = None if self.explain else self._matched(signature, args, position)
             if result is None:
                 *params, result = signature.instantiate_call()  # type: ignore[misc]
                 self._arguments(node, params, args, fun_position)
@@ -311,7 +310,7 @@ class Collection:
         definition = self.definition_callees.pop(fun_position, None)
         if definition is not None:  # a definition called directly, without history
             template = self.solver.schemes[definition]
-            result = self._matched(template, args, position, ("call", len(args), callee, fun_position))
+            result = self._matched(template, args, position)
             if result is not None:
                 return result  # its callee's type is made only if read (see `built`)
             fun_type = self.types[fun_position] = template.instantiate()
@@ -325,22 +324,29 @@ class Collection:
                 return root.args[1]  # type: ignore[no-any-return]
         ret = var(Sort.TYPE)
         called = make("Fun", row("TTuple", [self.type_at(a) for a in args], T_EMPTY), ret)
-        self.equal(fun_type, called, position, ("call", len(args), callee, fun_position))
+        self.equal(fun_type, called, position, self._call_reason(position, len(args)))
         return ret
 
     def _matched(self, signature: Signature | Template, args: list[int], position: int,
-                 reason: Reason) -> Cell | None:  # fmt: skip
+                 reason: Reason | None = None) -> Cell | None:  # fmt: skip
         """The type of the use at `position` of `signature` by matching (see `matching`); None
         if the number of arguments is wrong (the general way reports it). Without history only:
-        `reason` is what an error says if this run's error is all there is."""
+        `reason` is what an error says if this run's error is all there is (by default, made
+        only then: the call at `position`)."""
         types, undecided = self.types, []
         try:
             result = signature.match([types[a] or self.type_at(a) for a in args], undecided)  # type: ignore[misc]
         except Mismatch as mismatch:
+            reason = reason or self._call_reason(position, len(args))
             raise self.solver.unsatisfiable(Equal(mismatch.left, mismatch.right, position, reason), mismatch) from None
         if undecided:
+            reason = reason or self._call_reason(position, len(args))
             self.solver.postponed += [(x, y, Equal(x, y, position, reason)) for x, y in undecided]
         return result
+
+    def _call_reason(self, position: int, count: int) -> Reason:
+        """The reason of the call at `position`, with `count` arguments (its callee is next)."""
+        return ("call", count, self.nodes[position + 1], position + 1)
 
     def _arguments(self, node: FunCall, params: list[Cell], args: list[int], fun_position: int) -> None:
         """One constraint per argument of a callee of known arity, for precise errors."""

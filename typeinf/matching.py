@@ -44,13 +44,21 @@ def compiled_matcher(scheme: Scheme) -> Matcher | None:
     return writer.names["match"]  # type: ignore[no-any-return]
 
 
+def in_family(actual: Cell, family: frozenset[str]) -> bool:
+    """Whether `actual` (a root) may stand for a dtype variable of `family` as it is: a dtype of
+    the family, or a variable restricted to (a part of) it already."""
+    if actual.ctor == "Prim":
+        return actual.label in family
+    return actual.ctor is None and actual.family is not None and actual.family <= family
+
+
 class _Writer:
     """The generated code's lines, and the name that holds each pattern cell's match once it has
     one (`bound`: the same in every branch, so that later lines may use it)."""
 
     def __init__(self, scheme: Scheme, index: dict[int, int]) -> None:
         self.cells, self.plan, self.index = scheme.cells, scheme.plan, index
-        self.names: dict[str, object] = {"new": Cell.__new__, "Cell": Cell, "unify": unify}
+        self.names: dict[str, object] = {"new": Cell.__new__, "Cell": Cell, "unify": unify, "in_family": in_family}
         self.lines: list[str] = []
         self.bound: set[int] = set()
 
@@ -72,9 +80,7 @@ class _Writer:
                       f"{indent}if y is not z: pairs.append((z, y))"]  # fmt: skip
         elif step[0] is None:  # a variable: the part itself, if it has the sort and family
             self.names[f"s{i}"], self.names[f"f{i}"] = step[1], step[2]
-            # In a family: a dtype of it, or a variable restricted to (a part of) it already.
-            fits = (f"y.sort is s{i}" if step[2] is None else f"(y.label in f{i} if y.ctor == 'Prim' "
-                    f"else y.ctor is None and y.family is not None and y.family <= f{i})")  # fmt: skip
+            fits = f"y.sort is s{i}" if step[2] is None else f"in_family(y, f{i})"
             lines += [f"{indent}if {fits}: v{i} = y", f"{indent}else:"]
             lines.append(creation(f"v{i}", i, step, [], f"{indent}    ", self.names))
             lines.append(f"{indent}    pairs.append((v{i}, y))")
@@ -88,14 +94,13 @@ class _Writer:
                 self.match(argument, part, indent + "    ")
             matched, self.bound = self.bound, before
             lines.append(f"{indent}else:")
-            self.build(i, indent + "    ", keep="y")
+            self.build(i, indent + "    ")  # makes only v… names: `y` stays
             lines.append(f"{indent}    pairs.append((v{i}, y))")
             assert self.bound == matched | {i}  # both branches bind the same cells
         self.bound.add(i)
 
-    def build(self, i: int, indent: str, keep: str | None = None) -> str:
-        """Lines that make pattern cell `i` from the cells bound so far and fresh ones; its name.
-        (`keep`: a temporary the lines must not overwrite.)"""
+    def build(self, i: int, indent: str) -> str:
+        """Lines that make pattern cell `i` from the cells bound so far and fresh ones; its name."""
         order: list[int] = []
         stack, seen = [i], set()
         while stack:  # post-order of the unbound cells under `i`
@@ -119,7 +124,6 @@ class _Writer:
                 arguments = [self.name(self.index[id(find(a))]) for a in self.cells[j].args]
                 self.lines.append(creation(f"v{j}", j, step, arguments, indent, self.names))
             self.bound.add(j)
-        assert keep is None or keep not in {self.name(j) for j in order}
         return self.name(i)
 
 
@@ -159,13 +163,7 @@ class Template:
                     pairs.append((known, actual))
             elif pattern.ctor is None:  # a variable: the part itself, if it has the sort and family
                 family = pattern.family
-                if family is None:
-                    fits = actual.sort is pattern.sort
-                elif actual.ctor == "Prim":
-                    fits = actual.label in family
-                else:
-                    fits = actual.ctor is None and actual.family is not None and actual.family <= family
-                if not fits:
+                if not (actual.sort is pattern.sort if family is None else in_family(actual, family)):
                     fresh = var(pattern.sort, family)  # type: ignore[arg-type]
                     pairs.append((fresh, actual))
                     actual = fresh

@@ -12,8 +12,8 @@ from __future__ import annotations
 from iterir import Node
 from typeinf.constraints import Equal, Reason, callee_text, reason_text
 from typeinf.errors import InfiniteTypeError, UnsatisfiableConstraintError
-from typeinf.notation import Printer, pformat_all
 from typeinf.matching import Template
+from typeinf.notation import Printer, pformat_all
 from typeinf.terms import Cell, Scheme, Sort, find, new_marks
 from typeinf.unify import Mismatch, unify
 
