@@ -11,7 +11,7 @@ import pytest
 import iterir
 import typeinf
 from benchmarks.shapes import deep_calls, deep_lambdas, plus_chain
-from iterir import Sym, SymRef
+from iterir import FunCall, Lambda, Literal, Sym, SymRef
 from iterir.builders import call, deref, lam
 from tests.conftest import ROOT
 from typeinf import infer, infer_all, pformat
@@ -233,10 +233,24 @@ def test_output_does_not_depend_on_what_ran_before() -> None:
     assert _type(program, locations=True) == first
 
 
+def _shapes() -> list[tuple[str, typeinf.signatures.Signature]]:
+    """Shapes of every size: small, nested deeper than generated code goes (a tuple_get of a
+    far element, a closure of many inputs), and past the size that is compiled at all."""
+    from typeinf import shaped
+
+    shapes = [(f"make_tuple/{n}", shaped.make_tuple(n)) for n in (0, 1, 2, 3, 70)]
+    shapes += [(f"tuple_get/{i}", shaped.tuple_get(i)) for i in (0, 1, 2, 10, 99, 200)]
+    shapes += [(f"closure/{n}", shaped.closure(n)) for n in (0, 1, 2, 8, 20)]
+    sizes = {name: len(signature.scheme.cells) for name, signature in shapes}  # type: ignore[union-attr]
+    assert sizes["tuple_get/10"] < typeinf.terms.MOST_COMPILED_CELLS < sizes["tuple_get/200"]
+    assert sizes["closure/8"] < typeinf.terms.MOST_COMPILED_CELLS < sizes["closure/20"] < sizes["make_tuple/70"]
+    return shapes
+
+
 def test_compiled_builtin_instances_equal_the_plan_and_are_fresh() -> None:
     from typeinf.signatures import BUILTINS
 
-    for name, signature in BUILTINS.items():
+    for name, signature in [*BUILTINS.items(), *_shapes()]:
         if signature.how != "signature":
             continue
         first, second = signature.instantiate(), signature.instantiate()  # type: ignore[misc]
@@ -250,15 +264,11 @@ def test_compiled_builtin_instances_equal_the_plan_and_are_fresh() -> None:
 
 @pytest.mark.parametrize("arguments", ["fresh variables", "the parameters' own types"])
 def test_matching_a_builtin_call_gives_what_unifying_its_parameters_gives(arguments: str) -> None:
-    from typeinf import shaped
     from typeinf.signatures import BUILTINS
     from typeinf.terms import Sort, var
     from typeinf.unify import unify
 
-    shapes = [(f"make_tuple/{n}", shaped.make_tuple(n)) for n in range(4)]
-    shapes += [(f"tuple_get/{i}", shaped.tuple_get(i)) for i in range(3)]
-    shapes += [(f"closure/{n}", shaped.closure(n)) for n in range(3)]
-    for name, signature in [*BUILTINS.items(), *shapes]:
+    for name, signature in [*BUILTINS.items(), *_shapes()]:
         if signature.match is None:
             continue
         *params, expected = signature.instantiate_call()  # type: ignore[misc]
@@ -318,3 +328,33 @@ def _variables(cell: typeinf.terms.Cell) -> set[int]:
             out.add(id(current))
         stack.extend(current.args)
     return out
+
+
+def _subscript(number: int) -> str:
+    return str(number).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
+
+
+def _superscript(number: int) -> str:
+    return str(number).translate(str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹"))
+
+
+@pytest.mark.parametrize("index", [1, 7, 98, 99, 334, 5000, 9999])
+def test_tuple_get_of_a_far_element_has_a_row_of_that_many_elements(index: int) -> None:
+    # Matching code nests a level per element: far elements once made it fail to compile.
+    elements = ", ".join(f"T{_subscript(k)}" for k in range(1, index + 2))
+    tail, size = _subscript(index + 2), _superscript(index + 3)
+    expected = f"(ItOrVal₀[({elements}):T{tail}{size}]) → ItOrVal₀[T{_subscript(index + 1)}{size}]"
+    if index == 1:
+        assert expected == "(ItOrVal₀[(T₁, T₂):T₃⁴]) → ItOrVal₀[T₂⁴]"
+    assert _type(f"λ(t) → tuple_get({index}, t)") == expected
+    assert _type(f"λ(t) → tuple_get({index}, {{{', '.join(['1'] * (index + 1))}}})") == "(T₀) → int32¹"
+
+
+@pytest.mark.parametrize("value", ["10000", "0" * 50 + "10000", "9" * 5000, "²", "٣", "-1", "1.0", ""],
+                         ids=["limit", "zeros", "5000 digits", "superscript", "arabic-indic", "negative", "float", "empty"])
+def test_a_tuple_get_index_that_is_no_supported_integer_is_an_error(value: str) -> None:
+    program = FunCall(SymRef("tuple_get"), (Literal(value, "int32"), SymRef("t")))
+    with pytest.raises(typeinf.GrammarBuiltinError) as info:
+        infer(Lambda((Sym("t"),), program))
+    assert info.value.node is program.args[0]
+    assert len(str(info.value)) < 300  # the index is shortened, not printed whole

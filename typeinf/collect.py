@@ -47,6 +47,7 @@ from typeinf.order import definition_order
 from typeinf.signatures import BUILTINS, Signature
 from typeinf.solve import Solver, check_finite
 from typeinf.terms import (
+    D_EMPTY,
     ITERATOR,
     SCALAR,
     T_EMPTY,
@@ -373,11 +374,30 @@ class Collection:
         self.arity(node, args, 2)
         index = node.args[0]
         if not (isinstance(index, Literal) and index.type in PRIMITIVES and index.type.startswith(("int", "uint"))
-                and index.value.isdigit()):  # fmt: skip
+                and index.value.isascii() and index.value.isdigit()):  # fmt: skip
             raise GrammarBuiltinError("the index of `tuple_get` must be a non-negative integer "
                                       "literal", index)  # fmt: skip
-        return self._shaped(shaped.tuple_get(int(index.value)), args[1:], position,
+        digits = index.value.lstrip("0") or "0"
+        if len(digits) > len(str(shaped.MOST_TUPLE_ELEMENTS)) or int(digits) >= shaped.MOST_TUPLE_ELEMENTS:
+            shown = digits if len(digits) <= 20 else f"{digits[:8]}…{digits[-8:]} ({len(digits):,} digits)"
+            raise GrammarBuiltinError(f"`tuple_get` takes element {shown} of a tuple, but tuples of more than "
+                                      f"{shaped.MOST_TUPLE_ELEMENTS:,} elements are not supported", index)  # fmt: skip
+        if self.explain:  # without history, the rows' mismatch is found all the same
+            self._in_range(int(digits), args[1])
+        return self._shaped(shaped.tuple_get(int(digits)), args[1:], position,
                             lambda i: f"the tuple that `tuple_get` takes element {index.value} of")  # fmt: skip
+
+    def _in_range(self, index: int, tuple_position: int) -> None:
+        """An index past the end of a tuple whose length is known by now is said so, instead of
+        as a mismatch of two rows (of which one has `index` + 1 elements)."""
+        type_ = find(self.type_at(tuple_position))
+        if type_.ctor != "Val":
+            return
+        items, tail = row_items(type_.args[1])
+        if find(type_.args[1]).ctor == "DTuple" and tail is D_EMPTY and index >= len(items):
+            raise UnsatisfiableConstraintError(
+                f"`tuple_get` takes element {index} of a tuple of {len(items)} element{'' if len(items) == 1 else 's'}",
+                self.nodes[tuple_position], f"at least {index + 1} elements", str(len(items)))  # fmt: skip
 
     def _shaped(self, signature: Signature, args: list[int], position: int, reason: Callable[[int], str]) -> Cell:
         """The type of a use typed by a signature of its shape (see `shaped`), whose parameters

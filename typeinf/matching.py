@@ -13,7 +13,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from typeinf.terms import T_EMPTY, Cell, Scheme, copy_graph, creation, find, root_of, row_items, var
+from typeinf.terms import (
+    MOST_COMPILED_CELLS,
+    T_EMPTY,
+    Cell,
+    Scheme,
+    copy_graph,
+    creation,
+    find,
+    root_of,
+    row_items,
+    var,
+)
 from typeinf.unify import unify
 
 #: `match(argument_types, undecided)` → the call's type (None for a wrong number of arguments);
@@ -23,7 +34,7 @@ Matcher = Callable[..., Cell]
 
 def compiled_matcher(scheme: Scheme) -> Matcher | None:
     """The matcher of a builtin whose type is a function of a fixed number of parameters (else
-    None)."""
+    None). Past `MOST_COMPILED_CELLS`, a `Template`'s walk."""
     cells = scheme.cells
     root = cells[-1]
     if root.ctor != "Fun":
@@ -31,6 +42,8 @@ def compiled_matcher(scheme: Scheme) -> Matcher | None:
     params, tail = row_items(root.args[0])
     if tail.ctor != "TEmpty":
         return None
+    if len(cells) > MOST_COMPILED_CELLS:
+        return Template(root).match
     index = {id(c): i for i, c in enumerate(cells)}
     writer = _Writer(scheme, index)
     arguments = [f"a{n}" for n in range(len(params))]
@@ -50,6 +63,13 @@ def in_family(actual: Cell, family: frozenset[str]) -> bool:
     if actual.ctor == "Prim":
         return actual.label in family
     return actual.ctor is None and actual.family is not None and actual.family <= family
+
+
+#: The deepest indentation of generated code. A tuple nests a level per element, and each level's
+#: other branch makes the rest of it, so the code would grow with the square of the depth (and
+#: Python refuses more than 100 levels). A part below is made and left to `unify`; the builtins'
+#: signatures nest 4 levels at most.
+_DEEPEST = 4 * 8
 
 
 class _Writer:
@@ -84,6 +104,9 @@ class _Writer:
             lines += [f"{indent}if {fits}: v{i} = y", f"{indent}else:"]
             lines.append(creation(f"v{i}", i, step, [], f"{indent}    ", self.names))
             lines.append(f"{indent}    pairs.append((v{i}, y))")
+        elif len(indent) > _DEEPEST:  # a structure too deep to nest into: made, and left to `unify`
+            self.build(i, indent)
+            lines.append(f"{indent}pairs.append((v{i}, y))")
         else:  # a structure: its parts, if the type has the same constructor
             ctor, arguments = step[0], [self.index[id(find(a))] for a in self.cells[i].args]
             parts = [f"m{i}_{n}" for n in range(len(arguments))]
@@ -128,9 +151,9 @@ class _Writer:
 
 
 class Template:
-    """A definition's solved type, instantiated by copying its graph, which nothing changes once
-    the definition is solved. Most definitions are used once or twice: copying is then cheaper
-    than compiling a `Scheme`'s plan. It does not look for cycles (a Scheme does)."""
+    """A type that nothing changes any more (a definition's solved type, a large builtin shape),
+    instantiated by copying its graph. Most definitions are used once or twice: copying is then
+    cheaper than compiling a `Scheme`'s plan. It does not look for cycles (a Scheme does)."""
 
     __slots__ = ("root",)
 

@@ -11,6 +11,11 @@ from typeinf.signatures import Signature, typed_by
 from typeinf.terms import ANYWHERE, COLUMN, D_EMPTY, ITERATOR, SCALAR, VALUE, Sort, fun, prim, row, val, var
 
 
+#: `tuple_get(i, x)` makes a type for each element up to i, so an index must be bounded: a
+#: tuple of millions of elements would take all memory, and no stencil has one.
+MOST_TUPLE_ELEMENTS = 10_000
+
+
 def _common() -> tuple:
     """What every element of a tuple shares with the tuple: kind, size and both locations."""
     return var(Sort.KIND), var(Sort.SIZE), var(Sort.LOC), var(Sort.LOC)

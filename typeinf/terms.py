@@ -405,14 +405,23 @@ def copy_graph(root: Cell, copies: dict[int, Cell]) -> Cell:
     return copies[id(root_of(root))]
 
 
+#: A type of more cells than this (a tuple of many elements, say) is instantiated and matched
+#: without generated code: its code would cost more to compile than it saves, for a shape that
+#: is used a few times.
+MOST_COMPILED_CELLS = 128
+
+
 def compiled(scheme: Scheme, call: bool = False) -> Callable[[], Any] | None:
     """`scheme.instantiate` as straight-line code, without the plan's interpretation: for the
     builtins, which are instantiated at nearly every call of a program.
 
     With `call`, the code makes only what a direct call needs, the parameters and the result
     (returned as a tuple, result last), not the function and argument-tuple cells around them;
-    None if the type is not a function of a fixed number of parameters."""
+    None if the type is not a function of a fixed number of parameters. Past
+    `MOST_COMPILED_CELLS`, the same is done by interpreting the plan."""
     cells = scheme.cells
+    if len(cells) > MOST_COMPILED_CELLS:
+        return _interpreted_call(scheme) if call else scheme.instantiate
     position = {id(c): i for i, c in enumerate(cells)}
     returned, skipped = [len(cells) - 1], set()
     if call:
@@ -446,6 +455,19 @@ def compiled(scheme: Scheme, call: bool = False) -> Callable[[], Any] | None:
         lines.append(f"    return c{returned[0]}")
     exec("\n".join(lines), names)  # noqa: S102 - our own generated code, from our own plan
     return names["instantiate"]  # type: ignore[return-value]
+
+
+def _interpreted_call(scheme: Scheme) -> Callable[[], tuple[Cell, ...]] | None:
+    """What `compiled(scheme, call=True)` gives, by copying the whole type."""
+    root = scheme.cells[-1]
+    if root.ctor != "Fun" or row_items(root.args[0])[1].ctor != "TEmpty":
+        return None
+
+    def instantiate() -> tuple[Cell, ...]:
+        copy = scheme.copy()[-1]
+        return (*row_items(copy.args[0])[0], copy.args[1])
+
+    return instantiate
 
 
 def creation(target: str, i: int, step: tuple, arguments: list[str], indent: str, names: dict[str, object]) -> str:
