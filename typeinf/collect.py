@@ -68,6 +68,19 @@ from typeinf.terms import (
 )
 from typeinf.unify import Mismatch
 
+def _tuple_index(index: Node) -> int:
+    """The index `tuple_get` is given: an integer literal, below `shaped.MOST_TUPLE_ELEMENTS`."""
+    if not (isinstance(index, Literal) and index.type in PRIMITIVES and index.type.startswith(("int", "uint"))
+            and index.value.isascii() and index.value.isdigit()):  # fmt: skip
+        raise GrammarBuiltinError("the index of `tuple_get` must be a non-negative integer literal", index)
+    digits = index.value.lstrip("0") or "0"
+    if len(digits) > len(str(shaped.MOST_TUPLE_ELEMENTS)) or int(digits) >= shaped.MOST_TUPLE_ELEMENTS:
+        shown = digits if len(digits) <= 20 else f"{digits[:8]}…{digits[-8:]} ({len(digits):,} digits)"
+        raise GrammarBuiltinError(f"`tuple_get` takes element {shown} of a tuple, but tuples of more than "
+                                  f"{shaped.MOST_TUPLE_ELEMENTS:,} elements are not supported", index)  # fmt: skip
+    return int(digits)
+
+
 class Collection:
     """The solved type of every node of one program, by pre-order position."""
 
@@ -372,20 +385,11 @@ class Collection:
 
     def rule_tuple_get(self, position: int, node: FunCall, args: list[int]) -> Cell:
         self.arity(node, args, 2)
-        index = node.args[0]
-        if not (isinstance(index, Literal) and index.type in PRIMITIVES and index.type.startswith(("int", "uint"))
-                and index.value.isascii() and index.value.isdigit()):  # fmt: skip
-            raise GrammarBuiltinError("the index of `tuple_get` must be a non-negative integer "
-                                      "literal", index)  # fmt: skip
-        digits = index.value.lstrip("0") or "0"
-        if len(digits) > len(str(shaped.MOST_TUPLE_ELEMENTS)) or int(digits) >= shaped.MOST_TUPLE_ELEMENTS:
-            shown = digits if len(digits) <= 20 else f"{digits[:8]}…{digits[-8:]} ({len(digits):,} digits)"
-            raise GrammarBuiltinError(f"`tuple_get` takes element {shown} of a tuple, but tuples of more than "
-                                      f"{shaped.MOST_TUPLE_ELEMENTS:,} elements are not supported", index)  # fmt: skip
+        index = _tuple_index(node.args[0])
         if self.explain:  # without history, the rows' mismatch is found all the same
-            self._in_range(int(digits), args[1])
-        return self._shaped(shaped.tuple_get(int(digits)), args[1:], position,
-                            lambda i: f"the tuple that `tuple_get` takes element {index.value} of")  # fmt: skip
+            self._in_range(index, args[1])
+        return self._shaped(shaped.tuple_get(index), args[1:], position,
+                            lambda i: f"the tuple that `tuple_get` takes element {index} of")  # fmt: skip
 
     def _in_range(self, index: int, tuple_position: int) -> None:
         """An index past the end of a tuple whose length is known by now is said so, instead of
@@ -394,7 +398,7 @@ class Collection:
         if type_.ctor != "Val":
             return
         items, tail = row_items(type_.args[1])
-        if find(type_.args[1]).ctor == "DTuple" and tail is D_EMPTY and index >= len(items):
+        if tail is D_EMPTY and index >= len(items):
             raise UnsatisfiableConstraintError(
                 f"`tuple_get` takes element {index} of a tuple of {len(items)} element{'' if len(items) == 1 else 's'}",
                 self.nodes[tuple_position], f"at least {index + 1} elements", str(len(items)))  # fmt: skip
