@@ -100,6 +100,22 @@ def test_infer_type_errors_exit_1(monkeypatch, capsys: pytest.CaptureFixture[str
     assert captured.err.startswith("<stdin>:1:6: error: type mismatch in the first argument of `sqrt`")
 
 
+def test_an_internal_error_exits_3_with_one_line_and_a_traceback_only_when_asked(
+        monkeypatch, capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr("typeinf.cli.check", broken)
+    monkeypatch.delenv("TYPEINF_TRACEBACK", raising=False)
+    assert main(["infer", str(EXAMPLE)]) == 3
+    captured = capsys.readouterr()
+    assert captured.err == ("typeinf: internal error (a bug in typeinf, not in the input): RuntimeError: a bug\n"
+                            "  please report it with the input; TYPEINF_TRACEBACK=1 shows where it happened\n")  # fmt: skip
+    monkeypatch.setenv("TYPEINF_TRACEBACK", "1")
+    with pytest.raises(RuntimeError, match="a bug"):
+        main(["infer", str(EXAMPLE)])
+
+
 def test_infer_parse_errors_exit_2(monkeypatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO("λ(x) →"))
     assert main(["infer", "-"]) == 2

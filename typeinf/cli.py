@@ -1,13 +1,14 @@
 """The `typeinf` command line.
 
 Exit codes: 0 success, 1 type errors (or snapshots that differ), 2 a usage error or input that
-does not parse.
+does not parse, 3 an internal error.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -25,7 +26,7 @@ from typeinf.offsets import read_offset_provider
 from typeinf.snapshots import programs, take
 from typeinf.terms import DefinitionType, FencilType, Type
 
-EXIT_OK, EXIT_TYPE_ERROR, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_TYPE_ERROR, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
 _EPILOG = """\
 examples:
@@ -47,7 +48,8 @@ def _parser() -> argparse.ArgumentParser:
         "infer", help="print the most general type of IR programs",
         description="Infer the type of IR programs (an expression, or `{…}` for a fencil) and print it "
         "in GT4Py's notation. Every type error is reported, with its location and the reasons "
-        "behind it. Exit 0 on success, 1 on type errors, 2 on a usage or parse error.",
+        "behind it. Exit 0 on success, 1 on type errors, 2 on a usage or parse error, 3 on an "
+        "internal error (a bug of ours).",
     )  # fmt: skip
     infer.add_argument("files", nargs="+", metavar="FILE", help="an .itir or .json file, or - for standard input")
     shown = infer.add_mutually_exclusive_group()
@@ -317,6 +319,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # `typeinf … | head` is not an error
         sys.stderr.close()
         return EXIT_OK
+    except Exception as error:  # noqa: BLE001 - a bug of ours: said as one, without a traceback
+        if os.environ.get("TYPEINF_TRACEBACK"):
+            raise
+        sys.stderr.write(f"typeinf: internal error (a bug in typeinf, not in the input): {type(error).__name__}: "
+                         f"{str(error)[:500]}\n  please report it with the input; TYPEINF_TRACEBACK=1 shows "
+                         "where it happened\n")  # fmt: skip
+        return EXIT_INTERNAL
     return code
 
 
