@@ -57,6 +57,7 @@ from typeinf.terms import (
     Sort,
     constant,
     find,
+    fixed_params,
     fun,
     loc,
     make,
@@ -67,6 +68,7 @@ from typeinf.terms import (
     var,
 )
 from typeinf.unify import Mismatch
+
 
 def _tuple_index(index: Node) -> int:
     """The index `tuple_get` is given: an integer literal, below `shaped.MOST_TUPLE_ELEMENTS`."""
@@ -330,12 +332,10 @@ class Collection:
             fun_type = self.types[fun_position] = template.instantiate()
         else:
             fun_type = self.type_at(fun_position)
-        root = find(fun_type)
-        if root.ctor == "Fun":
-            params, tail = row_items(root.args[0])
-            if tail is T_EMPTY:  # a callee of known arity: the call's type is its result
-                self._arguments(node, params, args, fun_position)
-                return root.args[1]  # type: ignore[no-any-return]
+        params = fixed_params(fun_type)
+        if params is not None:  # a callee of known arity: the call's type is its result
+            self._arguments(node, params, args, fun_position)
+            return find(fun_type).args[1]  # type: ignore[no-any-return]
         ret = var(Sort.TYPE)
         called = make("Fun", row("TTuple", [self.type_at(a) for a in args], T_EMPTY), ret)
         self.equal(fun_type, called, position, self._call_reason(position, len(args)))

@@ -15,14 +15,13 @@ from collections.abc import Callable
 
 from typeinf.terms import (
     MOST_COMPILED_CELLS,
-    T_EMPTY,
     Cell,
     Scheme,
     copy_graph,
     creation,
     find,
+    fixed_params,
     root_of,
-    row_items,
     var,
 )
 from typeinf.unify import unify
@@ -36,11 +35,8 @@ def compiled_matcher(scheme: Scheme) -> Matcher | None:
     """The matcher of a builtin whose type is a function of a fixed number of parameters (else
     None). Past `MOST_COMPILED_CELLS`, a `Template`'s walk."""
     cells = scheme.cells
-    root = cells[-1]
-    if root.ctor != "Fun":
-        return None
-    params, tail = row_items(root.args[0])
-    if tail.ctor != "TEmpty":
+    root, params = cells[-1], fixed_params(cells[-1])
+    if params is None:
         return None
     if len(cells) > MOST_COMPILED_CELLS:
         return Template(root).match
@@ -167,11 +163,8 @@ class Template:
         """A call's type, as a compiled matcher gives it (see `Matcher`), by walking the
         parameters against the arguments' types and copying only the result: a definition is
         called too few times for generated code to pay."""
-        root = root_of(self.root)
-        if root.ctor != "Fun":
-            return None
-        params, tail = row_items(root.args[0])
-        if tail is not T_EMPTY or len(params) != len(types):
+        root, params = root_of(self.root), fixed_params(self.root)
+        if params is None or len(params) != len(types):
             return None
         matches: dict[int, Cell] = {}  # id of a parameter's cell → what stands for it
         pairs: list[tuple[Cell, Cell]] = []

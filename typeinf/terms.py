@@ -232,6 +232,16 @@ def row_items(cell: Cell) -> tuple[list[Cell], Cell]:
     return items, cell
 
 
+def fixed_params(function: Cell) -> list[Cell] | None:
+    """The parameters of `function` if it is a function type of a fixed number of them (its
+    result is `find(function).args[1]`), else None."""
+    root = find(function)
+    if root.ctor != "Fun":
+        return None
+    params, tail = row_items(root.args[0])
+    return params if tail.ctor == "TEmpty" else None
+
+
 @dataclass(frozen=True)
 class ClosureType:
     """A stencil closure: `inputs ⇒ output`."""
@@ -425,13 +435,10 @@ def compiled(scheme: Scheme, call: bool = False) -> Callable[[], Any] | None:
     position = {id(c): i for i, c in enumerate(cells)}
     returned, skipped = [len(cells) - 1], set()
     if call:
-        root = cells[-1]
-        if root.ctor != "Fun":
+        root, params = cells[-1], fixed_params(cells[-1])
+        if params is None:
             return None
         skipped.add(len(cells) - 1)
-        params, tail = row_items(root.args[0])
-        if tail.ctor != "TEmpty":
-            return None
         row = find(root.args[0])
         while row.ctor == "TTuple":
             skipped.add(position[id(row)])
@@ -459,13 +466,12 @@ def compiled(scheme: Scheme, call: bool = False) -> Callable[[], Any] | None:
 
 def _interpreted_call(scheme: Scheme) -> Callable[[], tuple[Cell, ...]] | None:
     """What `compiled(scheme, call=True)` gives, by copying the whole type."""
-    root = scheme.cells[-1]
-    if root.ctor != "Fun" or row_items(root.args[0])[1].ctor != "TEmpty":
+    if fixed_params(scheme.cells[-1]) is None:
         return None
 
     def instantiate() -> tuple[Cell, ...]:
         copy = scheme.copy()[-1]
-        return (*row_items(copy.args[0])[0], copy.args[1])
+        return (*fixed_params(copy), copy.args[1])  # type: ignore[misc]
 
     return instantiate
 
