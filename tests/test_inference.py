@@ -358,3 +358,37 @@ def test_a_tuple_get_index_that_is_no_supported_integer_is_an_error(value: str) 
         infer(Lambda((Sym("t"),), program))
     assert info.value.node is program.args[0]
     assert len(str(info.value)) < 300  # the index is shortened, not printed whole
+
+
+@pytest.mark.parametrize("name", ["lift", "scan", "reduce", "map_"])
+def test_a_builtin_of_any_arity_made_to_one_types_a_use_as_its_signature_does(name: str) -> None:
+    # The builtin given a function of `count` parameters, and its result left alone or called
+    # (with one input per parameter, but the state of `scan` and `reduce`).
+    from typeinf import shaped
+    from typeinf.signatures import BUILTINS
+    from typeinf.terms import Sort, fun, var
+    from typeinf.unify import unify
+
+    general = BUILTINS[name]
+    assert general.takes_any_arity and not BUILTINS["deref"].takes_any_arity
+    state = 1 if name in ("scan", "reduce") else 0
+    for count in range(4):
+        specialized = shaped.for_arity(general, count)
+        if count < state:  # no function of `count` parameters fits: the general way reports it
+            assert specialized is general
+            continue
+        assert specialized is not general
+        for called in (False, True):
+            printed = []
+            for signature in (general, specialized):
+                *params, result = signature.instantiate_call()  # type: ignore[misc]
+                function = fun([var(Sort.TYPE) for _ in range(count)], var(Sort.TYPE))
+                arguments = [function, *(var(Sort.TYPE) for _ in params[1:])]
+                for param, argument in zip(params, arguments):
+                    assert not unify(param, argument)
+                if called:
+                    inputs, out = [var(Sort.TYPE) for _ in range(count - state)], var(Sort.TYPE)
+                    assert not unify(result, fun(inputs, out))
+                    arguments, result = [*arguments, *inputs], out
+                printed.append(typeinf.pformat(fun(arguments, result), locations=True))
+            assert printed[0] == printed[1], (name, count, called)

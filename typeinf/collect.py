@@ -318,6 +318,10 @@ class Collection:
         signature = self.builtin_callees.pop(fun_position, None)
         if signature is not None:
             # A builtin called directly: its function type is made only if read (see `built`).
+            if not self.explain and signature.takes_any_arity and args:  # a stencil's arity, say
+                params = fixed_params(self.types[args[0]] or self.type_at(args[0]))
+                if params is not None:
+                    signature = shaped.for_arity(signature, len(params))
             result = None if self.explain else self._matched(signature, args, position)
             if result is None:
                 *params, result = signature.instantiate_call()  # type: ignore[misc]

@@ -1,14 +1,32 @@
 """Typing rules that are a signature once the shape of their use is known: the grammar builtins
-`make_tuple` of n elements and `tuple_get` of element i (TYPES.md section 5), and a stencil
-closure of n inputs (section 6). Each shape is compiled once, as a builtin's signature is, so
-that its uses are typed the way builtins' calls are."""
+`make_tuple` of n elements and `tuple_get` of element i (TYPES.md section 5), a stencil
+closure of n inputs (section 6), and a builtin that takes a function of any arity (`lift`,
+`scan`, …) given one of n parameters. Each shape is compiled once, as a builtin's signature
+is, so that its uses are typed the way builtins' calls are."""
 
 from __future__ import annotations
 
 from functools import lru_cache
 
 from typeinf.signatures import Signature, typed_by
-from typeinf.terms import ANYWHERE, COLUMN, D_EMPTY, ITERATOR, SCALAR, VALUE, Sort, fun, prim, row, val, var
+from typeinf.terms import (
+    ANYWHERE,
+    COLUMN,
+    D_EMPTY,
+    ITERATOR,
+    SCALAR,
+    T_EMPTY,
+    VALUE,
+    Sort,
+    find,
+    fixed_params,
+    fun,
+    prim,
+    row,
+    val,
+    var,
+)
+from typeinf.unify import Mismatch, unify
 
 
 #: `tuple_get(i, x)` makes a type for each element up to i, so an index must be bounded: a
@@ -53,3 +71,21 @@ def closure(inputs: int) -> Signature:
         params.append(val(kind, dtype, size, output_location, defined))
     arguments.append(fun(params, val(VALUE, output_dtype, COLUMN)))
     return typed_by("a closure", fun(arguments, var(Sort.TYPE)))
+
+
+@lru_cache(maxsize=256)
+def for_arity(signature: Signature, count: int) -> Signature:
+    """`signature`, whose first parameter is a function of any arity (`Signature.takes_any_arity`),
+    for a first argument of `count` parameters: that function's row of values made `count`
+    items long, so that a call reads the argument's parameters instead of expanding the row
+    item by item. The rows this shares its dtypes with (the lifted stencil's) get a known
+    length, but stay rows: printed types number their variables as before. `signature` itself
+    if no function of `count` parameters fits."""
+    type_ = signature.instantiate()  # type: ignore[misc]
+    first = find(fixed_params(type_)[0])  # type: ignore[index]
+    try:
+        if unify(first.args[0], row("TTuple", [var(Sort.TYPE) for _ in range(count)], T_EMPTY)):
+            return signature  # a row of values against a row of lists, both of unknown length
+    except Mismatch:
+        return signature  # the call is an error: the general way reports it
+    return typed_by(signature.name, type_)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from typeinf.matching import Matcher, compiled_matcher
 from typeinf.reader import TypeSyntaxError, parse_type
-from typeinf.terms import Cell, Scheme, Sort, Type, compiled, find
+from typeinf.terms import Cell, Scheme, Sort, Type, compiled, find, fixed_params
 
 _HERE = Path(__file__).resolve().parent
 #: Installed, the wheel puts the files inside the package; in a checkout they are beside it.
@@ -51,6 +51,13 @@ class Signature:
     def instantiate_call(self) -> Callable[[], tuple[Cell, ...]] | None:
         """For a direct call: fresh parameters and result, result last (see `terms.compiled`)."""
         return None if self.scheme is None else compiled(self.scheme, call=True)
+
+    @cached_property
+    def takes_any_arity(self) -> bool:
+        """Whether its first parameter is a function of any number of parameters (`lift`, `scan`,
+        `reduce`, `map_`): a call is then typed by `shaped.for_arity`."""
+        params = None if self.type is None else fixed_params(self.type)
+        return bool(params) and find(params[0]).ctor == "Fun" and fixed_params(params[0]) is None  # type: ignore[index]
 
     @cached_property
     def match(self) -> Matcher | None:
