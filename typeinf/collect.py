@@ -318,11 +318,7 @@ class Collection:
         signature = self.builtin_callees.pop(fun_position, None)
         if signature is not None:
             # A builtin called directly: its function type is made only if read (see `built`).
-            if not self.explain and signature.takes_any_arity and args:  # a stencil's arity, say
-                params = fixed_params(self.types[args[0]] or self.type_at(args[0]))
-                if params is not None:
-                    signature = shaped.for_arity(signature, len(params))
-            result = None if self.explain else self._matched(signature, args, position)
+            result = None if self.explain else self._matched(self._fitted(signature, args), args, position)
             if result is None:
                 *params, result = signature.instantiate_call()  # type: ignore[misc]
                 self._arguments(node, params, args, fun_position)
@@ -361,6 +357,15 @@ class Collection:
             reason = reason or self._call_reason(position, len(args))
             self.solver.postponed += [(x, y, Equal(x, y, position, reason)) for x, y in undecided]
         return result
+
+    def _fitted(self, signature: Signature, args: list[int]) -> Signature:
+        """`signature`, or for a builtin that takes a function of any arity (`lift`, …) given
+        one of a known arity, its signature for that arity (`shaped.for_arity`)."""
+        if signature.takes_any_arity and args:
+            params = fixed_params(self.types[args[0]] or self.type_at(args[0]))
+            if params is not None:
+                return shaped.for_arity(signature, len(params))
+        return signature
 
     def _call_reason(self, position: int, count: int) -> Reason:
         """The reason of the call at `position`, with `count` arguments (its callee is next)."""
