@@ -1,4 +1,4 @@
-# Builtins that are part of the grammar: typed by rule (TYPES.md section 5), because their type
+# Builtins that are part of the grammar: typed by rule (docs/rules.md), because their type
 # depends on literal arguments or on the offset provider. Allowed only in call position.
 make_tuple tuple_get shift neighbors cast_ cartesian_domain unstructured_domain :: rule
 # Type names: only the second argument of `cast_`.

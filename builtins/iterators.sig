@@ -1,5 +1,4 @@
-# Builtins on iterators, in the located notation of TYPES.md section 4.
-# An entry is `names :: signature`; an indented line continues the entry above it.
+# Builtins on iterators (located notation).
 deref       :: (It[T₂, T₂, T₀¹]) → T₀¹
 can_deref   :: (It[T₂, T₃, T₀¹]) → bool¹
 lift        :: ((It[T₂, …₃, T¹], …)₀ → T₄¹) → (It[T₅, …₃, T¹], …)₀ → It[T₅, T₂, T₄¹]

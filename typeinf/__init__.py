@@ -25,6 +25,9 @@ from typeinf.offsets import Connectivity, Dimension, load_offset_provider
 from typeinf.reader import TypeSyntaxError, parse_type
 from typeinf.signatures import register_builtin
 
+#: The one source of the version: the wheel's metadata and `typeinf --version` read it.
+__version__ = "0.1.0"
+
 __all__ = [
     "Checked", "check", "Connectivity", "DuplicateNameError", "Dimension", "GrammarBuiltinError", "InfiniteTypeError", "MalformedIRError",
     "OffsetProviderError", "RecursionCycleError", "TypeInferenceError", "TypeSyntaxError",

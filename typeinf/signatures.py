@@ -106,10 +106,20 @@ def typed_by(name: str, type_: Cell) -> Signature:
     return Signature(name, "signature", type_=type_)
 
 
+def signature_files() -> list[tuple[Path, str, list[tuple[list[str], str]]]]:
+    """Each signature file, its text and its `(names, signature)` entries, in file-name order:
+    what the registry is built from, and `docs/builtins.md` generated from."""
+    files = []
+    for path in sorted(_folder().glob("*.sig")):
+        text = path.read_text(encoding="utf-8")
+        files.append((path, text, _entries(text)))
+    return files
+
+
 def _load() -> dict[str, Signature]:
     registry: dict[str, Signature] = {}
-    for path in sorted(_folder().glob("*.sig")):
-        for names, signature in _entries(path.read_text(encoding="utf-8")):
+    for path, _, entries in signature_files():
+        for names, signature in entries:
             for name in names:
                 if name in registry:
                     raise TypeSyntaxError(f"{path.name}: builtin {name!r} has two signatures")
