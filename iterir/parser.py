@@ -7,6 +7,7 @@ Every node gets the span of the text it came from.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import threading
@@ -17,6 +18,7 @@ import lark
 from lark import Token
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 
+from iterir import tables
 from iterir import vocabulary as voc
 from iterir.errors import ParseError, source_line
 from iterir.gcpause import gc_paused
@@ -325,14 +327,14 @@ def _name(text: str) -> str:
 
 _lock = threading.Lock()
 _callbacks = _Callbacks()
-_parser = lark.Lark(
-    resources.files("iterir").joinpath("grammar.lark").read_text(encoding="utf-8"),
-    parser="lalr",
-    lexer="contextual",
-    transformer=_callbacks,
-    keep_all_tokens=True,
-    maybe_placeholders=False,
-)
+
+
+@functools.cache
+def _parser() -> lark.Lark:
+    """The parser, made when first needed (`import iterir` stays cheap) from cached tables."""
+    grammar = resources.files("iterir").joinpath("grammar.lark").read_text(encoding="utf-8")
+    return tables.lalr("iterir-grammar", grammar, lexer="contextual", transformer=_callbacks,
+                       keep_all_tokens=True, maybe_placeholders=False)  # fmt: skip
 
 
 def parse(text: str, filename: str | None = None) -> Node:
@@ -342,7 +344,7 @@ def parse(text: str, filename: str | None = None) -> Node:
         _callbacks.annotated_calls = []
         try:
             with gc_paused():
-                result: Node = _parser.parse(text)
+                result: Node = _parser().parse(text)
         except (LarkError, ParseError) as exc:
             raise _from_lark(exc, text, filename) from None
 
@@ -404,7 +406,7 @@ def _expected(exc: UnexpectedCharacters | UnexpectedToken | UnexpectedEOF) -> st
         if name in _TERMINAL_NAMES:
             parts.append(_TERMINAL_NAMES[name])
         else:
-            pattern = _parser.get_terminal(name).pattern
+            pattern = _parser().get_terminal(name).pattern
             parts.append(f"`{pattern.value}`")
     return ", ".join(sorted(set(parts)))
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-#: Primitive dtypes (TYPES.md section 1), with the suffix that marks a typed literal in text.
+#: Primitive dtypes (docs/notation.md), with the suffix that marks a typed literal in text.
 PRIMITIVE_SUFFIXES: dict[str, str] = {
     "bool": "b",
     "int8": "i8",

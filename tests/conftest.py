@@ -13,7 +13,8 @@ from hypothesis import HealthCheck, settings
 pytest_plugins = ["pytester"]
 
 ROOT = Path(__file__).resolve().parent.parent
-SAMPLES_PATH = ROOT.parent / "shared" / "gt4py-ir-samples" / "samples.jsonl"
+DATA = ROOT / "tests" / "data"
+SAMPLES_PATH = DATA / "gt4py-ir-samples" / "samples.jsonl"
 
 settings.register_profile("default", max_examples=100, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])  # fmt: skip
@@ -22,9 +23,20 @@ settings.register_profile("thorough", max_examples=2000, deadline=None,
 settings.load_profile(os.environ.get("TYPEINF_HYPOTHESIS_PROFILE", "default"))
 
 
-def load_samples() -> list[dict]:
-    """The real GT4Py fencils of ../shared; every test that uses them fails if they are missing."""
-    with SAMPLES_PATH.open(encoding="utf-8") as lines:
+class MissingTestData(AssertionError):
+    """A data file the tests need is not in the checkout: a failure that names it, never a skip."""
+
+
+def required_file(path: Path) -> Path:
+    """`path`, which must exist: the test data ship with the repository (tests/data)."""
+    if not path.is_file():
+        raise MissingTestData(f"test data missing: {path} (it ships with the repository under tests/data)")
+    return path
+
+
+def load_samples(path: Path = SAMPLES_PATH) -> list[dict]:
+    """The real GT4Py fencils of tests/data/gt4py-ir-samples (see its README for provenance)."""
+    with required_file(path).open(encoding="utf-8") as lines:
         return [json.loads(line) for line in lines if line.strip()]
 
 

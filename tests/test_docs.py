@@ -30,7 +30,8 @@ from typeinf import infer, pformat
 from typeinf.cli import main
 
 DOCS = ROOT / "docs"
-PAGES = sorted(DOCS.glob("*.md"))
+#: The documentation pages, and the long description the wheel carries (PACKAGE.md).
+PAGES = [*sorted(DOCS.glob("*.md")), ROOT / "PACKAGE.md"]
 _FENCE = re.compile(r"^```(.*)$")
 _EXIT = re.compile(r"^\[exit (\d+)\]$")
 _CELL = re.compile(r"^`(.*)`$")

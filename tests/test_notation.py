@@ -184,7 +184,7 @@ def test_canonical_strings_read_back_to_the_letter() -> None:
 
 
 def test_an_empty_row_of_values_keeps_its_hidden_numbers() -> None:
-    """TYPES.md's numbering walks a ValTuple's fields even when it prints as `()`: the type of
+    """The numbering walks a ValTuple's fields even when it prints as `()`: the type of
     `↑(λ() → x)` is `() → It[T₁⁰]`. Read back, `()` is a plain empty tuple and numbers afresh."""
     assert pformat(parse_type("() → It[T₁⁰]")) == "() → It[T₀¹]"
 

@@ -158,7 +158,7 @@ def test_definitions_closures_and_fencils() -> None:
 
 
 def test_types_md_examples_parse() -> None:
-    """The programs of ../shared/TYPES.md section 3, in the syntax written there."""
+    """The programs of the canonical examples of docs/notation.md, in the syntax written there."""
     fencil_text = (
         "f(i, j, k, a, b, c, d) { b ← (deref)(a) @ c⟨ IDim: [0, i), JDim: [0, j), KDim: [0, k) ⟩;"
         " d ← (deref)(c) @ c⟨ IDim: [0, i), JDim: [0, j), KDim: [0, k) ⟩; }"

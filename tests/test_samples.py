@@ -1,14 +1,15 @@
-"""Real GT4Py 1.0.3 output (../shared/gt4py-ir-samples): text and JSON read, print, round-trip."""
+"""Real GT4Py 1.0.3 output (tests/data/gt4py-ir-samples): text and JSON read, print, round-trip."""
 
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
 import iterir
 from iterir import NodeTranslator, Sym
-from tests.conftest import load_samples
+from tests.conftest import MissingTestData, load_samples
 
 SAMPLES = load_samples()
 
@@ -33,3 +34,9 @@ def test_sample_round_trips(sample: dict) -> None:
     assert iterir.parse(iterir.pformat(from_text)) == from_text
     assert iterir.parse(iterir.pformat(from_json)) == from_json
     assert sum(1 for _ in iterir.walk(from_json)) == sample["nodes"]
+
+
+def test_missing_test_data_fails_naming_the_file(tmp_path) -> None:
+    missing = tmp_path / "nowhere" / "samples.jsonl"
+    with pytest.raises(MissingTestData, match=f"test data missing: {re.escape(str(missing))}"):
+        load_samples(missing)

@@ -1,6 +1,6 @@
-"""Inference over real GT4Py output: every sample of ../shared/gt4py-ir-samples infers with its
+"""Inference over real GT4Py output: every sample of tests/data/gt4py-ir-samples infers with its
 offset provider, and agrees with GT4Py 1.0.3's recorded type up to variable names, except where
-TYPES.md makes us differ on purpose; each such sample is pinned here with its reason."""
+docs/notation.md makes us differ on purpose; each such sample is pinned here with its reason."""
 
 from __future__ import annotations
 
@@ -18,11 +18,11 @@ SAMPLES = load_samples()
 DEFINITIONS = (
     "GT4Py 1.0.3 types each function definition in isolation, so a definition that calls another "
     "gets an over-general type there (`dispatch :: (T₇, T₈) → T₉`) and the fencil's parameters lose "
-    "what flows through it; here definitions carry their constraints (TYPES.md section 6)."
+    "what flows through it; here definitions carry their constraints (docs/rules.md)."
 )
 MAKE_TUPLE = (
     "GT4Py 1.0.3 pins the locations of `make_tuple`'s items to ANYWHERE (`It[int32ᶜ]`); here they "
-    "share fresh locations (TYPES.md section 5), so inputs read `It[ANYWHERE, T, …]`."
+    "share fresh locations (docs/rules.md), so inputs read `It[ANYWHERE, T, …]`."
 )
 
 #: sample id → (why it differs from GT4Py 1.0.3, our type, located)

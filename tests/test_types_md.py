@@ -1,4 +1,5 @@
-"""Every canonical example and builtin signature of ../shared/TYPES.md, compared exactly."""
+"""The canonical examples and builtin signatures of the type system (docs/notation.md and
+docs/builtins.md), compared exactly."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import iterir
 import typeinf
 from typeinf import infer, pformat
 
-# Program — compact — located (TYPES.md section 3). The `where` clause is left aside there.
+# Program — compact — located (docs/notation.md). The `where` clause is left aside there.
 CANONICAL = [
     ("x", "T₀", "T₀"),
     ("False", "bool⁰", "bool⁰"),
@@ -123,7 +124,7 @@ power       :: (T₀¹, T₂¹) → T₀¹                             where T�
 abs         :: (T₀¹) → T₀¹                                  where T₀: numeric
 sin cos tan arcsin arccos arctan sinh cosh tanh arcsinh arccosh arctanh sqrt exp log gamma cbrt floor ceil trunc :: (T₀¹) → T₀¹ where T₀: float
 isfinite isinf isnan :: (T₀¹) → bool¹                       where T₀: float
-"""  # TYPES.md section 4, verbatim but for joined lines
+"""  # docs/builtins.md, verbatim but for joined lines
 
 
 def _signatures() -> list[tuple[str, str]]:

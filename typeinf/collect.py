@@ -1,5 +1,5 @@
 """Constraint collection: one pass over the IR assigns every node a type and emits, for each
-typing rule (TYPES.md sections 5–7), the constraints that relate the types, which the solver
+typing rule (docs/rules.md, docs/offset-providers.md), the constraints that relate the types, which the solver
 unifies at once.
 
 Each definition and closure is collected children before parents (for errors, in post-order:
@@ -383,7 +383,7 @@ class Collection:
             arg = args[i]
             equal(param, types[arg] or self.type_at(arg), arg, ("argument", i, callee, fun_position))
 
-    # -- the builtins that are part of the grammar (TYPES.md section 5) ---------------------------
+    # -- the builtins that are part of the grammar (docs/rules.md) ---------------------------
     def arity(self, node: FunCall, args: list[int], count: int) -> None:
         if len(args) != count:
             raise GrammarBuiltinError(f"`{node.fun.id}` takes {count} arguments, not {len(args)}", node)  # type: ignore[attr-defined]
@@ -494,7 +494,7 @@ class Collection:
     def rule_unstructured_domain(self, position: int, node: FunCall, args: list[int]) -> Cell:
         return self.rule_domain(node, args)
 
-    # -- closures (TYPES.md section 6) ------------------------------------------------------------
+    # -- closures (docs/rules.md) ------------------------------------------------------------
     def closure(self, position: int, node: StencilClosure) -> None:
         domain, stencil, output, *inputs = self.children(position)
         plural = "" if len(inputs) == 1 else "s"

@@ -1,7 +1,7 @@
 """Printing types in GT4Py's notation: compact (`Val(kind, dtype, size)` only) or located.
 
 Variables are numbered from 0 in order of first occurrence in a depth-first walk over the fields
-in constructor order (TYPES.md section 2); the compact notation skips location fields in that
+in constructor order (docs/notation.md); the compact notation skips location fields in that
 walk. Located output is character for character GT4Py 1.0.3's. Both passes use explicit stacks,
 so the type of a 100,000-level program prints without recursion.
 """

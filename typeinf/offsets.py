@@ -1,4 +1,4 @@
-"""Offset providers (TYPES.md section 7): what each offset tag names."""
+"""Offset providers (docs/offset-providers.md): what each offset tag names."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ OffsetProvider = Mapping[str, Union[Dimension, Connectivity]]
 
 
 class OffsetProviderFormatError(ValueError):
-    """An offset provider document that is not of the form of TYPES.md section 7."""
+    """An offset provider document that is not of the form of docs/offset-providers.md."""
 
 
 def load_offset_provider(data: Any) -> dict[str, Dimension | Connectivity]:

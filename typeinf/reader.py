@@ -7,6 +7,7 @@ iterator's locations) reads as fresh variables; the located notation's `It[d]` i
 
 from __future__ import annotations
 
+import functools
 from importlib import resources
 from typing import Any
 
@@ -45,11 +46,13 @@ from iterir.vocabulary import PRIMITIVES
 
 _DIGITS = {c: i for i, c in enumerate("₀₁₂₃₄₅₆₇₈₉")} | {c: i for i, c in enumerate("⁰¹²³⁴⁵⁶⁷⁸⁹")}
 
-_parser = lark.Lark(
-    resources.files("typeinf").joinpath("type_grammar.lark").read_text(encoding="utf-8"),
-    parser="earley",
-    maybe_placeholders=False,
-)
+
+
+@functools.cache
+def _parser() -> lark.Lark:
+    """The reader, made when a type is first read: `import typeinf` does not pay for it."""
+    grammar = resources.files("typeinf").joinpath("type_grammar.lark").read_text(encoding="utf-8")
+    return lark.Lark(grammar, parser="earley", maybe_placeholders=False)
 
 
 class TypeSyntaxError(ValueError):
@@ -63,7 +66,7 @@ def parse_type(text: str, locations: bool | None = None) -> Type:
     its locations.
     """
     try:
-        tree = _parser.parse(text)
+        tree = _parser().parse(text)
     except UnexpectedInput as exc:
         where = f"at column {exc.column}" if exc.column > 0 else "at its end"  # lark says -1 there
         raise TypeSyntaxError(f"not a type {where}: {text!r}") from None

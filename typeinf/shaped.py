@@ -1,5 +1,5 @@
 """Typing rules that are a signature once the shape of their use is known: the grammar builtins
-`make_tuple` of n elements and `tuple_get` of element i (TYPES.md section 5), a stencil
+`make_tuple` of n elements and `tuple_get` of element i (docs/rules.md), a stencil
 closure of n inputs (section 6), and a builtin that takes a function of any arity (`lift`,
 `scan`, …) given one of n parameters. Each shape is compiled once, as a builtin's signature
 is, so that its uses are typed the way builtins' calls are."""

@@ -88,7 +88,7 @@ CONSTRUCTORS: dict[str, tuple[Sort, tuple[Sort, ...]]] = {
 
 INTEGERS = frozenset(p for p in PRIMITIVES if p.startswith(("int", "uint")))
 FLOATS = frozenset({"float32", "float64"})
-#: Dtype families a variable can be restricted to (TYPES.md section 4), by the name printed in
+#: Dtype families a variable can be restricted to (docs/builtins.md), by the name printed in
 #: `where` clauses.
 FAMILIES: dict[str, frozenset[str]] = {
     "numeric": INTEGERS | FLOATS,
