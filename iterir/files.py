@@ -13,19 +13,20 @@ from iterir.nodes import Node
 from iterir.parser import parse
 
 _JSON_START = re.compile(r'\s*\{\s*"')
+_BYTE_ORDER_MARK = "\ufeff"
 
 
 def read_text(path: str | Path) -> str:
-    """The text of `path` (`-` is standard input); unreadable files are a ParseError."""
+    """The text of `path` (`-` is standard input); unreadable files are a ParseError. A leading
+    byte order mark, which some Windows editors write, is dropped: it is not part of the text."""
     name = str(path)
     try:
-        if name == "-":
-            return sys.stdin.read()
-        return Path(path).read_text(encoding="utf-8")
+        text = sys.stdin.read() if name == "-" else Path(path).read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         raise ParseError(f"not UTF-8 text (byte {exc.start})", name) from None
     except OSError as exc:
         raise ParseError(f"cannot read file: {exc.strerror or exc}", name) from None
+    return text.removeprefix(_BYTE_ORDER_MARK)
 
 
 def is_json(text: str, filename: str | None) -> bool:

@@ -41,7 +41,7 @@ def test_check_reports_missing_and_changed_types_and_update_writes_them(tmp_path
     assert main(["snapshot", "update", str(tmp_path)]) == 0
     assert capsys.readouterr().out == (
         f"created {tmp_path / 'bad.types'}\ncreated {tmp_path / 'laplacian.types'}\n"
-        f"updated {tmp_path / 'nabla.types'}\n0 match, 3 updated\n"
+        f"updated {tmp_path / 'nabla.types'}\n0 match, 2 created, 1 updated\n"
     )
     assert (tmp_path / "bad.types").read_text() == (
         "$.args[0]: error: type mismatch in the first argument of `sqrt`: expected `T₀¹`, found `int32²`; "

@@ -7,23 +7,28 @@ does not parse, 3 an internal error.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import sys
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
 import iterir
+from iterir.errors import excerpt, source_line
 from iterir.files import read_text
 from iterir.jsontext import dumps
+from typeinf import __version__
 from typeinf.diagnostics import Source, render, source_of
+from typeinf.docs_pages import pages
 from typeinf.explain import innermost_at, why
 from typeinf.infer import Checked, check
 from typeinf.notation import pformat, type_tree
-from typeinf.offsets import read_offset_provider
-from typeinf.snapshots import programs, take
+from typeinf.offsets import OffsetProvider, read_offset_provider
+from typeinf.snapshots import IR_SUFFIXES, programs, sibling_provider, take
 from typeinf.terms import DefinitionType, FencilType, Type
 
 EXIT_OK, EXIT_TYPE_ERROR, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
@@ -31,9 +36,14 @@ EXIT_OK, EXIT_TYPE_ERROR, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 _EPILOG = """\
 examples:
   typeinf infer examples/laplacian.itir
+  typeinf infer examples/nabla.itir --verbose --defs
   typeinf infer examples/nabla.itir --offset-provider examples/nabla.offsets.json --all
-  typeinf explain examples/laplacian.itir:3:20
+  typeinf explain examples/laplacian.itir:4:13
   typeinf snapshot check examples
+  typeinf docs notation
+
+`typeinf docs` lists the documentation pages: the notation of types, the typing rules, offset
+providers and the builtins' signatures.
 """
 
 
@@ -42,6 +52,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="typeinf", description="Type inference for GT4Py's iterator IR (ITIR).", epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )  # fmt: skip
+    parser.add_argument("--version", action="version", version=f"typeinf {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     infer = commands.add_parser(
@@ -49,7 +60,8 @@ def _parser() -> argparse.ArgumentParser:
         description="Infer the type of IR programs (an expression, or `{…}` for a fencil) and print it "
         "in GT4Py's notation. Every type error is reported, with its location and the reasons "
         "behind it. Exit 0 on success, 1 on type errors, 2 on a usage or parse error, 3 on an "
-        "internal error (a bug of ours).",
+        "internal error (a bug of ours). A FILE's offset provider is NAME.offsets.json beside "
+        "NAME.itir or NAME.json, if there is one, unless --offset-provider names another.",
     )  # fmt: skip
     infer.add_argument("files", nargs="+", metavar="FILE", help="an .itir or .json file, or - for standard input")
     shown = infer.add_mutually_exclusive_group()
@@ -62,7 +74,9 @@ def _parser() -> argparse.ArgumentParser:
     explain = commands.add_parser(
         "explain", help="the type of the expression at a position, and why",
         description="Print the type of the innermost node at FILE:LINE:COL (or FILE --at LINE:COL) "
-        "and the constraints that gave it that type, each with its location.",
+        "and the constraints that gave it that type, each with its location. FILE is in the text "
+        "syntax (`typeinf format FILE.json --to text > FILE.itir` converts JSON); its offset provider is "
+        "found as for `infer`.",
     )  # fmt: skip
     explain.add_argument("target", metavar="FILE:LINE:COL", help="a position in an .itir file")
     explain.add_argument("--at", metavar="LINE:COL", help="the position, when FILE is given alone")
@@ -86,14 +100,37 @@ def _parser() -> argparse.ArgumentParser:
     snapshot.add_argument("action", choices=("check", "update"))
     snapshot.add_argument("dir", metavar="DIR", help="a folder of IR files")
     snapshot.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="colour the diffs")
+
+    docs = commands.add_parser(
+        "docs", help="list the documentation pages, or print one",
+        description="Without PAGE, list the documentation pages (name and title); with PAGE, print "
+        "that page (Markdown).",
+    )  # fmt: skip
+    docs.add_argument("page", nargs="?", metavar="PAGE", help="a page's name, e.g. notation or offset-providers")
+    for command in commands.choices.values():
+        command.formatter_class = _WholeWords
     return parser
+
+
+class _WholeWords(argparse.HelpFormatter):
+    """Wraps help text without breaking a word at a hyphen, so that `--offset-provider` and
+    `typeinf docs offset-providers` stay whole, to be copied."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return textwrap.fill(" ".join(text.split()), width, initial_indent=indent, subsequent_indent=indent,
+                             break_on_hyphens=False)  # fmt: skip
 
 
 def _common(command: argparse.ArgumentParser) -> None:
     command.add_argument("--locations", action="store_true",
-                         help="print iterator locations (GT4Py 1.0.3's located notation)")  # fmt: skip
+                         help="print iterator locations (GT4Py 1.0.3's located notation: typeinf docs notation)")  # fmt: skip
     command.add_argument("--offset-provider", metavar="PROVIDER.json",
-                         help="offset tags as Dimension or Connectivity (TYPES.md section 7)")  # fmt: skip
+                         help="offset tags as Dimension or Connectivity, instead of the provider beside "
+                              "FILE (typeinf docs offset-providers)")  # fmt: skip
+    command.add_argument("--verbose", action="store_true", help="say which offset provider each FILE is typed with")
     command.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                          help="colour the diagnostics (auto: only on a terminal)")  # fmt: skip
 
@@ -102,13 +139,35 @@ def _common(command: argparse.ArgumentParser) -> None:
 class _Program:
     node: iterir.Node
     source: Source
+    text: str
+
+
+def _filename(path: str) -> str:
+    return "<stdin>" if path == "-" else path
 
 
 def _read(path: str) -> _Program:
     text = read_text(path)
-    filename = "<stdin>" if path == "-" else path
-    node = iterir.loads_ir(text, filename)
-    return _Program(node, source_of(filename, text, node))
+    node = iterir.loads_ir(text, _filename(path))
+    return _Program(node, source_of(_filename(path), text, node), text)
+
+
+def _provider_path(path: str, args: argparse.Namespace, err: TextIO) -> str | None:
+    """The offset provider FILE is typed with: --offset-provider, else `NAME.offsets.json` beside
+    it, as for its snapshot (standard input has nothing beside it); --verbose says which."""
+    found, beside = args.offset_provider, None
+    if found is None and path != "-":
+        beside = sibling_provider(Path(path))
+        found = str(beside) if beside.exists() else None
+    if args.verbose:
+        if found is not None:
+            note = f"offset provider {found}"
+        elif beside is not None:
+            note = f"no offset provider ({beside} does not exist)"
+        else:
+            note = "no offset provider (standard input has no file beside it: use --offset-provider)"
+        err.write(f"typeinf: {_filename(path)}: {note}\n")
+    return found
 
 
 def _color(choice: str, stream: TextIO) -> bool:
@@ -120,40 +179,60 @@ def _infer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.max_errors is not None and args.max_errors < 1:
         err.write("typeinf: error: --max-errors must be at least 1\n")
         return EXIT_USAGE
+    read_provider = functools.cache(read_offset_provider)  # files may share one
     try:
-        provider = read_offset_provider(args.offset_provider) if args.offset_provider else None
+        if args.offset_provider:  # first: a bad one stops before any file
+            read_provider(args.offset_provider)
     except iterir.ParseError as error:
         err.write(f"{error}\n")
         return EXIT_USAGE
     code, reports = EXIT_OK, []
     for path in args.files:
+        provider_path = _provider_path(path, args, err)
         try:
             program = _read(path)
+            provider = None if provider_path is None else read_provider(provider_path)
         except iterir.ParseError as error:
             code = EXIT_USAGE
-            reports.append({"file": path, "type": None, "diagnostics": [_parse_diagnostic(error)]})
+            reports.append({"file": path, "type": None, "diagnostics": [_parse_diagnostic(error, _filename(path))]})
             if not args.json:
                 err.write(f"{error}\n")
             continue
-        checked = check(program.node, provider, max_errors=args.max_errors)
+        checked, more = _checked(program, provider, args.max_errors)
         if checked.errors:
             code = max(code, EXIT_TYPE_ERROR)
         if args.json:
             reports.append(_json_report(path, program, checked, args))
         else:
-            _print_report(program, checked, args, len(args.files) > 1, out, err)
+            _print_report(program, checked, more, args, len(args.files) > 1, out, err)
     if args.json:
         out.write(json.dumps({"files": reports}, ensure_ascii=False, indent=1) + "\n")
     return code
 
 
-def _print_report(program: _Program, checked: Checked, args: argparse.Namespace, many: bool, out: TextIO, err: TextIO) -> None:
+def _checked(program: _Program, provider: OffsetProvider | None, limit: int | None) -> tuple[Checked, bool]:
+    """`check` keeping at most `limit` errors, and whether there are more: it is asked for one more
+    than it keeps, as counting them all would check the whole program, which --max-errors spares."""
+    if limit is None:
+        return check(program.node, provider), False
+    checked = check(program.node, provider, max_errors=limit + 1)
+    more = len(checked.errors) > limit
+    del checked.errors[limit:]
+    return checked, more
+
+
+def _print_report(program: _Program, checked: Checked, more: bool, args: argparse.Namespace, many: bool,
+                  out: TextIO, err: TextIO) -> None:  # fmt: skip
     color = _color(args.color, err)
     for error in checked.errors:
         err.write(render(error, program.source, color) + "\n")
     if checked.errors:
         count = len(checked.errors)
-        err.write(f"{program.source.filename}: {count} type error{'' if count == 1 else 's'}\n")
+        if more:
+            shown = f"{count} of at least {count + 1} type errors shown (--max-errors {count})"
+        else:
+            shown = f"{count} type error{'' if count == 1 else 's'}"
+        err.write(f"{program.source.filename}: {shown}\n")
         return
     prefix = f"{program.source.filename}: " if many else ""
     if args.all:
@@ -163,8 +242,13 @@ def _print_report(program: _Program, checked: Checked, args: argparse.Namespace,
                 out.write(f"{program.source.where(node)}: {iterir.pformat_short(node, 40)} :: "
                           f"{pformat(type_, args.locations)}\n")  # fmt: skip
     elif args.defs:
-        for definition in _definitions(checked.type):
+        definitions = _definitions(checked.type)
+        for definition in definitions:
             out.write(prefix + pformat(definition, args.locations) + "\n")
+        if not definitions:
+            kind = f"fencil `{checked.type.name}` defines none" if isinstance(checked.type, FencilType) \
+                else "an expression, not a fencil"  # fmt: skip
+            err.write(f"{program.source.filename}: no function definitions ({kind})\n")
     else:
         out.write(prefix + pformat(checked.type, args.locations) + "\n")  # type: ignore[arg-type]
 
@@ -215,7 +299,13 @@ def _json_report(path: str, program: _Program, checked: Checked, args: argparse.
     return report
 
 
-def _parse_diagnostic(error: iterir.ParseError) -> dict[str, Any]:
+def _parse_diagnostic(error: iterir.ParseError, filename: str) -> dict[str, Any]:
+    """A ParseError in FILE (`filename`), or in its offset provider: that one's location is in the
+    message, as a span would say where in FILE."""
+    if error.filename != filename:
+        message = f"{error.location}: {error.message}"
+        where: dict[str, Any] = {"span": None, "json_path": None, "node": None}
+        return _diagnostic("ParseError", message, message, where, [], None, None, [])
     span = None if error.line is None else _span_json(error.line, error.column, error.line, error.end_column)
     where = {"span": span, "json_path": error.json_path, "node": None}
     return _diagnostic("ParseError", error.message, error.message, where, [], None, None, [])
@@ -229,20 +319,26 @@ def _explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if not (path and line.isdigit() and position.isdigit()):
         err.write(f"typeinf: error: expected FILE:LINE:COL (or FILE --at LINE:COL), not {target!r}\n")
         return EXIT_USAGE
+    provider_path = _provider_path(path, args, err)
     try:
         program = _read(path)
-        provider = read_offset_provider(args.offset_provider) if args.offset_provider else None
+        provider = None if provider_path is None else read_offset_provider(provider_path)
     except iterir.ParseError as error:
         err.write(f"{error}\n")
         return EXIT_USAGE
+    problem = _not_a_position(program, path, int(line), int(position))
+    if problem is not None:
+        err.write(f"{_filename(path)}:{line}:{position}: error: {problem}\n")
+        return EXIT_USAGE
     node = innermost_at(program.node, int(line), int(position))
     if node is None:
-        err.write(f"{path}:{line}:{position}: error: no expression there\n")
+        err.write(f"{_filename(path)}:{line}:{position}: error: no expression there\n"
+                  f"{excerpt(source_line(program.text, int(line)), int(position))}\n")  # fmt: skip
         return EXIT_USAGE
     explained = why(program.node, node, provider)
     color = _color(args.color, err)
-    for error in explained.errors:
-        err.write(render(error, program.source, color) + "\n")
+    for found in explained.errors:
+        err.write(render(found, program.source, color) + "\n")
     out.write(f"{program.source.where(node)}: {iterir.pformat_short(node, 60)}\n")
     if explained.type is None:
         out.write("  has no type: inference stopped before it (see the errors)\n")
@@ -255,15 +351,38 @@ def _explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_TYPE_ERROR if explained.errors else EXIT_OK
 
 
+def _not_a_position(program: _Program, path: str, line: int, column: int) -> str | None:
+    """Why LINE:COL names no place in FILE (JSON has no lines to point at), or None."""
+    if program.source.json_root is not None:
+        text_file = "program.itir" if path == "-" else Path(path).with_suffix(".itir")
+        return (f"`explain` needs a position in the IR text syntax, and JSON has none: convert it with "
+                f"`typeinf format {path} --to text > {text_file}` and explain a position in {text_file}")  # fmt: skip
+    if line < 1 or column < 1:
+        return "lines and columns are counted from 1"
+    lines = program.text.split("\n")
+    if len(lines) > 1 and lines[-1] == "":
+        lines.pop()  # after the last line's newline
+    if line > len(lines):
+        return f"line {line} is past the end of the file, which has {len(lines)} line{'' if len(lines) == 1 else 's'}"
+    width = len(lines[line - 1].rstrip("\r"))
+    if column > width:
+        return f"column {column} is past the end of line {line}, which has {width} column{'' if width == 1 else 's'}"
+    return None
+
+
 # -- snapshot -------------------------------------------------------------------------------------
 def _snapshot(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     folder = Path(args.dir)
     if not folder.is_dir():
         err.write(f"typeinf: error: {args.dir} is not a folder\n")
         return EXIT_USAGE
-    code, counts = EXIT_OK, {"match": 0, "differ": 0, "missing": 0, "updated": 0, "unreadable": 0}
+    found = list(programs(folder))
+    if not found:
+        err.write(f"typeinf: error: no IR files ({', '.join(f'*{suffix}' for suffix in IR_SUFFIXES)}) in {args.dir}\n")
+        return EXIT_USAGE
+    code, counts = EXIT_OK, {"match": 0, "differ": 0, "missing": 0, "created": 0, "updated": 0, "unreadable": 0}
     color = _color(args.color, out)
-    for program in programs(folder):
+    for program in found:
         snapshot = take(program)
         if snapshot.actual is None:
             err.write(f"{snapshot.problem}\n")
@@ -275,8 +394,9 @@ def _snapshot(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             counts["match"] += 1
         elif args.action == "update":
             snapshot.expected.write_text(snapshot.actual, encoding="utf-8")
-            out.write(f"{'created' if stored is None else 'updated'} {snapshot.expected}\n")
-            counts["updated"] += 1
+            done = "created" if stored is None else "updated"
+            out.write(f"{done} {snapshot.expected}\n")
+            counts[done] += 1
         elif stored is None:
             out.write(f"{snapshot.expected}: missing (run `typeinf snapshot update {args.dir}` to create it)\n")
             counts["missing"] += 1
@@ -308,7 +428,22 @@ def _format(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_OK
 
 
-_COMMANDS = {"infer": _infer, "explain": _explain, "format": _format, "snapshot": _snapshot}
+def _docs(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    found = {page.name: page for page in pages()}
+    if args.page is None:
+        width = max(map(len, found))
+        out.write("".join(f"{name:<{width}}  {page.title()}\n" for name, page in found.items()))
+        return EXIT_OK
+    page = found.get(args.page.removesuffix(".md"))
+    if page is None:
+        err.write(f"typeinf: error: no documentation page {args.page!r}; the pages are: {', '.join(found)}\n")
+        return EXIT_USAGE
+    text = page.text()
+    out.write(text if text.endswith("\n") else text + "\n")
+    return EXIT_OK
+
+
+_COMMANDS = {"infer": _infer, "explain": _explain, "format": _format, "snapshot": _snapshot, "docs": _docs}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

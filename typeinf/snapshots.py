@@ -55,12 +55,9 @@ class Snapshot:
 
     program: Path
     expected: Path
-    actual: str | None = None  # None: the program could not be read
+    stored: str | None = None  # the expected file's text; None: there is none yet
+    actual: str | None = None  # None: the program (or its expected file) could not be read
     problem: str | None = None  # the parse error, when it could not
-
-    @property
-    def stored(self) -> str | None:
-        return self.expected.read_text(encoding="utf-8") if self.expected.exists() else None
 
     def diff(self) -> str:
         stored = self.stored or ""
@@ -75,19 +72,24 @@ def programs(folder: Path) -> Iterator[Path]:
             yield path
 
 
+def sibling_provider(program: Path) -> Path:
+    """Where the offset provider of `program` is kept, if it has one: `NAME.offsets.json` beside
+    `NAME.itir` (the snapshots and the command line look in the same place)."""
+    return program.with_name(program.stem + PROVIDER_SUFFIX)
+
+
 def take(program: Path) -> Snapshot:
     """Infer `program` (with its sibling offset provider, if any) as its snapshot would."""
-    stem = program.name[: -len(program.suffix)]
-    snapshot = Snapshot(program, program.with_name(stem + EXPECTED_SUFFIX))
-    provider_path = program.with_name(stem + PROVIDER_SUFFIX)
+    snapshot = Snapshot(program, program.with_name(program.stem + EXPECTED_SUFFIX))
+    provider_path = sibling_provider(program)
     try:
         text = read_text(program)
         node = iterir.loads_ir(text, str(program))
         provider = read_offset_provider(provider_path) if provider_path.exists() else None
+        snapshot.stored = read_text(snapshot.expected) if snapshot.expected.exists() else None
     except iterir.ParseError as error:
         snapshot.problem = str(error)
         return snapshot
     source = source_of(str(program), text, node)
     snapshot.actual = snapshot_text(node, provider, source)
     return snapshot
-
