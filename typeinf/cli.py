@@ -67,7 +67,8 @@ def _parser() -> argparse.ArgumentParser:
     shown = infer.add_mutually_exclusive_group()
     shown.add_argument("--all", action="store_true", help="print every node with its location and type, in pre-order")
     shown.add_argument("--defs", action="store_true", help="print only the function definitions' types")
-    infer.add_argument("--json", action="store_true", help="print results and diagnostics as JSON (see README)")
+    infer.add_argument("--json", action="store_true",
+                       help="print results and diagnostics as JSON (schema: typeinf docs json-output)")  # fmt: skip
     infer.add_argument("--max-errors", type=int, metavar="N", help="report at most N type errors per file")
     _common(infer)
 
@@ -274,7 +275,7 @@ def _span_json(line: int, column: int | None, end_line: int, end_column: int | N
 
 def _diagnostic(kind: str, message: str, summary: str, where: dict[str, Any], details: list[str],
                 expected: str | None, actual: str | None, notes: list[dict[str, Any]]) -> dict[str, Any]:  # fmt: skip
-    """One entry of `diagnostics` in the JSON output (its schema is in the README)."""
+    """One entry of `diagnostics` in the JSON output (its schema is docs/json-output.md)."""
     return {"severity": "error", "kind": kind, "message": message, "summary": summary, **where,
             "details": details, "expected": expected, "actual": actual, "notes": notes}  # fmt: skip
 
