@@ -16,7 +16,7 @@ import pytest
 
 import typeinf
 from tests.conftest import ROOT
-from typeinf import docs_pages
+from typeinf import docs_pages, packaged
 from typeinf.cli import _EPILOG, main
 
 EXAMPLES = ROOT / "examples"
@@ -199,10 +199,12 @@ def test_explain_needs_text_and_a_position_inside_it(tmp_path: Path, capsys: pyt
 
 # 8. the help's examples -------------------------------------------------------------------------
 def _pages_in(folder: Path, monkeypatch) -> None:
-    """Point `typeinf docs` at `folder`, with two pages of its own."""
+    """Point `typeinf docs` at `folder/docs`, with two pages of its own."""
+    monkeypatch.setattr(packaged, "_HERE", folder)
+    folder = folder / "docs"
+    folder.mkdir()
     (folder / "notation.md").write_text("<!-- the notation -->\n# The notation of types\n\ntext\n", encoding="utf-8")
     (folder / "offset-providers.md").write_text("```\n# not a heading\n```\n## Offset providers ##\n", encoding="utf-8")
-    monkeypatch.setattr(docs_pages, "_FOLDERS", (folder,))
 
 
 def test_every_example_of_the_help_runs(tmp_path: Path, monkeypatch, capsys: pytest.CaptureFixture[str]) -> None:
@@ -236,10 +238,12 @@ def test_docs_lists_and_prints_pages(tmp_path: Path, monkeypatch, capsys: pytest
         assert capsys.readouterr().out == "<!-- the notation -->\n# The notation of types\n\ntext\n"
     assert main(["docs", "rulez"]) == 2
     assert capsys.readouterr() == ("", "typeinf: error: no documentation page 'rulez'; the pages are: notation, offset-providers\n")
-    monkeypatch.setattr(docs_pages, "_FOLDERS", (tmp_path / "nowhere",))
+    nowhere = tmp_path / "nowhere" / "typeinf"
+    monkeypatch.setattr(packaged, "_HERE", nowhere)
     monkeypatch.delenv("TYPEINF_TRACEBACK", raising=False)
     assert main(["docs"]) == 3
-    assert f"FileNotFoundError: no documentation pages (*.md) in {tmp_path / 'nowhere'}\n" in capsys.readouterr().err
+    message = f"FileNotFoundError: no *.md files in {nowhere / 'docs'} or {nowhere.parent / 'docs'}\n"
+    assert message in capsys.readouterr().err
 
 
 def test_docs_are_found_beside_the_package_in_a_checkout() -> None:

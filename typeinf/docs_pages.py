@@ -8,10 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from iterir.files import read_text
+from typeinf.packaged import data_folder
 
-_HERE = Path(__file__).resolve().parent
-#: Installed, the wheel puts the pages inside the package; in a checkout they are beside it.
-_FOLDERS = (_HERE / "docs", _HERE.parent / "docs")
 _HEADING = re.compile(r"#{1,6}\s+(.*?)\s*#*\s*$")
 _FENCE = re.compile(r"\s{0,3}(```|~~~)")
 
@@ -39,8 +37,4 @@ class Page:
 
 def pages() -> list[Page]:
     """Every page, by name; no pages at all is a broken installation (a FileNotFoundError)."""
-    for folder in _FOLDERS:
-        found = sorted(folder.glob("*.md"))
-        if found:
-            return [Page(path.stem, path) for path in found]
-    raise FileNotFoundError(f"no documentation pages (*.md) in {' or '.join(map(str, _FOLDERS))}")
+    return [Page(path.stem, path) for path in sorted(data_folder("docs", "*.md").glob("*.md"))]

@@ -8,12 +8,9 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 
 from typeinf.matching import Matcher, compiled_matcher
+from typeinf.packaged import data_folder
 from typeinf.reader import TypeSyntaxError, parse_type
 from typeinf.terms import Cell, Scheme, Sort, Type, compiled, find, fixed_params
-
-_HERE = Path(__file__).resolve().parent
-#: Installed, the wheel puts the files inside the package; in a checkout they are beside it.
-_FOLDERS = (_HERE / "builtins", _HERE.parent / "builtins")
 
 
 class Signature:
@@ -72,13 +69,6 @@ def _parsed(text: str) -> Type:
     return parse_type(text)
 
 
-def _folder() -> Path:
-    for folder in _FOLDERS:
-        if any(folder.glob("*.sig")):
-            return folder
-    raise FileNotFoundError(f"no builtin signature files (*.sig) in {' or '.join(map(str, _FOLDERS))}")
-
-
 def _entries(text: str) -> list[tuple[list[str], str]]:
     """`names :: signature` entries; indented lines continue the entry above."""
     entries: list[list[str]] = []
@@ -110,7 +100,7 @@ def signature_files() -> list[tuple[Path, str, list[tuple[list[str], str]]]]:
     """Each signature file, its text and its `(names, signature)` entries, in file-name order:
     what the registry is built from, and `docs/builtins.md` generated from."""
     files = []
-    for path in sorted(_folder().glob("*.sig")):
+    for path in sorted(data_folder("builtins", "*.sig").glob("*.sig")):
         text = path.read_text(encoding="utf-8")
         files.append((path, text, _entries(text)))
     return files
