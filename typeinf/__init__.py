@@ -6,6 +6,9 @@
     pformat(type, locations=False) / parse_type(text)    the notation (docs/notation.md)
     register_builtin(name, signature)                    a compiler's own builtin
     is_instance(general, specific) / substitution(…)     whether a type is at least as general
+
+The notation, the typing rules, the builtins' signatures and the offset-provider format are
+documented in the pages that `typeinf docs` lists (in a checkout: `docs/*.md`).
 """
 
 from typeinf.errors import (
