@@ -1,0 +1,350 @@
+"""Inference throughput of two commits side by side, interleaved in one pair of processes.
+
+    python3 -m benchmarks.compare BASE [HEAD] [--pairs 5] [--size 100000] [--shapes …]
+
+BASE and HEAD are git revisions; HEAD defaults to this checkout's working tree ("worktree").
+Each revision other than the working tree is checked out with `git worktree add --detach` into
+a temporary folder, removed at the end (also on an error or Ctrl-C). One long-lived worker
+process per version imports that version's `iterir` and `typeinf` (PYTHONPATH set to its root,
+checked and printed) and takes commands as JSON lines on stdin.
+
+Both versions infer the same programs: this checkout builds each shape
+(`benchmarks.shapes.SHAPES`) and prints it to text, and each worker parses that text with its
+own parser (not timed), infers it once to warm up, then times `typeinf.infer` alone on request.
+Requests alternate between the versions and which goes first (A B, B A, …), so that the shared
+machine's load, which varies by tens of percent, falls on both alike; the ratio HEAD/BASE is
+taken per pair and its median and range reported. The calibration loop of `benchmarks.runner`
+is printed at the start and end to show how much the machine's speed moved meanwhile.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NoReturn
+
+HERE = Path(__file__).resolve().parent.parent
+THIS = Path(__file__).resolve()
+WORKTREE = "worktree"
+STDERR_LINES = 20
+
+
+class CompareError(Exception):
+    """A failure that ends the comparison with one line on stderr and exit status 2."""
+
+
+# --- the worker: runs in a child interpreter that imports one version's code -----------------
+
+
+def worker(root: str) -> None:
+    """Serve one version: answer JSON-line commands on stdin (load, time, quit).
+
+    Started as `python3 -c` in an empty folder, so that the only `iterir`/`typeinf` it can find
+    first are those under PYTHONPATH=root; it checks that they are, rather than trusting it.
+    Only stdlib is imported at module level, so this function runs against any version.
+    """
+    channel = os.fdopen(os.dup(1), "w", encoding="utf-8")  # the protocol's own stdout
+    os.dup2(2, 1)  # anything the code under test prints goes to stderr, not into the protocol
+    sys.stdout = sys.stderr
+
+    def reply(message: dict[str, Any]) -> None:
+        channel.write(json.dumps(message) + "\n")
+        channel.flush()
+
+    import iterir
+    import typeinf
+
+    base = Path(root).resolve()
+    for module in (iterir, typeinf):
+        where = Path(module.__file__ or "").resolve()
+        if not where.is_relative_to(base):
+            reply({"error": f"imported {module.__name__} from {where}, not from under {base}"})
+            return
+    print(f"worker {os.getpid()}: typeinf from {typeinf.__file__}", file=sys.stderr, flush=True)
+    reply({"ready": True, "typeinf": typeinf.__file__, "iterir": iterir.__file__})
+    node = None
+    for line in sys.stdin:
+        command = json.loads(line)
+        if command["cmd"] == "load":
+            node = None  # the previous shape's program is freed before the next is parsed
+            node = iterir.parse(Path(command["path"]).read_text(encoding="utf-8"))
+            nodes = sum(1 for _ in iterir.walk(node))
+            typeinf.infer(node)  # warm-up: the builtin signatures it uses are read now
+            reply({"nodes": nodes})
+        elif command["cmd"] == "time":
+            start = time.perf_counter()
+            result = typeinf.infer(node)  # type: ignore[arg-type]
+            seconds = time.perf_counter() - start
+            del result
+            reply({"seconds": seconds})
+        elif command["cmd"] == "quit":
+            return
+
+
+# --- the parent: revisions, worktrees, workers, interleaving, report --------------------------
+
+
+def git(*arguments: str) -> subprocess.CompletedProcess[str]:
+    """Run git in this checkout, output captured."""
+    return subprocess.run(
+        ["git", "-C", str(HERE), *arguments], capture_output=True, text=True, check=False
+    )
+
+
+def commit_of(revision: str) -> str:
+    """The commit a revision names, or a CompareError naming the revision."""
+    found = git("rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}")
+    if found.returncode != 0 or revision.startswith("-"):
+        raise CompareError(f"no such revision: {revision!r}")
+    return found.stdout.strip()
+
+
+@dataclass
+class Version:
+    """One side of the comparison: what the user named, and where its code sits."""
+
+    role: str  # "BASE" or "HEAD"
+    revision: str | None  # None: the working tree of this checkout
+    commit: str = ""
+    root: Path = HERE
+
+    @property
+    def label(self) -> str:
+        """How the report names it: the revision as given, with its commit when they differ."""
+        if self.revision is None:
+            return WORKTREE
+        short = self.commit[:7]
+        return short if self.commit.startswith(self.revision) else f"{self.revision} ({short})"
+
+
+def add_worktree(stack: ExitStack, version: Version, scratch: Path) -> None:
+    """Check the version's commit out into a temporary worktree, removed when `stack` closes."""
+    path = scratch / version.role.lower()
+    added = git("worktree", "add", "--detach", str(path), version.commit)
+    if added.returncode != 0:
+        raise CompareError(f"git worktree add {version.label} failed: {last_line(added.stderr)}")
+    stack.callback(remove_worktree, path)
+    version.root = path
+
+
+def remove_worktree(path: Path) -> None:
+    """Remove a worktree we added; on failure say how to, since it would be left registered."""
+    for attempt in range(3):
+        removed = git("worktree", "remove", "--force", str(path))
+        if removed.returncode == 0:
+            return
+        time.sleep(0.5 * (attempt + 1))
+    print(f"compare: could not remove worktree {path}: {last_line(removed.stderr)}; "
+          f"run: git worktree remove --force {path}", file=sys.stderr)  # fmt: skip
+
+
+def last_line(text: str) -> str:
+    """The last non-blank line of a tool's stderr: usually the error itself, fit for one line."""
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    return lines[-1].strip() if lines else "(nothing on stderr)"
+
+
+@dataclass
+class Worker:
+    """The parent's handle on one version's worker process."""
+
+    version: Version
+    process: subprocess.Popen[str]
+    stderr_path: Path
+    doing: str = "starting"
+    typeinf_file: str = ""
+    times: dict[str, list[float]] = field(default_factory=dict)
+    nodes: dict[str, int] = field(default_factory=dict)
+
+    def ask(self, command: dict[str, Any], doing: str) -> dict[str, Any]:
+        """Send one command and wait for its answer; a dead or failing worker is a CompareError."""
+        self.doing = doing
+        assert self.process.stdin is not None
+        try:
+            self.process.stdin.write(json.dumps(command) + "\n")
+            self.process.stdin.flush()
+        except BrokenPipeError:
+            self.died()
+        return self.receive()
+
+    def receive(self) -> dict[str, Any]:
+        """One answer; end of output means the worker died, so its stderr is shown."""
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        if not line:
+            self.died()
+        answer: dict[str, Any] = json.loads(line)
+        if "error" in answer:
+            raise CompareError(f"{self.version.role} {self.version.label}: {answer['error']}")
+        return answer
+
+    def died(self) -> NoReturn:
+        """Show the worker's stderr (its traceback), then end with one line: what it was doing."""
+        status = self.process.wait()
+        text = self.stderr_path.read_text(encoding="utf-8", errors="replace")
+        tail = text.strip().splitlines()[-STDERR_LINES:]
+        if tail:
+            print(
+                f"--- stderr of the {self.version.role} worker ({self.version.label}) ---",
+                file=sys.stderr,
+            )
+            print("\n".join(tail), file=sys.stderr)
+            print("---", file=sys.stderr)
+        raise CompareError(f"the {self.version.role} worker ({self.version.label}) exited with status "
+                           f"{status} while {self.doing}: {last_line(text)}")  # fmt: skip
+
+
+def start_worker(stack: ExitStack, version: Version, scratch: Path) -> Worker:
+    """Start the version's worker in an empty folder, stopped when `stack` closes."""
+    folder = scratch / "cwd"
+    folder.mkdir(exist_ok=True)
+    stderr_path = scratch / f"{version.role.lower()}.stderr"
+    stderr = stack.enter_context(stderr_path.open("w", encoding="utf-8"))
+    # This file, not the module: an older version has no benchmarks/compare.py to import.
+    run = f"runpy.run_path({str(THIS)!r}, run_name='compare_worker')"
+    code = f"import runpy; {run}['worker']({str(version.root)!r})"
+    process = subprocess.Popen(
+        [sys.executable, "-c", code], cwd=folder, text=True, encoding="utf-8",
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
+        env={**os.environ, "PYTHONPATH": str(version.root)},
+        start_new_session=True,  # Ctrl-C reaches the parent only, which then stops it cleanly
+    )  # fmt: skip
+    stack.callback(stop, process)
+    handle = Worker(version, process, stderr_path)
+    handle.typeinf_file = handle.receive()["typeinf"]
+    return handle
+
+
+def stop(process: subprocess.Popen[str]) -> None:
+    """Ask a worker to quit (end of its stdin), killing it if it does not."""
+    try:
+        if process.stdin:
+            process.stdin.close()
+    except OSError:
+        pass
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+    if process.stdout:
+        process.stdout.close()
+
+
+def compare(args: argparse.Namespace) -> None:
+    """Set both versions up, run the interleaved pairs per shape, and print the report."""
+    import iterir
+    from benchmarks.runner import calibration
+    from benchmarks.shapes import SHAPES
+
+    base = Version("BASE", args.base)
+    head = Version("HEAD", args.head)
+    for version in (base, head):
+        if version.revision is not None:
+            version.commit = commit_of(version.revision)
+    with ExitStack() as stack:
+        scratch = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="typeinf-compare-")))
+        for version in (base, head):
+            if version.revision is not None:
+                add_worktree(stack, version, scratch)
+        print(f"calibration: a 10-million-step Python loop takes {calibration():.2f} s on this machine now "
+              "(figures scale with it)", flush=True)  # fmt: skip
+        workers = [start_worker(stack, version, scratch) for version in (base, head)]
+        for w in workers:
+            print(f"{w.version.role} {w.version.label}: typeinf from {w.typeinf_file}", flush=True)
+        note = " (fewer than 5: the ratios' range says little)" if args.pairs < 5 else ""
+        plural = "s" if args.pairs != 1 else ""
+        print(f"{args.pairs} pair{plural} per shape{note}, order alternating (BASE HEAD, HEAD BASE, …), "
+              f"size {args.size}; seconds of typeinf.infer alone", flush=True)  # fmt: skip
+        width = max(len(s) for s in args.shapes) + 1
+        label_width = max(len(w.version.label) for w in workers) + 5
+        header = (f"{'shape':<{width}} {'nodes':>8}  {'version':<{label_width}} "
+                  f"{'median s':>9} {'min s':>8} {'nodes/s':>9}")  # fmt: skip
+        print(header)
+        print("-" * len(header), flush=True)
+        ratios: dict[str, list[float]] = {}
+        for shape in args.shapes:
+            program = scratch / "program.itir"
+            program.write_text(iterir.pformat(SHAPES[shape](args.size)), encoding="utf-8")
+            for w in workers:
+                w.nodes[shape] = w.ask(
+                    {"cmd": "load", "path": str(program)}, f"parsing and warming up on {shape}"
+                )["nodes"]
+            program.unlink()
+            ratios[shape] = []
+            for pair in range(args.pairs):
+                seconds = {}
+                for w in workers if pair % 2 == 0 else workers[::-1]:
+                    answer = w.ask({"cmd": "time"}, f"inferring {shape}")
+                    seconds[w.version.role] = answer["seconds"]
+                    w.times.setdefault(shape, []).append(answer["seconds"])
+                b, h = workers
+                ratios[shape].append(
+                    (h.nodes[shape] / seconds["HEAD"]) / (b.nodes[shape] / seconds["BASE"])
+                )
+            for i, w in enumerate(workers):
+                times = w.times[shape]
+                median = statistics.median(times)
+                nodes = (
+                    f"{w.nodes[shape]:>8}"
+                    if i == 0 or w.nodes[shape] != workers[0].nodes[shape]
+                    else " " * 8
+                )
+                name = shape if i == 0 else ""
+                print(f"{name:<{width}} {nodes}  {w.version.role + ' ' + w.version.label:<{label_width}} "
+                      f"{median:>9.3f} {min(times):>8.3f} {w.nodes[shape] / median:>9.0f}")  # fmt: skip
+            print(
+                f"{'':<{width}} {'':>8}  {'HEAD/BASE':<{label_width}} {ratio_text(ratios[shape])}",
+                flush=True,
+            )
+        print(f"calibration at the end: {calibration():.2f} s")
+        for shape in args.shapes:
+            print(f"{shape:<{width}} HEAD/BASE throughput {ratio_text(ratios[shape])}")
+
+
+def ratio_text(ratios: list[float]) -> str:
+    """Median and range of the per-pair ratios: the range shows how much the noise moved it."""
+    return f"{statistics.median(ratios):.2f}× (pairs {min(ratios):.2f}–{max(ratios):.2f})"
+
+
+def main() -> None:
+    from benchmarks.inference_throughput import DEFAULT_SHAPES
+    from benchmarks.shapes import SHAPES
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("base", metavar="BASE", help="git revision to compare against")
+    parser.add_argument(
+        "head", metavar="HEAD", nargs="?", help="git revision (default: the working tree)"
+    )
+    parser.add_argument("--pairs", type=int, default=5, help="timed pairs per shape (default 5)")
+    parser.add_argument(
+        "--size", type=int, default=100_000, help="target node count of each program"
+    )
+    parser.add_argument("--shapes", nargs="+", default=DEFAULT_SHAPES, choices=list(SHAPES))
+    args = parser.parse_args()
+    if args.pairs < 1 or args.size < 1:
+        parser.error("--pairs and --size must be at least 1")
+    # SIGTERM ends the run like Ctrl-C does: through the cleanup of workers and worktrees.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    try:
+        compare(args)
+    except CompareError as error:
+        print(f"compare: {error}", file=sys.stderr)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        print("compare: interrupted", file=sys.stderr)
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()
