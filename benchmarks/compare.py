@@ -144,8 +144,11 @@ def remove_worktree(path: Path) -> None:
         if removed.returncode == 0:
             return
         time.sleep(0.5 * (attempt + 1))
-    print(f"compare: could not remove worktree {path}: {last_line(removed.stderr)}; "
-          f"run: git worktree remove --force {path}", file=sys.stderr)  # fmt: skip
+    print(
+        f"compare: could not remove worktree {path}: {last_line(removed.stderr)}; "
+        f"run: git worktree remove --force {path}",
+        file=sys.stderr,
+    )
 
 
 def last_line(text: str) -> str:
@@ -200,8 +203,10 @@ class Worker:
             )
             print("\n".join(tail), file=sys.stderr)
             print("---", file=sys.stderr)
-        raise CompareError(f"the {self.version.role} worker ({self.version.label}) exited with status "
-                           f"{status} while {self.doing}: {last_line(text)}")  # fmt: skip
+        raise CompareError(
+            f"the {self.version.role} worker ({self.version.label}) exited with status "
+            f"{status} while {self.doing}: {last_line(text)}"
+        )
 
 
 def start_worker(stack: ExitStack, version: Version, scratch: Path) -> Worker:
@@ -214,11 +219,16 @@ def start_worker(stack: ExitStack, version: Version, scratch: Path) -> Worker:
     run = f"runpy.run_path({str(THIS)!r}, run_name='compare_worker')"
     code = f"import runpy; {run}['worker']({str(version.root)!r})"
     process = subprocess.Popen(
-        [sys.executable, "-c", code], cwd=folder, text=True, encoding="utf-8",
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
+        [sys.executable, "-c", code],
+        cwd=folder,
+        text=True,
+        encoding="utf-8",
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=stderr,
         env={**os.environ, "PYTHONPATH": str(version.root)},
         start_new_session=True,  # Ctrl-C reaches the parent only, which then stops it cleanly
-    )  # fmt: skip
+    )
     stack.callback(stop, process)
     handle = Worker(version, process, stderr_path)
     handle.typeinf_file = handle.receive()["typeinf"]
@@ -257,19 +267,27 @@ def compare(args: argparse.Namespace) -> None:
         for version in (base, head):
             if version.revision is not None:
                 add_worktree(stack, version, scratch)
-        print(f"calibration: a 10-million-step Python loop takes {calibration():.2f} s on this machine now "
-              "(figures scale with it)", flush=True)  # fmt: skip
+        print(
+            f"calibration: a 10-million-step Python loop takes {calibration():.2f} s on this machine now "
+            "(figures scale with it)",
+            flush=True,
+        )
         workers = [start_worker(stack, version, scratch) for version in (base, head)]
         for w in workers:
             print(f"{w.version.role} {w.version.label}: typeinf from {w.typeinf_file}", flush=True)
         note = " (fewer than 5: the ratios' range says little)" if args.pairs < 5 else ""
         plural = "s" if args.pairs != 1 else ""
-        print(f"{args.pairs} pair{plural} per shape{note}, order alternating (BASE HEAD, HEAD BASE, …), "
-              f"size {args.size}; seconds of typeinf.infer alone", flush=True)  # fmt: skip
+        print(
+            f"{args.pairs} pair{plural} per shape{note}, order alternating (BASE HEAD, HEAD BASE, …), "
+            f"size {args.size}; seconds of typeinf.infer alone",
+            flush=True,
+        )
         width = max(len(s) for s in args.shapes) + 1
         label_width = max(len(w.version.label) for w in workers) + 5
-        header = (f"{'shape':<{width}} {'nodes':>8}  {'version':<{label_width}} "
-                  f"{'median s':>9} {'min s':>8} {'nodes/s':>9}")  # fmt: skip
+        header = (
+            f"{'shape':<{width}} {'nodes':>8}  {'version':<{label_width}} "
+            f"{'median s':>9} {'min s':>8} {'nodes/s':>9}"
+        )
         print(header)
         print("-" * len(header), flush=True)
         ratios: dict[str, list[float]] = {}
@@ -301,8 +319,10 @@ def compare(args: argparse.Namespace) -> None:
                     else " " * 8
                 )
                 name = shape if i == 0 else ""
-                print(f"{name:<{width}} {nodes}  {w.version.role + ' ' + w.version.label:<{label_width}} "
-                      f"{median:>9.3f} {min(times):>8.3f} {w.nodes[shape] / median:>9.0f}")  # fmt: skip
+                print(
+                    f"{name:<{width}} {nodes}  {w.version.role + ' ' + w.version.label:<{label_width}} "
+                    f"{median:>9.3f} {min(times):>8.3f} {w.nodes[shape] / median:>9.0f}"
+                )
             print(
                 f"{'':<{width}} {'':>8}  {'HEAD/BASE':<{label_width}} {ratio_text(ratios[shape])}",
                 flush=True,

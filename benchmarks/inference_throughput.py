@@ -15,7 +15,12 @@ import time
 from benchmarks.runner import run
 from benchmarks.shapes import SHAPES
 
-DEFAULT_SHAPES = ["balanced_stencil", "chained_definitions", "many_closures", "deep_lift_shift_tuple"]
+DEFAULT_SHAPES = [
+    "balanced_stencil",
+    "chained_definitions",
+    "many_closures",
+    "deep_lift_shift_tuple",
+]
 
 
 def measure(shape: str, size: int) -> dict[str, float]:
@@ -37,11 +42,19 @@ def measure(shape: str, size: int) -> dict[str, float]:
 
 
 def main() -> None:
-    run("benchmarks.inference_throughput", __doc__.splitlines()[0], measure, list(SHAPES), DEFAULT_SHAPES,
-        [("seconds", lambda r: f"{r['seconds']:.2f}"),
-         ("nodes/s", lambda r: f"{r['nodes'] / r['seconds']:.0f}"),
-         ("peak MB", lambda r: f"{r['peak_rss_mb']:.0f}")],
-        timed="seconds")  # fmt: skip
+    run(
+        "benchmarks.inference_throughput",
+        __doc__.splitlines()[0],
+        measure,
+        list(SHAPES),
+        DEFAULT_SHAPES,
+        [
+            ("seconds", lambda r: f"{r['seconds']:.2f}"),
+            ("nodes/s", lambda r: f"{r['nodes'] / r['seconds']:.0f}"),
+            ("peak MB", lambda r: f"{r['peak_rss_mb']:.0f}"),
+        ],
+        timed="seconds",
+    )
 
 
 if __name__ == "__main__":

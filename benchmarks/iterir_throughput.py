@@ -43,13 +43,21 @@ def measure(shape: str, size: int) -> dict[str, float]:
 
 
 def main() -> None:
-    run("benchmarks.iterir_throughput", __doc__.splitlines()[0], measure, list(SHAPES), list(SHAPES),
-        [("text MB", lambda r: f"{r['text_mb']:.1f}"),
-         ("parse n/s", lambda r: f"{r['nodes'] / r['parse_s']:.0f}"),
-         ("print n/s", lambda r: f"{r['nodes'] / r['print_s']:.0f}"),
-         ("JSON-load n/s", lambda r: f"{r['nodes'] / r['json_load_s']:.0f}"),
-         ("peak MB", lambda r: f"{r['peak_rss_mb']:.0f}")],
-        timed="parse_s")  # fmt: skip
+    run(
+        "benchmarks.iterir_throughput",
+        __doc__.splitlines()[0],
+        measure,
+        list(SHAPES),
+        list(SHAPES),
+        [
+            ("text MB", lambda r: f"{r['text_mb']:.1f}"),
+            ("parse n/s", lambda r: f"{r['nodes'] / r['parse_s']:.0f}"),
+            ("print n/s", lambda r: f"{r['nodes'] / r['print_s']:.0f}"),
+            ("JSON-load n/s", lambda r: f"{r['nodes'] / r['json_load_s']:.0f}"),
+            ("peak MB", lambda r: f"{r['peak_rss_mb']:.0f}"),
+        ],
+        timed="parse_s",
+    )
 
 
 if __name__ == "__main__":

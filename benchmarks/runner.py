@@ -20,8 +20,10 @@ def in_child(module: str, shape: str, size: int) -> dict[str, Any]:
     per measurement keeps each peak-memory figure its own."""
     child = subprocess.run(
         [sys.executable, "-m", module, "--child", shape, str(size)],
-        capture_output=True, text=True, check=True,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return json.loads(child.stdout)  # type: ignore[no-any-return]
 
 
@@ -62,10 +64,14 @@ def run(
     if args.child:
         print(json.dumps(measure(args.child[0], int(args.child[1]))))
         return
-    print(f"calibration: a 10-million-step Python loop takes {calibration():.2f} s on this machine now "
-          "(figures scale with it)")  # fmt: skip
+    print(
+        f"calibration: a 10-million-step Python loop takes {calibration():.2f} s on this machine now "
+        "(figures scale with it)"
+    )
     width = max(len(s) for s in args.shapes) + 1
-    header = f"{'shape':<{width}} {'nodes':>9} " + " ".join(f"{h:>{max(len(h), 8)}}" for h, _ in columns)
+    header = f"{'shape':<{width}} {'nodes':>9} " + " ".join(
+        f"{h:>{max(len(h), 8)}}" for h, _ in columns
+    )
     print(header)
     print("-" * len(header))
     for shape in args.shapes:
@@ -76,4 +82,7 @@ def run(
             cells = " ".join(f"{cell(r):>{max(len(h), 8)}}" for h, cell in columns)
             print(f"{shape:<{width}} {r['nodes']:>9} {cells}", flush=True)
         if len(points) > 1:
-            print(f"{shape:<{width}} scaling exponent ({timed}) {scaling_exponent(points):.2f}", flush=True)
+            print(
+                f"{shape:<{width}} scaling exponent ({timed}) {scaling_exponent(points):.2f}",
+                flush=True,
+            )

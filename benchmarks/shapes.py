@@ -47,11 +47,17 @@ def plus_chain(levels: int) -> Node:
 
 def balanced_stencil(nodes: int) -> Node:
     """One large lambda whose body is a balanced tree of arithmetic on shifted derefs."""
-    leaves = [deref(call(shift("I", i % 5 - 2, "J", i % 3 - 1))(f"in{i % 4}")) for i in range(max(nodes // 11, 2))]
+    leaves = [
+        deref(call(shift("I", i % 5 - 2, "J", i % 3 - 1))(f"in{i % 4}"))
+        for i in range(max(nodes // 11, 2))
+    ]
     ops = ("plus", "minus", "multiplies")
     level = 0
     while len(leaves) > 1:
-        pairs = [call(ops[(level + i) % 3])(leaves[i], leaves[i + 1]) for i in range(0, len(leaves) - 1, 2)]
+        pairs = [
+            call(ops[(level + i) % 3])(leaves[i], leaves[i + 1])
+            for i in range(0, len(leaves) - 1, 2)
+        ]
         leaves = pairs + (leaves[-1:] if len(leaves) % 2 else [])
         level += 1
     return lam("in0", "in1", "in2", "in3")(leaves[0])
@@ -82,9 +88,15 @@ def chained_definitions(nodes: int) -> FencilDefinition:
     count = max(nodes // 17, 1)
     defs = [fundef("f0", "x")(deref("x"))]
     for i in range(1, count):
-        defs.append(fundef(f"f{i}", "x")(call("plus")(call(f"f{i - 1}")("x"), deref(call(shift("I", 1))("x")))))
+        defs.append(
+            fundef(f"f{i}", "x")(
+                call("plus")(call(f"f{i - 1}")("x"), deref(call(shift("I", 1))("x")))
+            )
+        )
     domain = cartesian_domain(named_range("IDim", 0, "n"))
-    return fencil("chain", ["n", "inp", "out"], [closure("out", f"f{count - 1}", ["inp"], domain)], defs)
+    return fencil(
+        "chain", ["n", "inp", "out"], [closure("out", f"f{count - 1}", ["inp"], domain)], defs
+    )
 
 
 def many_closures(nodes: int) -> FencilDefinition:
@@ -92,10 +104,14 @@ def many_closures(nodes: int) -> FencilDefinition:
     count = max(nodes // 30, 1)
     domain = cartesian_domain(named_range("IDim", 0, "n"), named_range("JDim", 0, "m"))
     closures = [
-        closure(f"out{i % 16}", lam("a", "b")(call("plus")(deref("a"), deref(call(shift("I", 1))("b")))),
-                [f"in{i % 16}", f"in{(i * 7) % 16}"], domain)
+        closure(
+            f"out{i % 16}",
+            lam("a", "b")(call("plus")(deref("a"), deref(call(shift("I", 1))("b")))),
+            [f"in{i % 16}", f"in{(i * 7) % 16}"],
+            domain,
+        )
         for i in range(count)
-    ]  # fmt: skip
+    ]
     params = ["n", "m", *(f"in{j}" for j in range(16)), *(f"out{j}" for j in range(16))]
     return fencil("closures", params, closures)
 
@@ -104,7 +120,9 @@ def deep_lift_shift_tuple(nodes: int) -> Node:
     """An iterator through nested lifts of stencils that shift, build and take tuples apart."""
     node: Node = SymRef("it")
     for _ in range(max(nodes // 19, 1)):
-        stencil = lam("a")(call("tuple_get")(0, call("make_tuple")(deref("a"), deref(call(shift("I", 1))("a")))))
+        stencil = lam("a")(
+            call("tuple_get")(0, call("make_tuple")(deref("a"), deref(call(shift("I", 1))("a"))))
+        )
         node = call(call("lift")(stencil))(node)
     return lam("it")(deref(node))
 

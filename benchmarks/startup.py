@@ -33,8 +33,13 @@ COMMANDS = {
 def cpu_seconds(checkout: Path, arguments: list[str], environment: dict[str, str]) -> float:
     """The CPU time (user + system) of one child interpreter running `arguments`."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run([sys.executable, *arguments], cwd=tempfile.gettempdir(), check=True,
-                   stdout=subprocess.DEVNULL, env={**environment, "PYTHONPATH": str(checkout)})  # fmt: skip
+    subprocess.run(
+        [sys.executable, *arguments],
+        cwd=tempfile.gettempdir(),
+        check=True,
+        stdout=subprocess.DEVNULL,
+        env={**environment, "PYTHONPATH": str(checkout)},
+    )
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
@@ -49,19 +54,27 @@ def main() -> None:
         program = Path(scratch) / "one.itir"
         program.write_text(PROGRAM, encoding="utf-8")
         environment = {**os.environ, "TYPEINF_CACHE_DIR": str(Path(scratch) / "cache")}
-        first = {name: cpu_seconds(path, [*COMMANDS["typeinf infer"], str(program)], environment)
-                 for name, path in checkouts.items()}  # fmt: skip
+        first = {
+            name: cpu_seconds(path, [*COMMANDS["typeinf infer"], str(program)], environment)
+            for name, path in checkouts.items()
+        }
         times: dict[tuple[str, str], list[float]] = {}
         for _ in range(args.runs):
             for what, arguments in COMMANDS.items():
                 if what == "typeinf infer":
                     arguments = [*arguments, str(program)]
                 for name, path in checkouts.items():
-                    times.setdefault((what, name), []).append(cpu_seconds(path, arguments, environment))
-    print(f"CPU seconds (user + system) over {args.runs} runs each, interleaved; program: {PROGRAM.strip()}")
+                    times.setdefault((what, name), []).append(
+                        cpu_seconds(path, arguments, environment)
+                    )
+    print(
+        f"CPU seconds (user + system) over {args.runs} runs each, interleaved; program: {PROGRAM.strip()}"
+    )
     print(f"{'what':16} {'checkout':8} {'min':>6} {'median':>7}")
     for (what, name), values in times.items():
-        print(f"{what:16} {name:8} {min(values):6.3f} {statistics.median(values):7.3f}  {checkouts[name]}")
+        print(
+            f"{what:16} {name:8} {min(values):6.3f} {statistics.median(values):7.3f}  {checkouts[name]}"
+        )
     for name, seconds in first.items():
         print(f"{'first infer':16} {name:8} {seconds:6.3f} {'':7}  (parse tables not yet cached)")
 

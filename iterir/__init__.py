@@ -1,7 +1,7 @@
 """GT4Py's iterator IR (ITIR): nodes, the text syntax, JSON snapshots, traversal and scoping.
 
-    parse(text, filename=None)   text → node            pformat(node)   node → text
-    load(path)                   a .itir/.json file      from_json/to_json  decoded JSON ↔ node
+parse(text, filename=None)   text → node            pformat(node)   node → text
+load(path)                   a .itir/.json file      from_json/to_json  decoded JSON ↔ node
 """
 
 from iterir.errors import ParseError
@@ -28,9 +28,32 @@ from iterir.symbols import Binding, BindingKind, SymbolTable, resolve
 from iterir.traversal import NodeTranslator, NodeVisitor, walk
 
 __all__ = [
-    "AxisLiteral", "Binding", "BindingKind", "Expr", "FencilDefinition", "FunCall",
-    "FunctionDefinition", "Lambda", "Literal", "Node", "NodeTranslator", "NodeVisitor",
-    "OffsetLiteral", "ParseError", "SourceSpan", "StencilClosure", "Sym", "SymRef",
-    "SymbolTable", "from_json", "load", "loads_ir", "parse", "pformat", "pformat_short",
-    "resolve", "to_json", "walk",
-]  # fmt: skip
+    "AxisLiteral",
+    "Binding",
+    "BindingKind",
+    "Expr",
+    "FencilDefinition",
+    "FunCall",
+    "FunctionDefinition",
+    "Lambda",
+    "Literal",
+    "Node",
+    "NodeTranslator",
+    "NodeVisitor",
+    "OffsetLiteral",
+    "ParseError",
+    "SourceSpan",
+    "StencilClosure",
+    "Sym",
+    "SymRef",
+    "SymbolTable",
+    "from_json",
+    "load",
+    "loads_ir",
+    "parse",
+    "pformat",
+    "pformat_short",
+    "resolve",
+    "to_json",
+    "walk",
+]

@@ -43,7 +43,9 @@ def expr(value: ExprLike) -> Expr:
 def literal(value: str, dtype: str) -> Literal:
     """A literal with its text and primitive type: `literal("1.0", "float32")`."""
     if dtype not in voc.PRIMITIVES:
-        raise ValueError(f"unknown literal type {dtype!r}; expected one of {sorted(voc.PRIMITIVES)}")
+        raise ValueError(
+            f"unknown literal type {dtype!r}; expected one of {sorted(voc.PRIMITIVES)}"
+        )
     return Literal(value, dtype)
 
 
@@ -96,7 +98,9 @@ def if_(cond: ExprLike, then: ExprLike, otherwise: ExprLike) -> FunCall:
 
 def shift(*offsets: int | str | OffsetLiteral) -> FunCall:
     """`shift("V2E", 0)` is `⟪V2Eₒ, 0ₒ⟫`; apply it with `shift(…)` called on an iterator."""
-    return FunCall(SymRef("shift"), tuple(o if isinstance(o, OffsetLiteral) else offset(o) for o in offsets))
+    return FunCall(
+        SymRef("shift"), tuple(o if isinstance(o, OffsetLiteral) else offset(o) for o in offsets)
+    )
 
 
 def named_range(dim: str, start: ExprLike, stop: ExprLike) -> FunCall:
@@ -111,7 +115,9 @@ def unstructured_domain(*ranges: FunCall) -> FunCall:
     return call("unstructured_domain")(*ranges)
 
 
-def closure(output: ExprLike, stencil: ExprLike, inputs: Sequence[ExprLike], domain: ExprLike) -> StencilClosure:
+def closure(
+    output: ExprLike, stencil: ExprLike, inputs: Sequence[ExprLike], domain: ExprLike
+) -> StencilClosure:
     """`output ← (stencil)(inputs…) @ domain;`"""
     return StencilClosure(expr(domain), expr(stencil), expr(output), tuple(expr(i) for i in inputs))
 
@@ -127,4 +133,6 @@ def fencil(
     closures: Sequence[StencilClosure],
     function_definitions: Sequence[FunctionDefinition] = (),
 ) -> FencilDefinition:
-    return FencilDefinition(name, tuple(function_definitions), tuple(sym(p) for p in params), tuple(closures))
+    return FencilDefinition(
+        name, tuple(function_definitions), tuple(sym(p) for p in params), tuple(closures)
+    )

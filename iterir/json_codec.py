@@ -16,6 +16,7 @@ from iterir.nodes import _FIELD_KINDS, EXPR_NAMES, NODE_CLASSES, Node, allowed_c
 
 JSON = Any
 
+
 class _Path:
     """A JSON path, built as a chain so that a million nodes cost no string building."""
 

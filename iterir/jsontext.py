@@ -26,8 +26,13 @@ def loads(text: str, filename: str | None = None) -> Any:
         except RecursionError:
             return _loads_deep(text)
     except json.JSONDecodeError as exc:
-        raise ParseError(f"invalid JSON: {exc.msg}", filename, exc.lineno, exc.colno,
-                         source_line=source_line(text, exc.lineno)) from None  # fmt: skip
+        raise ParseError(
+            f"invalid JSON: {exc.msg}",
+            filename,
+            exc.lineno,
+            exc.colno,
+            source_line=source_line(text, exc.lineno),
+        ) from None
     except ValueError as exc:  # an integer of more digits than Python converts
         raise ParseError(f"invalid JSON: {exc}", filename) from None
 
@@ -123,7 +128,10 @@ def _dumps_deep(value: Any, indent: int | None) -> str:
             parts: list[tuple[Any, int] | str] = ["{"]
             for i, (key, child) in enumerate(current.items()):
                 prefix = (item_sep if i else "") + newline(depth + 1)
-                parts += [prefix + json.dumps(str(key), ensure_ascii=False) + ": ", (child, depth + 1)]
+                parts += [
+                    prefix + json.dumps(str(key), ensure_ascii=False) + ": ",
+                    (child, depth + 1),
+                ]
             parts.append(newline(depth) + "}")
             stack.extend(reversed(parts))
         elif isinstance(current, list) and current:

@@ -281,7 +281,14 @@ NODE_CLASSES: dict[str, type[Node]] = {
         FencilDefinition,
     )
 }
-EXPR_CLASSES: tuple[type[Node], ...] = (SymRef, Literal, OffsetLiteral, AxisLiteral, Lambda, FunCall)
+EXPR_CLASSES: tuple[type[Node], ...] = (
+    SymRef,
+    Literal,
+    OffsetLiteral,
+    AxisLiteral,
+    Lambda,
+    FunCall,
+)
 
 #: Which node classes each child field admits; a field not listed admits any expression.
 ALLOWED_CHILDREN: dict[tuple[str, str], tuple[str, ...]] = {
@@ -306,14 +313,20 @@ class MisplacedNodeError(Exception):
     def __init__(self, child: object, parent: Node, field: str) -> None:
         name = type(child).__name__
         article = "an" if name[0] in "AEIOUaeiou" else "a"
-        super().__init__(f"{article} {name} cannot stand inside the `{field}` of a {type(parent).__name__}")
+        super().__init__(
+            f"{article} {name} cannot stand inside the `{field}` of a {type(parent).__name__}"
+        )
         self.child, self.parent, self.field = child, parent, field
 
 
 #: Per node class: (field, holds a tuple, the classes allowed there) for each child field.
 PLACEMENT: dict[type[Node], tuple[tuple[str, bool, frozenset[type]], ...]] = {
     cls: tuple(
-        (name, name in cls.sequence_fields, frozenset(NODE_CLASSES[n] for n in allowed_children(cls.__name__, name)))
+        (
+            name,
+            name in cls.sequence_fields,
+            frozenset(NODE_CLASSES[n] for n in allowed_children(cls.__name__, name)),
+        )
         for name in cls.child_fields
     )
     for cls in NODE_CLASSES.values()

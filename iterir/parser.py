@@ -82,15 +82,18 @@ class _Callbacks(lark.Transformer):  # type: ignore[type-arg]
         return SourceSpan(self.filename, token.line, token.column, token.end_line, token.end_column)
 
     def error(self, message: str, token: Token) -> ParseError:
-        return ParseError(message, self.filename, token.line, token.column,
-                          end_column=_one_line_end(token))  # fmt: skip
+        return ParseError(
+            message, self.filename, token.line, token.column, end_column=_one_line_end(token)
+        )
 
     def name(self, token: Token, text: str | None = None) -> str:
         """The name `token` (or its part `text`) spells; a bad escape is an error there."""
         try:
             return _name(token.value if text is None else text)
         except ValueError as exc:
-            raise self.error(f"invalid escape in a quoted name: {getattr(exc, 'msg', exc)}", token) from None
+            raise self.error(
+                f"invalid escape in a quoted name: {getattr(exc, 'msg', exc)}", token
+            ) from None
 
     def builtin(self, name: str, token: Token) -> SymRef:
         return SymRef(name, loc=self.token_span(token))
@@ -99,8 +102,9 @@ class _Callbacks(lark.Transformer):  # type: ignore[type-arg]
         """The expressions of an argument list; annotations belong to parameter lists only."""
         for item in items:
             if isinstance(item, _Annotated):
-                raise self.error("a parameter annotation is only allowed in a parameter list",
-                                 item.token)  # fmt: skip
+                raise self.error(
+                    "a parameter annotation is only allowed in a parameter list", item.token
+                )
         return items
 
     # -- lists ------------------------------------------------------------------------------------
@@ -137,7 +141,9 @@ class _Callbacks(lark.Transformer):  # type: ignore[type-arg]
         try:
             value = json.loads(token.value[:end])
         except ValueError as exc:
-            raise self.error(f"invalid escape in a quoted literal: {getattr(exc, 'msg', exc)}", token) from None
+            raise self.error(
+                f"invalid escape in a quoted literal: {getattr(exc, 'msg', exc)}", token
+            ) from None
         return Literal(value, voc.SUFFIX_TYPES[token.value[end:]], loc=self.token_span(token))
 
     def offset(self, children: list[Token]) -> OffsetLiteral:
@@ -185,11 +191,17 @@ class _Callbacks(lark.Transformer):  # type: ignore[type-arg]
         elif inner is None:
             is_list = False
         else:
-            raise self.error("a parameter annotation is It[dtype], Val[dtype], It, Val or a dtype,"
-                             " where dtype is a primitive or L[primitive]", head)  # fmt: skip
+            raise self.error(
+                "a parameter annotation is It[dtype], Val[dtype], It, Val or a dtype,"
+                " where dtype is a primitive or L[primitive]",
+                head,
+            )
         if head.value not in voc.PRIMITIVES:
-            raise self.error(f"unknown dtype `{head.value}` in annotation; expected one of: "
-                             + ", ".join(sorted(voc.PRIMITIVES)), head)  # fmt: skip
+            raise self.error(
+                f"unknown dtype `{head.value}` in annotation; expected one of: "
+                + ", ".join(sorted(voc.PRIMITIVES)),
+                head,
+            )
         return (head.value, is_list)
 
     # -- expressions ------------------------------------------------------------------------------
@@ -198,8 +210,11 @@ class _Callbacks(lark.Transformer):  # type: ignore[type-arg]
 
     def if_(self, children: list[Item]) -> FunCall:
         cond, then, otherwise = children[1], children[3], children[5]
-        return FunCall(self.builtin("if_", children[0]), (cond, then, otherwise),
-                       loc=self.span(children[0], otherwise))  # fmt: skip
+        return FunCall(
+            self.builtin("if_", children[0]),
+            (cond, then, otherwise),
+            loc=self.span(children[0], otherwise),
+        )
 
     def infix_chain(self, children: list[Item]) -> Node:
         """`a op b op c …` with operators of any levels: precedence climbing, left-associative."""
@@ -255,8 +270,7 @@ class _Callbacks(lark.Transformer):  # type: ignore[type-arg]
 
     def bracketed(self, builtin: str, children: list[Item]) -> FunCall:
         open_, args, close = children
-        return FunCall(self.builtin(builtin, open_), self.exprs(args),
-                       loc=self.span(open_, close))  # fmt: skip
+        return FunCall(self.builtin(builtin, open_), self.exprs(args), loc=self.span(open_, close))
 
     def make_tuple(self, children: list[Item]) -> FunCall:
         return self.bracketed("make_tuple", children)
@@ -273,21 +287,27 @@ class _Callbacks(lark.Transformer):  # type: ignore[type-arg]
     # -- definitions ------------------------------------------------------------------------------
     def fundef(self, children: list[Item]) -> FunctionDefinition:
         name = children[0]
-        return FunctionDefinition(self.name(name), children[4], children[7],
-                                  loc=self.span(name, children[8]))  # fmt: skip
+        return FunctionDefinition(
+            self.name(name), children[4], children[7], loc=self.span(name, children[8])
+        )
 
     def closure(self, children: list[Item]) -> StencilClosure:
         output, stencil, inputs, domain = children[0], children[3], children[6], children[9]
-        return StencilClosure(domain, stencil, output, self.exprs(inputs),
-                              loc=self.span(output, children[10]))  # fmt: skip
+        return StencilClosure(
+            domain, stencil, output, self.exprs(inputs), loc=self.span(output, children[10])
+        )
 
     def fencil(self, children: list[Item]) -> FencilDefinition:
         header, _, body, close = children
         if not (isinstance(header, FunCall) and isinstance(header.fun, SymRef)):
             loc = header.loc
-            raise ParseError("a fencil starts with its name and parameters, `name(p1, p2) {`",
-                             self.filename, loc.line, loc.column,
-                             end_column=_one_line_end(loc))
+            raise ParseError(
+                "a fencil starts with its name and parameters, `name(p1, p2) {`",
+                self.filename,
+                loc.line,
+                loc.column,
+                end_column=_one_line_end(loc),
+            )
         params = []
         for arg in header.args:
             if isinstance(arg, _Annotated):
@@ -296,15 +316,18 @@ class _Callbacks(lark.Transformer):  # type: ignore[type-arg]
                 params.append(Sym(arg.id, loc=arg.loc))
             else:
                 loc = arg.loc
-                raise ParseError("a fencil parameter must be a name", self.filename, loc.line,
-                                 loc.column,
-                                 end_column=_one_line_end(loc))
+                raise ParseError(
+                    "a fencil parameter must be a name",
+                    self.filename,
+                    loc.line,
+                    loc.column,
+                    end_column=_one_line_end(loc),
+                )
         if header in self.annotated_calls:
             self.annotated_calls.remove(header)
         defs = [item for item in body if isinstance(item, FunctionDefinition)]
         closures = [item for item in body if isinstance(item, StencilClosure)]
-        return FencilDefinition(header.fun.id, defs, params, closures,
-                                loc=self.span(header, close))  # fmt: skip
+        return FencilDefinition(header.fun.id, defs, params, closures, loc=self.span(header, close))
 
 
 def _fields(node: Node) -> dict[str, Any]:
@@ -333,8 +356,14 @@ _callbacks = _Callbacks()
 def _parser() -> lark.Lark:
     """The parser, made when first needed (`import iterir` stays cheap) from cached tables."""
     grammar = resources.files("iterir").joinpath("grammar.lark").read_text(encoding="utf-8")
-    return tables.lalr("iterir-grammar", grammar, lexer="contextual", transformer=_callbacks,
-                       keep_all_tokens=True, maybe_placeholders=False)  # fmt: skip
+    return tables.lalr(
+        "iterir-grammar",
+        grammar,
+        lexer="contextual",
+        transformer=_callbacks,
+        keep_all_tokens=True,
+        maybe_placeholders=False,
+    )
 
 
 def parse(text: str, filename: str | None = None) -> Node:
@@ -352,8 +381,11 @@ def parse(text: str, filename: str | None = None) -> Node:
             leftover, _callbacks.annotated_calls = _callbacks.annotated_calls, []
     if leftover:
         annotated = next(a for a in leftover[0].args if isinstance(a, _Annotated))
-        raise _at(ParseError("a parameter annotation is only allowed in a parameter list",
-                             filename), annotated.token, text)  # fmt: skip
+        raise _at(
+            ParseError("a parameter annotation is only allowed in a parameter list", filename),
+            annotated.token,
+            text,
+        )
     return result
 
 
@@ -416,19 +448,21 @@ def _from_lark(exc: LarkError | ParseError, text: str, filename: str | None) -> 
     if isinstance(exc, ParseError):
         error = exc
     elif isinstance(exc, UnexpectedCharacters):
-        error = ParseError(f"unexpected character `{text[exc.pos_in_stream]}`; expected "
-                           + _expected(exc), filename, exc.line, exc.column)  # fmt: skip
+        error = ParseError(
+            f"unexpected character `{text[exc.pos_in_stream]}`; expected " + _expected(exc),
+            filename,
+            exc.line,
+            exc.column,
+        )
     elif isinstance(exc, UnexpectedToken):
         token = exc.token
         if token.type == "$END":
-            error = _at_end(f"unexpected end of input; expected {_expected(exc)}",
-                            text, filename)  # fmt: skip
+            error = _at_end(f"unexpected end of input; expected {_expected(exc)}", text, filename)
         else:
             message = f"unexpected {_describe(token)}; expected {_expected(exc)}"
             error = _at(ParseError(message, filename), token, text)
     elif isinstance(exc, UnexpectedEOF):
-        error = _at_end(f"unexpected end of input; expected {_expected(exc)}",
-                        text, filename)  # fmt: skip
+        error = _at_end(f"unexpected end of input; expected {_expected(exc)}", text, filename)
     else:
         error = ParseError(str(exc), filename)
     if error.line is not None and error.source_line is None:

@@ -44,8 +44,12 @@ class _Break:
 
 BEGIN, END = object(), object()
 SPACE, SOFT, CLOSE, SPACE_CLOSE, HARD = (
-    _Break(" "), _Break(""), _Break("", dedent=True), _Break(" ", dedent=True), _Break(None)
-)  # fmt: skip
+    _Break(" "),
+    _Break(""),
+    _Break("", dedent=True),
+    _Break(" ", dedent=True),
+    _Break(None),
+)
 Token = Union[str, _Break, object]
 Piece = Union[Token, tuple[Node, int]]  # a token, or a node to print at a minimum precedence
 
@@ -176,8 +180,21 @@ def _pieces(node: Node, minimum: int) -> list[Piece]:
         head = _params(f"{name_text(node.id)} = λ(", node.params)
         return [BEGIN, *head, " →", SPACE, (node.expr, 0), ";", END]
     if isinstance(node, StencilClosure):
-        return [BEGIN, (node.output, 0), " ←", SPACE, "(", (node.stencil, 0), ")",
-                *_group("(", node.inputs, ")"), " @", SPACE, (node.domain, 0), ";", END]  # fmt: skip
+        return [
+            BEGIN,
+            (node.output, 0),
+            " ←",
+            SPACE,
+            "(",
+            (node.stencil, 0),
+            ")",
+            *_group("(", node.inputs, ")"),
+            " @",
+            SPACE,
+            (node.domain, 0),
+            ";",
+            END,
+        ]
     if isinstance(node, FencilDefinition):
         body: list[Piece] = []
         for item in (*node.function_definitions, *node.closures):
@@ -197,8 +214,18 @@ def _call_pieces(node: FunCall, minimum: int) -> list[Piece]:
         return _parenthesized(pieces, voc.PREFIX_PRECEDENCE, minimum)
     if name == "if_" and len(args) == 3:
         level = voc.IF_PRECEDENCE
-        pieces = [BEGIN, "if ", (args[0], level), SPACE, "then ", (args[1], level), SPACE,
-                  "else ", (args[2], level), END]  # fmt: skip
+        pieces = [
+            BEGIN,
+            "if ",
+            (args[0], level),
+            SPACE,
+            "then ",
+            (args[1], level),
+            SPACE,
+            "else ",
+            (args[2], level),
+            END,
+        ]
         return _parenthesized(pieces, level, minimum)
     if name == "tuple_get" and len(args) == 2:
         pieces = [(args[1], voc.POSTFIX_PRECEDENCE), "[", (args[0], 0), "]"]

@@ -47,8 +47,12 @@ class SymbolTable:
     up by object gives its first occurrence's binding.
     """
 
-    def __init__(self, nodes: list[Node], bindings: dict[int, Binding],
-                 duplicates: list[tuple[int, int]] | None = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        nodes: list[Node],
+        bindings: dict[int, Binding],
+        duplicates: list[tuple[int, int]] | None = None,
+    ) -> None:
         self.nodes = nodes
         self.bindings = bindings
         #: (position, position of the first declaration) of every name declared twice in one
@@ -73,8 +77,12 @@ class SymbolTable:
         return (ref for ref, binding in self.occurrences if binding.kind is BindingKind.FREE)
 
 
-def resolve(root: Node, builtins: Collection[str] = BUILTINS, *,
-            tree: tuple[list[Node], list[int]] | None = None) -> SymbolTable:  # fmt: skip
+def resolve(
+    root: Node,
+    builtins: Collection[str] = BUILTINS,
+    *,
+    tree: tuple[list[Node], list[int]] | None = None,
+) -> SymbolTable:
     """Bind every SymRef under `root`; `builtins` are the names that need no declaration.
     `tree` is `preorder(root)`, for callers that have it already."""
     nodes, sizes = tree or preorder(root)
@@ -118,11 +126,21 @@ def resolve(root: Node, builtins: Collection[str] = BUILTINS, *,
             children = child_positions(sizes, position, count)
             defs = children[: len(node.function_definitions)]
             params = children[len(defs) : len(defs) + len(node.params)]
-            open_scope(end, [(nodes[d].id, Binding(BindingKind.FUNCTION_DEFINITION, nodes[d], d))
-                             for d in defs])  # type: ignore[attr-defined]
+            open_scope(
+                end,
+                [
+                    (nodes[d].id, Binding(BindingKind.FUNCTION_DEFINITION, nodes[d], d))
+                    for d in defs
+                ],
+            )  # type: ignore[attr-defined]
             close_at = end
             if node.closures:
                 first_closure = children[len(defs) + len(params)]
-                later[first_closure] = (end, [(nodes[p].id, Binding(BindingKind.FENCIL_PARAMETER, nodes[p], p))
-                                              for p in params])  # type: ignore[attr-defined]
+                later[first_closure] = (
+                    end,
+                    [
+                        (nodes[p].id, Binding(BindingKind.FENCIL_PARAMETER, nodes[p], p))
+                        for p in params
+                    ],
+                )  # type: ignore[attr-defined]
     return SymbolTable(nodes, bindings, duplicates)

@@ -32,8 +32,14 @@ def cache_dir() -> Path:
 def lalr(name: str, grammar: str, **options: Any) -> lark.Lark:
     """A LALR parser of `grammar`, its tables read from the cache when they are there."""
     key = hashlib.sha256(
-        "\0".join([grammar, repr(sorted((k, repr(v)) for k, v in options.items() if k != "transformer")),
-                   lark.__version__, sys.version]).encode()  # fmt: skip
+        "\0".join(
+            [
+                grammar,
+                repr(sorted((k, repr(v)) for k, v in options.items() if k != "transformer")),
+                lark.__version__,
+                sys.version,
+            ]
+        ).encode()
     ).hexdigest()[:24]
     folder = cache_dir()
     final = folder / f"{name}-{key}.lark"

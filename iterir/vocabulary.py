@@ -27,9 +27,16 @@ SUFFIX_TYPES: dict[str, str] = {suffix: name for name, suffix in PRIMITIVE_SUFFI
 
 #: Builtin functions of GT4Py's ITIR, by family. Type names (for `cast_`) are builtins too.
 GRAMMAR_BUILTINS: frozenset[str] = frozenset(
-    {"make_tuple", "tuple_get", "shift", "neighbors", "cast_", "cartesian_domain",
-     "unstructured_domain"}
-)  # fmt: skip
+    {
+        "make_tuple",
+        "tuple_get",
+        "shift",
+        "neighbors",
+        "cast_",
+        "cartesian_domain",
+        "unstructured_domain",
+    }
+)
 FUNCTION_BUILTINS: frozenset[str] = frozenset(
     """deref can_deref lift scan reduce map_ make_const_list list_get named_range if_ not_ and_
     or_ xor_ plus minus multiplies divides mod floordiv minimum maximum fmod eq not_eq less

@@ -16,10 +16,12 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
 SAMPLES_PATH = DATA / "gt4py-ir-samples" / "samples.jsonl"
 
-settings.register_profile("default", max_examples=100, deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow])  # fmt: skip
-settings.register_profile("thorough", max_examples=2000, deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow])  # fmt: skip
+settings.register_profile(
+    "default", max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile(
+    "thorough", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 settings.load_profile(os.environ.get("TYPEINF_HYPOTHESIS_PROFILE", "default"))
 
 
@@ -30,7 +32,9 @@ class MissingTestData(AssertionError):
 def required_file(path: Path) -> Path:
     """`path`, which must exist: the test data ship with the repository (tests/data)."""
     if not path.is_file():
-        raise MissingTestData(f"test data missing: {path} (it ships with the repository under tests/data)")
+        raise MissingTestData(
+            f"test data missing: {path} (it ships with the repository under tests/data)"
+        )
     return path
 
 

@@ -57,15 +57,19 @@ def _extend(children: st.SearchStrategy[Node]) -> st.SearchStrategy[Node]:
         st.builds(_call, st.just("if_"), children, children, children),
         st.builds(_call, st.just("tuple_get"), children, children),
         st.builds(_call, st.just("named_range"), axes, children, children),
-        st.builds(lambda b, args: _call(b, *args),
-                  st.sampled_from(["make_tuple", "shift", "cartesian_domain", "unstructured_domain"]),
-                  some),  # fmt: skip
+        st.builds(
+            lambda b, args: _call(b, *args),
+            st.sampled_from(["make_tuple", "shift", "cartesian_domain", "unstructured_domain"]),
+            some,
+        ),
     )
 
 
 expressions = st.recursive(leaves, _extend, max_leaves=25)
 function_definitions = st.builds(FunctionDefinition, names, st.lists(syms, max_size=3), expressions)
-closures = st.builds(StencilClosure, expressions, expressions, expressions, st.lists(expressions, max_size=3))
+closures = st.builds(
+    StencilClosure, expressions, expressions, expressions, st.lists(expressions, max_size=3)
+)
 fencils = st.builds(
     FencilDefinition,
     names,

@@ -64,7 +64,9 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
 def test_console_script_is_installed() -> None:
     """The README installs the package; its `typeinf` command must then be on the PATH."""
     assert shutil.which("typeinf"), "typeinf is not installed: pip install -e '.[test]'"
-    result = subprocess.run(["typeinf", "format", str(EXAMPLE)], capture_output=True, text=True, check=False)
+    result = subprocess.run(
+        ["typeinf", "format", str(EXAMPLE)], capture_output=True, text=True, check=False
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("laplacian(")
 
@@ -76,20 +78,37 @@ def test_infer_prints_the_type(capsys: pytest.CaptureFixture[str]) -> None:
         "int32ˢ)}\n"
     )
     assert main(["infer", str(EXAMPLE), "--locations"]) == 0
-    assert capsys.readouterr().out.startswith("{lap :: (It[T₁, T₁, float64⁰]) → float64⁰, laplacian(")
+    assert capsys.readouterr().out.startswith(
+        "{lap :: (It[T₁, T₁, float64⁰]) → float64⁰, laplacian("
+    )
 
 
 def test_infer_with_an_offset_provider(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
     program = tmp_path / "p.itir"
     program.write_text("λ(it) → ·⟪V2Eₒ, 0ₒ⟫(it)", encoding="utf-8")
     provider = tmp_path / "op.json"
-    provider.write_text(json.dumps({"V2E": {"type": "Connectivity", "origin": "Vertex", "neighbor": "Edge",
-                                            "max_neighbors": 4, "has_skip_values": False}}), encoding="utf-8")  # fmt: skip
+    provider.write_text(
+        json.dumps(
+            {
+                "V2E": {
+                    "type": "Connectivity",
+                    "origin": "Vertex",
+                    "neighbor": "Edge",
+                    "max_neighbors": 4,
+                    "has_skip_values": False,
+                }
+            }
+        ),
+        encoding="utf-8",
+    )
     assert main(["infer", str(program), "--locations", "--offset-provider", str(provider)]) == 0
     assert capsys.readouterr().out == "(It[Vertex, Edge, T₀¹]) → T₀¹\n"
     provider.write_text('{"V2E": {"type": "Connectivity"}}', encoding="utf-8")
     assert main(["infer", str(program), "--offset-provider", str(provider)]) == 2
-    assert capsys.readouterr().err == f"{provider}: error: offset provider entry 'V2E': missing 'origin'\n"
+    assert (
+        capsys.readouterr().err
+        == f"{provider}: error: offset provider entry 'V2E': missing 'origin'\n"
+    )
 
 
 def test_infer_type_errors_exit_1(monkeypatch, capsys: pytest.CaptureFixture[str]) -> None:
@@ -97,11 +116,14 @@ def test_infer_type_errors_exit_1(monkeypatch, capsys: pytest.CaptureFixture[str
     assert main(["infer", "-"]) == 1
     captured = capsys.readouterr()
     assert captured.out == ""
-    assert captured.err.startswith("<stdin>:1:6: error: type mismatch in the first argument of `sqrt`")
+    assert captured.err.startswith(
+        "<stdin>:1:6: error: type mismatch in the first argument of `sqrt`"
+    )
 
 
 def test_an_internal_error_exits_3_with_one_line_and_a_traceback_only_when_asked(
-        monkeypatch, capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    monkeypatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("a bug")
 
@@ -109,8 +131,10 @@ def test_an_internal_error_exits_3_with_one_line_and_a_traceback_only_when_asked
     monkeypatch.delenv("TYPEINF_TRACEBACK", raising=False)
     assert main(["infer", str(EXAMPLE)]) == 3
     captured = capsys.readouterr()
-    assert captured.err == ("typeinf: internal error (a bug in typeinf, not in the input): RuntimeError: a bug\n"
-                            "  please report it with the input; TYPEINF_TRACEBACK=1 shows where it happened\n")  # fmt: skip
+    assert captured.err == (
+        "typeinf: internal error (a bug in typeinf, not in the input): RuntimeError: a bug\n"
+        "  please report it with the input; TYPEINF_TRACEBACK=1 shows where it happened\n"
+    )
     monkeypatch.setenv("TYPEINF_TRACEBACK", "1")
     with pytest.raises(RuntimeError, match="a bug"):
         main(["infer", str(EXAMPLE)])
@@ -124,15 +148,23 @@ def test_infer_parse_errors_exit_2(monkeypatch, capsys: pytest.CaptureFixture[st
 
 def test_readme_example_with_offset_provider(capsys: pytest.CaptureFixture[str]) -> None:
     examples = ROOT / "examples"
-    args = ["infer", str(examples / "edge_sum.itir"), "--offset-provider",
-            str(examples / "edge_sum.offsets.json"), "--locations"]  # fmt: skip
+    args = [
+        "infer",
+        str(examples / "edge_sum.itir"),
+        "--offset-provider",
+        str(examples / "edge_sum.offsets.json"),
+        "--locations",
+    ]
     assert main(args) == 0
     assert capsys.readouterr().out == (
         "{sum_edges :: (It[Vertex, Edge, float64⁰]) → float64⁰, edge_sum(It[ANYWHERE, Edge, "
         "float64ᶜ], It[ANYWHERE, Vertex, float64ᶜ], int32ˢ)}\n"
     )
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert "{sum_edges :: (It[Vertex, Edge, float64⁰]) → float64⁰, edge_sum(It[ANYWHERE, Edge" in readme
+    assert (
+        "{sum_edges :: (It[Vertex, Edge, float64⁰]) → float64⁰, edge_sum(It[ANYWHERE, Edge"
+        in readme
+    )
 
 
 def test_infer_all_defs_and_several_files(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -165,21 +197,35 @@ def test_infer_json_output(tmp_path, capsys: pytest.CaptureFixture[str]) -> None
     assert files[0]["type"] == "(It[T₀¹]) → T₀¹ where T₀: float"
     assert files[0]["tree"]["ctor"] == "Fun" and files[0]["diagnostics"] == []
     assert files[0]["nodes"][1] == {
-        "span": {"line": 1, "column": 3, "end_line": 1, "end_column": 4}, "json_path": None, "node": "x",
+        "span": {"line": 1, "column": 3, "end_line": 1, "end_column": 4},
+        "json_path": None,
+        "node": "x",
         "type": "It[T₀¹] where T₀: float",
-        "tree": {"ctor": "Val", "args": [{"ctor": "Iterator"}, {"var": 0, "sort": "dtype", "family": "float"},
-                                         {"var": 1, "sort": "size"}, {"var": 2, "sort": "location"},
-                                         {"var": 2, "sort": "location"}]},
-    }  # fmt: skip
+        "tree": {
+            "ctor": "Val",
+            "args": [
+                {"ctor": "Iterator"},
+                {"var": 0, "sort": "dtype", "family": "float"},
+                {"var": 1, "sort": "size"},
+                {"var": 2, "sort": "location"},
+                {"var": 2, "sort": "location"},
+            ],
+        },
+    }
     [diagnostic] = files[1]["diagnostics"]
     assert files[1]["type"] is None
     assert diagnostic["kind"] == "UnsatisfiableConstraintError"
     assert diagnostic["summary"] == "type mismatch in the second argument of `plus`"
     assert diagnostic["span"] == {"line": 1, "column": 13, "end_line": 1, "end_column": 14}
     assert (diagnostic["expected"], diagnostic["actual"]) == ("T₀¹", "It[T₀¹]")
-    assert diagnostic["notes"] == [{"message": "this is `It[T₀¹]` because of the first argument of `deref`",
-                                    "span": {"line": 1, "column": 9, "end_line": 1, "end_column": 10},
-                                    "json_path": None, "node": "x"}]  # fmt: skip
+    assert diagnostic["notes"] == [
+        {
+            "message": "this is `It[T₀¹]` because of the first argument of `deref`",
+            "span": {"line": 1, "column": 9, "end_line": 1, "end_column": 10},
+            "json_path": None,
+            "node": "x",
+        }
+    ]
     assert files[2]["diagnostics"][0]["kind"] == "ParseError"
     assert files[2]["diagnostics"][0]["span"]["line"] == 1
 
@@ -198,7 +244,10 @@ def test_explain_a_position(tmp_path, capsys: pytest.CaptureFixture[str]) -> Non
     assert main(["explain", str(path), "--at", "2:8"]) == 0
     assert capsys.readouterr().out.startswith(f"{path}:2:8: 1.0\n  :: float64⁰\n")
     assert main(["explain", f"{path}:9:9"]) == 2
-    assert capsys.readouterr().err == f"{path}:9:9: error: line 9 is past the end of the file, which has 2 lines\n"
+    assert (
+        capsys.readouterr().err
+        == f"{path}:9:9: error: line 9 is past the end of the file, which has 2 lines\n"
+    )
     assert main(["explain", str(path)]) == 2
 
 
@@ -211,5 +260,15 @@ def test_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["infer", "--help"])
     out = capsys.readouterr().out
-    assert all(option in out for option in ("--all", "--json", "--defs", "--max-errors", "--color", "--offset-provider",
-                                            "--verbose"))
+    assert all(
+        option in out
+        for option in (
+            "--all",
+            "--json",
+            "--defs",
+            "--max-errors",
+            "--color",
+            "--offset-provider",
+            "--verbose",
+        )
+    )

@@ -29,7 +29,11 @@ def _nabla_in(folder: Path, max_neighbors: int) -> tuple[Path, Path]:
     """A copy of the nabla example whose sibling provider has `max_neighbors` neighbours per vertex."""
     program, provider = folder / "nabla.itir", folder / "nabla.offsets.json"
     shutil.copy(NABLA, program)
-    provider.write_text(NABLA_PROVIDER.read_text().replace('"max_neighbors": 7', f'"max_neighbors": {max_neighbors}'))
+    provider.write_text(
+        NABLA_PROVIDER.read_text().replace(
+            '"max_neighbors": 7', f'"max_neighbors": {max_neighbors}'
+        )
+    )
     return program, provider
 
 
@@ -44,18 +48,26 @@ def test_infer_uses_the_sibling_offset_provider(capsys: pytest.CaptureFixture[st
     assert captured.err == f"typeinf: {NABLA}: offset provider {NABLA_PROVIDER}\n"
 
 
-def test_offset_provider_option_overrides_the_sibling(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_offset_provider_option_overrides_the_sibling(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     program, _ = _nabla_in(tmp_path, 6)
     assert main(["infer", str(program), "--defs"]) == 0
     assert "L[float64, 6, True]" in capsys.readouterr().out
-    assert main(["infer", str(program), "--defs", "--verbose", "--offset-provider", str(NABLA_PROVIDER)]) == 0
+    assert (
+        main(
+            ["infer", str(program), "--defs", "--verbose", "--offset-provider", str(NABLA_PROVIDER)]
+        )
+        == 0
+    )
     captured = capsys.readouterr()
     assert "L[float64, 7, True]" in captured.out and "L[float64, 6" not in captured.out
     assert captured.err == f"typeinf: {program}: offset provider {NABLA_PROVIDER}\n"
 
 
-def test_each_file_has_its_own_sibling_and_standard_input_none(tmp_path: Path, monkeypatch,
-                                                               capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+def test_each_file_has_its_own_sibling_and_standard_input_none(
+    tmp_path: Path, monkeypatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     program, _ = _nabla_in(tmp_path, 6)
     lonely = tmp_path / "lonely.itir"
     lonely.write_text("λ(x) → ·x", encoding="utf-8")
@@ -71,10 +83,16 @@ def test_each_file_has_its_own_sibling_and_standard_input_none(tmp_path: Path, m
         "<stdin>: no function definitions (an expression, not a fencil)\n"
     )
     assert [line.split(" :: ")[0] for line in captured.out.splitlines()] == [
-        f"{program}: edge_average", f"{program}: pnabla", f"{NABLA}: edge_average", f"{NABLA}: pnabla"]
+        f"{program}: edge_average",
+        f"{program}: pnabla",
+        f"{NABLA}: edge_average",
+        f"{NABLA}: pnabla",
+    ]
 
 
-def test_a_broken_sibling_provider_is_an_error_of_that_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_broken_sibling_provider_is_an_error_of_that_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     program, provider = _nabla_in(tmp_path, 6)
     provider.write_text('{"V2E": {"type": "Connectivity"}}', encoding="utf-8")
     assert main(["infer", str(program), str(EXAMPLES / "laplacian.itir")]) == 2
@@ -83,32 +101,54 @@ def test_a_broken_sibling_provider_is_an_error_of_that_file(tmp_path: Path, caps
     assert captured.out.startswith(f"{EXAMPLES / 'laplacian.itir'}: {{lap :: ")
     assert main(["infer", str(program), "--json"]) == 2
     [report] = json.loads(capsys.readouterr().out)["files"]
-    assert report["diagnostics"][0]["message"] == f"{provider}: offset provider entry 'V2E': missing 'origin'"
+    assert (
+        report["diagnostics"][0]["message"]
+        == f"{provider}: offset provider entry 'V2E': missing 'origin'"
+    )
     assert report["diagnostics"][0]["span"] is None
 
 
-def test_explain_uses_the_sibling_offset_provider(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_explain_uses_the_sibling_offset_provider(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     program, _ = _nabla_in(tmp_path, 6)
     assert main(["explain", f"{program}:5:7", "--verbose"]) == 0
     captured = capsys.readouterr()
-    assert captured.out.splitlines()[:2] == [f"{program}:5:7: sign: It[L[float64]]", "  :: It[L[float64, 6, True]ᶜ]"]
-    assert captured.err == f"typeinf: {program}: offset provider {tmp_path / 'nabla.offsets.json'}\n"
+    assert captured.out.splitlines()[:2] == [
+        f"{program}:5:7: sign: It[L[float64]]",
+        "  :: It[L[float64, 6, True]ᶜ]",
+    ]
+    assert (
+        captured.err == f"typeinf: {program}: offset provider {tmp_path / 'nabla.offsets.json'}\n"
+    )
     assert main(["explain", f"{program}:5:7", "--offset-provider", str(NABLA_PROVIDER)]) == 0
     assert capsys.readouterr().out.splitlines()[1] == "  :: It[L[float64, 7, True]ᶜ]"
 
 
 # 2. --defs without definitions ------------------------------------------------------------------
-def test_defs_of_a_program_without_definitions_says_so(monkeypatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_defs_of_a_program_without_definitions_says_so(
+    monkeypatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO("λ(x) → ·x"))
     assert main(["infer", "-", "--defs"]) == 0
-    assert capsys.readouterr() == ("", "<stdin>: no function definitions (an expression, not a fencil)\n")
-    monkeypatch.setattr(sys, "stdin", io.StringIO("f(a, b) {\n  a ← (λ(x) → ·x)(b) @ c⟨ IDim: [0, 1) ⟩;\n}\n"))
+    assert capsys.readouterr() == (
+        "",
+        "<stdin>: no function definitions (an expression, not a fencil)\n",
+    )
+    monkeypatch.setattr(
+        sys, "stdin", io.StringIO("f(a, b) {\n  a ← (λ(x) → ·x)(b) @ c⟨ IDim: [0, 1) ⟩;\n}\n")
+    )
     assert main(["infer", "-", "--defs"]) == 0
-    assert capsys.readouterr() == ("", "<stdin>: no function definitions (fencil `f` defines none)\n")
+    assert capsys.readouterr() == (
+        "",
+        "<stdin>: no function definitions (fencil `f` defines none)\n",
+    )
 
 
 # 3. --max-errors' summary -----------------------------------------------------------------------
-def test_max_errors_says_that_more_were_found(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_max_errors_says_that_more_were_found(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     program = tmp_path / "two.itir"
     program.write_text(TWO_ERRORS, encoding="utf-8")
     assert main(["infer", str(program), "--max-errors", "1"]) == 1
@@ -125,26 +165,37 @@ def test_max_errors_says_that_more_were_found(tmp_path: Path, capsys: pytest.Cap
 
 
 # 4. and 5. snapshot folders ---------------------------------------------------------------------
-def test_snapshot_of_a_folder_without_programs_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_snapshot_of_a_folder_without_programs_is_an_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (tmp_path / "notes.txt").write_text("not IR")
     for action in ("check", "update"):
         assert main(["snapshot", action, str(tmp_path)]) == 2
-        assert capsys.readouterr() == ("", f"typeinf: error: no IR files (*.itir, *.json) in {tmp_path}\n")
+        assert capsys.readouterr() == (
+            "",
+            f"typeinf: error: no IR files (*.itir, *.json) in {tmp_path}\n",
+        )
     assert main(["snapshot", "check", str(tmp_path / "exampels")]) == 2
     assert capsys.readouterr() == ("", f"typeinf: error: {tmp_path / 'exampels'} is not a folder\n")
 
 
-def test_snapshot_update_counts_created_and_updated_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_snapshot_update_counts_created_and_updated_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (tmp_path / "a.itir").write_text("λ(x) → ·x")
     (tmp_path / "b.itir").write_text("1.0")
     (tmp_path / "b.types").write_text("int32⁰\n")
     assert main(["snapshot", "update", str(tmp_path)]) == 0
-    assert capsys.readouterr().out == (f"created {tmp_path / 'a.types'}\nupdated {tmp_path / 'b.types'}\n"
-                                       "0 match, 1 created, 1 updated\n")  # fmt: skip
+    assert capsys.readouterr().out == (
+        f"created {tmp_path / 'a.types'}\nupdated {tmp_path / 'b.types'}\n"
+        "0 match, 1 created, 1 updated\n"
+    )
 
 
 # 6. byte order marks ----------------------------------------------------------------------------
-def test_a_byte_order_mark_is_ignored(tmp_path: Path, monkeypatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_byte_order_mark_is_ignored(
+    tmp_path: Path, monkeypatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     text, as_json = tmp_path / "a.itir", tmp_path / "b.json"
     text.write_text(BOM + "λ(x) → ·x", encoding="utf-8")
     as_json.write_text(BOM + '{"node": "SymRef", "id": "x"}', encoding="utf-8")
@@ -159,20 +210,29 @@ def test_a_byte_order_mark_is_ignored(tmp_path: Path, monkeypatch, capsys: pytes
     assert capsys.readouterr().out == "float64⁰\n"
 
 
-def test_snapshots_ignore_byte_order_marks(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_snapshots_ignore_byte_order_marks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     program, provider = _nabla_in(tmp_path, 7)
     program.write_text(BOM + program.read_text(encoding="utf-8"), encoding="utf-8")
     provider.write_text(BOM + provider.read_text(encoding="utf-8"), encoding="utf-8")
-    (tmp_path / "nabla.types").write_text(BOM + (EXAMPLES / "nabla.types").read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "nabla.types").write_text(
+        BOM + (EXAMPLES / "nabla.types").read_text(encoding="utf-8"), encoding="utf-8"
+    )
     assert main(["snapshot", "check", str(tmp_path)]) == 0
     assert capsys.readouterr().out == "1 match\n"
     (tmp_path / "nabla.types").write_bytes(b"\xff\xfe")
     assert main(["snapshot", "check", str(tmp_path)]) == 2
-    assert capsys.readouterr() == ("0 match, 1 unreadable\n", f"{tmp_path / 'nabla.types'}: error: not UTF-8 text (byte 0)\n")
+    assert capsys.readouterr() == (
+        "0 match, 1 unreadable\n",
+        f"{tmp_path / 'nabla.types'}: error: not UTF-8 text (byte 0)\n",
+    )
 
 
 # 7. explain's positions -------------------------------------------------------------------------
-def test_explain_needs_text_and_a_position_inside_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_explain_needs_text_and_a_position_inside_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     as_json = tmp_path / "lap.json"
     assert main(["format", str(EXAMPLES / "laplacian.itir"), "--to", "json"]) == 0
     as_json.write_text(capsys.readouterr().out, encoding="utf-8")
@@ -203,11 +263,17 @@ def _pages_in(folder: Path, monkeypatch) -> None:
     monkeypatch.setattr(packaged, "_HERE", folder)
     folder = folder / "docs"
     folder.mkdir()
-    (folder / "notation.md").write_text("<!-- the notation -->\n# The notation of types\n\ntext\n", encoding="utf-8")
-    (folder / "offset-providers.md").write_text("```\n# not a heading\n```\n## Offset providers ##\n", encoding="utf-8")
+    (folder / "notation.md").write_text(
+        "<!-- the notation -->\n# The notation of types\n\ntext\n", encoding="utf-8"
+    )
+    (folder / "offset-providers.md").write_text(
+        "```\n# not a heading\n```\n## Offset providers ##\n", encoding="utf-8"
+    )
 
 
-def test_every_example_of_the_help_runs(tmp_path: Path, monkeypatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_every_example_of_the_help_runs(
+    tmp_path: Path, monkeypatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     _pages_in(tmp_path, monkeypatch)
     monkeypatch.chdir(ROOT)
     commands = [line.split() for line in _EPILOG.splitlines() if line.startswith("  typeinf ")]
@@ -223,26 +289,40 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
         main(["--version"])
     assert info.value.code == 0
     assert capsys.readouterr().out == f"typeinf {typeinf.__version__}\n"
-    result = subprocess.run([sys.executable, "-m", "typeinf", "--version"], capture_output=True, text=True, check=False)
-    assert (result.returncode, result.stdout, result.stderr) == (0, f"typeinf {typeinf.__version__}\n", "")
+    result = subprocess.run(
+        [sys.executable, "-m", "typeinf", "--version"], capture_output=True, text=True, check=False
+    )
+    assert (result.returncode, result.stdout, result.stderr) == (
+        0,
+        f"typeinf {typeinf.__version__}\n",
+        "",
+    )
 
 
 # 10. documentation pages ------------------------------------------------------------------------
-def test_docs_lists_and_prints_pages(tmp_path: Path, monkeypatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_docs_lists_and_prints_pages(
+    tmp_path: Path, monkeypatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     _pages_in(tmp_path, monkeypatch)
     assert main(["docs"]) == 0
-    assert capsys.readouterr().out == ("notation          The notation of types\n"
-                                       "offset-providers  Offset providers\n")  # fmt: skip
+    assert capsys.readouterr().out == (
+        "notation          The notation of types\noffset-providers  Offset providers\n"
+    )
     for name in ("notation", "notation.md"):
         assert main(["docs", name]) == 0
         assert capsys.readouterr().out == "<!-- the notation -->\n# The notation of types\n\ntext\n"
     assert main(["docs", "rulez"]) == 2
-    assert capsys.readouterr() == ("", "typeinf: error: no documentation page 'rulez'; the pages are: notation, offset-providers\n")
+    assert capsys.readouterr() == (
+        "",
+        "typeinf: error: no documentation page 'rulez'; the pages are: notation, offset-providers\n",
+    )
     nowhere = tmp_path / "nowhere" / "typeinf"
     monkeypatch.setattr(packaged, "_HERE", nowhere)
     monkeypatch.delenv("TYPEINF_TRACEBACK", raising=False)
     assert main(["docs"]) == 3
-    message = f"FileNotFoundError: no *.md files in {nowhere / 'docs'} or {nowhere.parent / 'docs'}\n"
+    message = (
+        f"FileNotFoundError: no *.md files in {nowhere / 'docs'} or {nowhere.parent / 'docs'}\n"
+    )
     assert message in capsys.readouterr().err
 
 
@@ -257,6 +337,8 @@ def test_help_points_to_the_docs_command(capsys: pytest.CaptureFixture[str]) -> 
             main([*command, "--help"])
         texts.append(" ".join(capsys.readouterr().out.split()))  # as wrapped at any width
     assert "`typeinf docs` lists the documentation pages" in texts[0]
-    assert all("(typeinf docs offset-providers)" in text and "notation: typeinf docs notation)" in text
-               for text in texts[1:3])  # fmt: skip
+    assert all(
+        "(typeinf docs offset-providers)" in text and "notation: typeinf docs notation)" in text
+        for text in texts[1:3]
+    )
     assert all("TYPES.md" not in text and "../shared" not in text for text in texts)

@@ -12,40 +12,151 @@ import typeinf
 from iterir.builders import call, deref, lam
 from typeinf.cli import main
 
-PROVIDER = {"V2E": {"type": "Connectivity", "origin": "Vertex", "neighbor": "Edge", "max_neighbors": 4,
-                     "has_skip_values": False}, "I": {"type": "Dimension", "value": "IDim"}}
+PROVIDER = {
+    "V2E": {
+        "type": "Connectivity",
+        "origin": "Vertex",
+        "neighbor": "Edge",
+        "max_neighbors": 4,
+        "has_skip_values": False,
+    },
+    "I": {"type": "Dimension", "value": "IDim"},
+}
 
 
-@pytest.mark.parametrize(("text", "with_provider", "expected"), [
-    pytest.param('f(a, b) {\n  b ← (λ(x) → x)(a) @ c⟨ IDim: [0, y) ⟩;\n}\n', False, 't.itir:2:36: error: `y` is not defined: not a parameter, a function definition or a builtin\n      b ← (λ(x) → x)(a) @ c⟨ IDim: [0, y) ⟩;\n                                       ^\nt.itir: 1 type error\n', id='unbound symbol'),
-    pytest.param('f(a, b) {\n  g = λ(x) → h(x);\n  h = λ(y) → g(y);\n  b ← (g)(a) @ c⟨ IDim: [0, 1) ⟩;\n}\n', False, 't.itir:3:14: error: recursion is not allowed: g → h → g\n      h = λ(y) → g(y);\n                 ^\nt.itir: 1 type error\n', id='recursion cycle'),
-    pytest.param('λ(x) → make_tuple', False, 't.itir:1:8: error: `make_tuple` is part of the grammar: it can only be called, not used as a value\n    λ(x) → make_tuple\n           ^^^^^^^^^^\nt.itir: 1 type error\n', id='grammar builtin as a value'),
-    pytest.param('λ(i, t) → tuple_get(i, t)', False, 't.itir:1:21: error: the index of `tuple_get` must be a non-negative integer literal\n    λ(i, t) → tuple_get(i, t)\n                        ^\nt.itir: 1 type error\n', id='non-literal tuple_get index'),
-    pytest.param('λ(a) → tuple_get(3, {·a, 1.0, 2})', False, 't.itir:1:21: error: `tuple_get` takes element 3 of a tuple of 3 elements\n    λ(a) → tuple_get(3, {·a, 1.0, 2})\n                        ^^^^^^^^^^^^\nt.itir: 1 type error\n', id='tuple_get past the end of a known tuple'),
-    pytest.param('λ(t) → tuple_get(123456789012345678901234567890, t)', False, 't.itir:1:18: error: `tuple_get` takes element 12345678…34567890 (30 digits) of a tuple, but tuples of more than 10,000 elements are not supported\n    λ(t) → tuple_get(123456789012345678901234567890, t)\n                     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\nt.itir: 1 type error\n', id='tuple_get index too large'),
-    pytest.param('λ(it) → ·⟪E2Cₒ, 0ₒ⟫(it)', True, 't.itir:1:11: error: offset `E2C` is not in the offset provider (it has: I, V2E)\n    λ(it) → ·⟪E2Cₒ, 0ₒ⟫(it)\n              ^^^^\nt.itir: 1 type error\n', id='unknown offset tag'),
-    pytest.param('λ(a) → plus(a, a, a)', False, 't.itir:1:8: error: `plus` takes 2 arguments, but is given 3\n    λ(a) → plus(a, a, a)\n           ^^^^^^^^^^^^^\nt.itir: 1 type error\n', id='wrong arity of a builtin'),
-    pytest.param('λ(x) → (λ(a, b) → a)(x)', False, 't.itir:1:8: error: `λ(a, b) → a` takes 2 arguments, but is given 1\n    λ(x) → (λ(a, b) → a)(x)\n           ^^^^^^^^^^^^^^^^\nt.itir: 1 type error\n', id='wrong arity of a lambda'),
-    pytest.param('sqrt(1)', False, 't.itir:1:6: error: type mismatch in the first argument of `sqrt`\n    sqrt(1)\n         ^\n  expected `T₀¹`, found `int32²`; `T₀` and `int32` differ (outside the family); where T₀: float\nt.itir: 1 type error\n', id='sqrt(1)'),
-    pytest.param('power(True, 1.0)', False, 't.itir:1:7: error: type mismatch in the first argument of `power`\n    power(True, 1.0)\n          ^^^^\n  expected `T₀¹`, found `bool²`; `T₀` and `bool` differ (outside the family); where T₀: numeric\nt.itir: 1 type error\n', id='power(True, 1.0)'),
-    pytest.param('1 + True', False, 't.itir:1:5: error: type mismatch in the second argument of `plus`\n    1 + True\n        ^^^^\n  expected `int32⁰`, found `bool¹`; `int32` and `bool` differ (different constants)\n  note: `int32` comes from the first argument of `plus` at 1:1\nt.itir: 1 type error\n', id='1 + True'),
-    pytest.param('λ(x) → ·x + x', False, 't.itir:1:13: error: type mismatch in the second argument of `plus`\n    λ(x) → ·x + x\n                ^\n  expected `T₀¹`, found `It[T₀¹]`; `Value` and `Iterator` differ (different constructors); where T₀: numeric\n  note: this is `It[T₀¹]` because of the first argument of `deref` at 1:9\nt.itir: 1 type error\n', id='an iterator where a value is expected'),
-    pytest.param('λ(f) → f(f)', False, 't.itir:1:10: error: this would need an infinite type (`(…) → T₀`, where `…` is the type itself)\n    λ(f) → f(f)\n             ^\nt.itir: 1 type error\n', id='infinite type'),
-    pytest.param('λ(it) → neighbors(Iₒ, it)', True, 't.itir:1:19: error: `neighbors` needs a connectivity, but `I` is the dimension IDim\n    λ(it) → neighbors(Iₒ, it)\n                      ^^\nt.itir: 1 type error\n', id='a neighbors of a dimension'),
-    pytest.param("λ(x, y, x) → x", False, "t.itir:1:9: error: `x` is declared twice\n    λ(x, y, x) → x\n"
-                 "            ^\n  note: the first `x` is declared at 1:3\nt.itir: 1 type error\n", id="duplicate parameter"),
-    pytest.param("f(a, b, a) {\n  g = λ(x) → x;\n  g = λ(y) → ·y;\n  b ← (g)(a) @ c⟨ IDim: [0, 1) ⟩;\n}\n", False,
-                 "t.itir:1:9: error: `a` is declared twice\n    f(a, b, a) {\n            ^\n"
-                 "  note: the first `a` is declared at 1:3\n"
-                 "t.itir:3:3: error: `g` is declared twice\n      g = λ(y) → ·y;\n      ^^^^^^^^^^^^^^\n"
-                 "  note: the first `g` is declared at 2:3\nt.itir: 2 type errors\n", id="duplicate definition and parameter"),
-])  # fmt: skip
-def test_each_kind_of_error_has_its_message(text: str, with_provider: bool, expected: str, tmp_path, monkeypatch,
-                                            capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+@pytest.mark.parametrize(
+    ("text", "with_provider", "expected"),
+    [
+        pytest.param(
+            "f(a, b) {\n  b ← (λ(x) → x)(a) @ c⟨ IDim: [0, y) ⟩;\n}\n",
+            False,
+            "t.itir:2:36: error: `y` is not defined: not a parameter, a function definition or a builtin\n      b ← (λ(x) → x)(a) @ c⟨ IDim: [0, y) ⟩;\n                                       ^\nt.itir: 1 type error\n",
+            id="unbound symbol",
+        ),
+        pytest.param(
+            "f(a, b) {\n  g = λ(x) → h(x);\n  h = λ(y) → g(y);\n  b ← (g)(a) @ c⟨ IDim: [0, 1) ⟩;\n}\n",
+            False,
+            "t.itir:3:14: error: recursion is not allowed: g → h → g\n      h = λ(y) → g(y);\n                 ^\nt.itir: 1 type error\n",
+            id="recursion cycle",
+        ),
+        pytest.param(
+            "λ(x) → make_tuple",
+            False,
+            "t.itir:1:8: error: `make_tuple` is part of the grammar: it can only be called, not used as a value\n    λ(x) → make_tuple\n           ^^^^^^^^^^\nt.itir: 1 type error\n",
+            id="grammar builtin as a value",
+        ),
+        pytest.param(
+            "λ(i, t) → tuple_get(i, t)",
+            False,
+            "t.itir:1:21: error: the index of `tuple_get` must be a non-negative integer literal\n    λ(i, t) → tuple_get(i, t)\n                        ^\nt.itir: 1 type error\n",
+            id="non-literal tuple_get index",
+        ),
+        pytest.param(
+            "λ(a) → tuple_get(3, {·a, 1.0, 2})",
+            False,
+            "t.itir:1:21: error: `tuple_get` takes element 3 of a tuple of 3 elements\n    λ(a) → tuple_get(3, {·a, 1.0, 2})\n                        ^^^^^^^^^^^^\nt.itir: 1 type error\n",
+            id="tuple_get past the end of a known tuple",
+        ),
+        pytest.param(
+            "λ(t) → tuple_get(123456789012345678901234567890, t)",
+            False,
+            "t.itir:1:18: error: `tuple_get` takes element 12345678…34567890 (30 digits) of a tuple, but tuples of more than 10,000 elements are not supported\n    λ(t) → tuple_get(123456789012345678901234567890, t)\n                     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\nt.itir: 1 type error\n",
+            id="tuple_get index too large",
+        ),
+        pytest.param(
+            "λ(it) → ·⟪E2Cₒ, 0ₒ⟫(it)",
+            True,
+            "t.itir:1:11: error: offset `E2C` is not in the offset provider (it has: I, V2E)\n    λ(it) → ·⟪E2Cₒ, 0ₒ⟫(it)\n              ^^^^\nt.itir: 1 type error\n",
+            id="unknown offset tag",
+        ),
+        pytest.param(
+            "λ(a) → plus(a, a, a)",
+            False,
+            "t.itir:1:8: error: `plus` takes 2 arguments, but is given 3\n    λ(a) → plus(a, a, a)\n           ^^^^^^^^^^^^^\nt.itir: 1 type error\n",
+            id="wrong arity of a builtin",
+        ),
+        pytest.param(
+            "λ(x) → (λ(a, b) → a)(x)",
+            False,
+            "t.itir:1:8: error: `λ(a, b) → a` takes 2 arguments, but is given 1\n    λ(x) → (λ(a, b) → a)(x)\n           ^^^^^^^^^^^^^^^^\nt.itir: 1 type error\n",
+            id="wrong arity of a lambda",
+        ),
+        pytest.param(
+            "sqrt(1)",
+            False,
+            "t.itir:1:6: error: type mismatch in the first argument of `sqrt`\n    sqrt(1)\n         ^\n  expected `T₀¹`, found `int32²`; `T₀` and `int32` differ (outside the family); where T₀: float\nt.itir: 1 type error\n",
+            id="sqrt(1)",
+        ),
+        pytest.param(
+            "power(True, 1.0)",
+            False,
+            "t.itir:1:7: error: type mismatch in the first argument of `power`\n    power(True, 1.0)\n          ^^^^\n  expected `T₀¹`, found `bool²`; `T₀` and `bool` differ (outside the family); where T₀: numeric\nt.itir: 1 type error\n",
+            id="power(True, 1.0)",
+        ),
+        pytest.param(
+            "1 + True",
+            False,
+            "t.itir:1:5: error: type mismatch in the second argument of `plus`\n    1 + True\n        ^^^^\n  expected `int32⁰`, found `bool¹`; `int32` and `bool` differ (different constants)\n  note: `int32` comes from the first argument of `plus` at 1:1\nt.itir: 1 type error\n",
+            id="1 + True",
+        ),
+        pytest.param(
+            "λ(x) → ·x + x",
+            False,
+            "t.itir:1:13: error: type mismatch in the second argument of `plus`\n    λ(x) → ·x + x\n                ^\n  expected `T₀¹`, found `It[T₀¹]`; `Value` and `Iterator` differ (different constructors); where T₀: numeric\n  note: this is `It[T₀¹]` because of the first argument of `deref` at 1:9\nt.itir: 1 type error\n",
+            id="an iterator where a value is expected",
+        ),
+        pytest.param(
+            "λ(f) → f(f)",
+            False,
+            "t.itir:1:10: error: this would need an infinite type (`(…) → T₀`, where `…` is the type itself)\n    λ(f) → f(f)\n             ^\nt.itir: 1 type error\n",
+            id="infinite type",
+        ),
+        pytest.param(
+            "λ(it) → neighbors(Iₒ, it)",
+            True,
+            "t.itir:1:19: error: `neighbors` needs a connectivity, but `I` is the dimension IDim\n    λ(it) → neighbors(Iₒ, it)\n                      ^^\nt.itir: 1 type error\n",
+            id="a neighbors of a dimension",
+        ),
+        pytest.param(
+            "λ(x, y, x) → x",
+            False,
+            "t.itir:1:9: error: `x` is declared twice\n    λ(x, y, x) → x\n"
+            "            ^\n  note: the first `x` is declared at 1:3\nt.itir: 1 type error\n",
+            id="duplicate parameter",
+        ),
+        pytest.param(
+            "f(a, b, a) {\n  g = λ(x) → x;\n  g = λ(y) → ·y;\n  b ← (g)(a) @ c⟨ IDim: [0, 1) ⟩;\n}\n",
+            False,
+            "t.itir:1:9: error: `a` is declared twice\n    f(a, b, a) {\n            ^\n"
+            "  note: the first `a` is declared at 1:3\n"
+            "t.itir:3:3: error: `g` is declared twice\n      g = λ(y) → ·y;\n      ^^^^^^^^^^^^^^\n"
+            "  note: the first `g` is declared at 2:3\nt.itir: 2 type errors\n",
+            id="duplicate definition and parameter",
+        ),
+    ],
+)
+def test_each_kind_of_error_has_its_message(
+    text: str,
+    with_provider: bool,
+    expected: str,
+    tmp_path,
+    monkeypatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "t.itir").write_text(text, encoding="utf-8")
     (tmp_path / "p.json").write_text(json.dumps(PROVIDER), encoding="utf-8")
-    assert main(["infer", "t.itir", "--color=never", *(["--offset-provider", "p.json"] if with_provider else [])]) == 1
+    assert (
+        main(
+            [
+                "infer",
+                "t.itir",
+                "--color=never",
+                *(["--offset-provider", "p.json"] if with_provider else []),
+            ]
+        )
+        == 1
+    )
     captured = capsys.readouterr()
     assert (captured.out, captured.err) == ("", expected)
 
@@ -68,15 +179,22 @@ def test_all_independent_errors_are_reported(tmp_path, capsys: pytest.CaptureFix
     # One per failing definition (g, k: h is fine) and one for the failing closure; `b ← (g)(a)`
     # uses the failed `g` and adds no second error.
     assert [line.split(": error: ")[0] for line in err.splitlines() if ": error: " in line] == [
-        f"{path}:2:19", f"{path}:4:21", f"{path}:6:20"]
+        f"{path}:2:19",
+        f"{path}:4:21",
+        f"{path}:6:20",
+    ]
     assert err.endswith(f"{path}: 3 type errors\n")
     assert "  note: `T₀` comes from the first argument of `plus` at 4:14\n" in err
     assert main(["infer", str(path), "--max-errors", "2"]) == 1
-    assert capsys.readouterr().err.endswith(f"{path}: 2 of at least 3 type errors shown (--max-errors 2)\n")
+    assert capsys.readouterr().err.endswith(
+        f"{path}: 2 of at least 3 type errors shown (--max-errors 2)\n"
+    )
     assert main(["infer", str(path), "--max-errors", "0"]) == 2
 
 
-def test_errors_in_json_input_name_the_json_path(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_errors_in_json_input_name_the_json_path(
+    tmp_path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "multi.json"
     path.write_text(json.dumps(iterir.to_json(iterir.parse(MULTI))), encoding="utf-8")
     assert main(["infer", str(path)]) == 1
@@ -84,14 +202,18 @@ def test_errors_in_json_input_name_the_json_path(tmp_path, capsys: pytest.Captur
         f"{path}: $.function_definitions[0].expr.args[1]: error: type mismatch in the second argument of `plus`",
         "  expected `T₀¹`, found `It[T₀¹]`; `Value` and `Iterator` differ (different constructors); where T₀: numeric",
         "  note: this is `It[T₀¹]` because of the first argument of `deref` at $.function_definitions[0].expr.args[0].args[0]",
-    ]  # fmt: skip
+    ]
 
 
 def test_errors_in_ir_built_in_python_name_the_node() -> None:
     with pytest.raises(typeinf.TypeInferenceError) as info:
         typeinf.infer(lam("x")(call("plus")(deref("x"), "x")))
-    assert str(info.value).startswith("<ir> x: error: type mismatch in the second argument of `plus`")
-    assert [text for text, _ in info.value.notes] == ["this is `It[T₀¹]` because of the first argument of `deref`"]
+    assert str(info.value).startswith(
+        "<ir> x: error: type mismatch in the second argument of `plus`"
+    )
+    assert [text for text, _ in info.value.notes] == [
+        "this is `It[T₀¹]` because of the first argument of `deref`"
+    ]
 
 
 def test_check_returns_every_error_and_infer_the_first() -> None:
@@ -101,23 +223,31 @@ def test_check_returns_every_error_and_infer_the_first() -> None:
     assert len(typeinf.check(program, max_errors=1).errors) == 1
     with pytest.raises(typeinf.UnsatisfiableConstraintError) as info:
         typeinf.infer(program)
-    assert info.value.message == checked.errors[0].message and info.value.notes == checked.errors[0].notes
+    assert (
+        info.value.message == checked.errors[0].message
+        and info.value.notes == checked.errors[0].notes
+    )
     fine = typeinf.check(iterir.parse("λ(x) → ·x"))
     assert fine.errors == [] and typeinf.pformat(fine.type) == "(It[T₀¹]) → T₀¹"  # type: ignore[arg-type]
 
 
 def test_an_infinite_type_in_a_used_definition_is_one_error() -> None:
-    program = iterir.parse("f(a, b) {\n  g = λ(x) → x(x);\n  h = λ(y) → g(y);\n  b ← (h)(a) @ c⟨ IDim: [0, 1) ⟩;\n}",
-                           "inf.itir")  # fmt: skip
+    program = iterir.parse(
+        "f(a, b) {\n  g = λ(x) → x(x);\n  h = λ(y) → g(y);\n  b ← (h)(a) @ c⟨ IDim: [0, 1) ⟩;\n}",
+        "inf.itir",
+    )
     checked = typeinf.check(program)
     assert [(type(e).__name__, e.node.loc.line, e.node.loc.column) for e in checked.errors] == [  # type: ignore[union-attr]
-        ("InfiniteTypeError", 2, 16)]
+        ("InfiniteTypeError", 2, 16)
+    ]
     with pytest.raises(typeinf.InfiniteTypeError) as info:
         typeinf.infer(program)
     assert info.value.message == checked.errors[0].message
 
 
-def test_colour_only_when_asked_or_on_a_terminal(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_colour_only_when_asked_or_on_a_terminal(
+    tmp_path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "t.itir"
     path.write_text("sqrt(1)", encoding="utf-8")
     assert main(["infer", str(path), "--color=always"]) == 1
@@ -126,7 +256,9 @@ def test_colour_only_when_asked_or_on_a_terminal(tmp_path, capsys: pytest.Captur
     assert "\x1b[" not in capsys.readouterr().err
 
 
-def test_the_readme_shows_real_output(tmp_path, monkeypatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_readme_shows_real_output(
+    tmp_path, monkeypatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     from tests.conftest import ROOT
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -134,7 +266,7 @@ def test_the_readme_shows_real_output(tmp_path, monkeypatch, capsys: pytest.Capt
     (tmp_path / "bad.itir").write_text(MULTI, encoding="utf-8")
     main(["infer", "bad.itir"])
     err = capsys.readouterr().err
-    k_error = err[err.index("bad.itir:4:21"):err.index("bad.itir:6:20")]
+    k_error = err[err.index("bad.itir:4:21") : err.index("bad.itir:6:20")]
     assert k_error in readme
     monkeypatch.chdir(ROOT)
     main(["explain", "examples/laplacian.itir:4:13"])

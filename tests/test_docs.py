@@ -63,7 +63,9 @@ def examples(page: Path) -> list[Example]:
             if end is None:
                 raise AssertionError(f"{page.name}:{start}: a code block that is never closed")
             if kind not in ("console", "pycon", "text"):
-                raise AssertionError(f"{page.name}:{start}: a code block must be console, pycon or text, not {kind!r}")
+                raise AssertionError(
+                    f"{page.name}:{start}: a code block must be console, pycon or text, not {kind!r}"
+                )
             if kind != "text":
                 found.append(Example(page, start, kind, tuple(lines[start:end])))
             index = end + 1
@@ -86,7 +88,9 @@ def test_the_documentation_pages_are_there_and_have_examples() -> None:
     names = {page.name for page in PAGES}
     assert {"notation.md", "rules.md", "offset-providers.md", "builtins.md"} <= names, names
     for name in ("notation.md", "rules.md", "offset-providers.md"):
-        assert sum(example.page.name == name for example in ALL) >= 3, f"{name} has too few checked examples"
+        assert sum(example.page.name == name for example in ALL) >= 3, (
+            f"{name} has too few checked examples"
+        )
 
 
 def test_no_page_points_outside_the_repository() -> None:
@@ -95,7 +99,9 @@ def test_no_page_points_outside_the_repository() -> None:
         assert "../shared" not in text and "TYPES.md" not in text, page.name
         for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text):
             if "://" not in target:
-                assert (page.parent / target).exists(), f"{page.name} links to {target}, which does not exist"
+                assert (page.parent / target).exists(), (
+                    f"{page.name} links to {target}, which does not exist"
+                )
 
 
 # -- console transcripts --------------------------------------------------------------------------
@@ -105,7 +111,9 @@ _ESCAPES = {"n": "\n", "t": "\t", "\\": "\\"}
 def _stdin(producer: str) -> str:
     """What `echo 'TEXT'` or `printf 'TEXT'` writes into the pipe."""
     words = shlex.split(producer)
-    assert words[0] in ("echo", "printf") and len(words) == 2, f"unsupported producer in the docs: {producer!r}"
+    assert words[0] in ("echo", "printf") and len(words) == 2, (
+        f"unsupported producer in the docs: {producer!r}"
+    )
     if words[0] == "echo":
         return words[1] + "\n"
     return re.sub(r"\\(.)", lambda m: _ESCAPES.get(m.group(1), m.group()), words[1])
@@ -159,7 +167,9 @@ def _cells(row: str) -> list[str]:
 def _table(example: Example) -> None:
     header = _cells(example.lines[0])
     checked = [column for column in header[1:] if column in ("compact", "located")]
-    assert checked and set(header[1:]) - {"compact", "located", "note", "why"} == set(), f"{example}: header {header}"
+    assert checked and set(header[1:]) - {"compact", "located", "note", "why"} == set(), (
+        f"{example}: header {header}"
+    )
     for offset, row in enumerate(example.lines[2:], start=2):
         cells = dict(zip(header, _cells(row), strict=True))
         where = f"{example.page.name}:{example.line + offset}"
@@ -169,14 +179,18 @@ def _table(example: Example) -> None:
         for column in checked:
             expected = _CELL.match(cells[column])
             assert expected, f"{where}: the {column} cell must be one `code` span"
-            assert pformat(type_, locations=column == "located") == expected.group(1), f"{where} ({column})"
+            assert pformat(type_, locations=column == "located") == expected.group(1), (
+                f"{where} ({column})"
+            )
 
 
 # -- doctest sessions -----------------------------------------------------------------------------
 def _pycon(example: Example, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)
     text = "\n".join(example.lines) + "\n"
-    test = doctest.DocTestParser().get_doctest(text, {}, str(example), str(example.page), example.line)
+    test = doctest.DocTestParser().get_doctest(
+        text, {}, str(example), str(example.page), example.line
+    )
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     report = io.StringIO()
     runner.run(test, out=report.write)

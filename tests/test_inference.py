@@ -28,7 +28,9 @@ def _error(text: str, **kwargs) -> typeinf.TypeInferenceError:
 
 
 def test_definitions_are_polymorphic_at_every_use() -> None:
-    program = "f(a, b, c) { id = λ(x) → x; b ← (λ(i) → id(·i))(a) @ D; c ← (λ(j) → ·id(j))(a) @ D; }"
+    program = (
+        "f(a, b, c) { id = λ(x) → x; b ← (λ(i) → id(·i))(a) @ D; c ← (λ(j) → ·id(j))(a) @ D; }"
+    )
     text = _type(program.replace("@ D", "@ c⟨ IDim: [0, 1) ⟩"))
     assert text.startswith("{id :: (T₀) → T₀, f(")
 
@@ -57,68 +59,136 @@ def test_free_names_in_a_standalone_expression_share_a_type() -> None:
 def test_annotations_constrain_parameters() -> None:
     assert _type("λ(x: It[float64]) → x") == "(It[float64⁰]) → It[float64⁰]"
     assert _type("λ(x: Val) → x") == "(T₀¹) → T₀¹"
-    assert _type("λ(x: L[int32]) → x") == "(ItOrVal₀[L[int32, T₁, T₂]³]) → ItOrVal₀[L[int32, T₁, T₂]³]"
-    node = iterir.from_json({"node": "Lambda", "params": [{"node": "Sym", "id": "x", "kind": "Iterator"}],
-                             "expr": {"node": "SymRef", "id": "x"}})  # fmt: skip
+    assert (
+        _type("λ(x: L[int32]) → x") == "(ItOrVal₀[L[int32, T₁, T₂]³]) → ItOrVal₀[L[int32, T₁, T₂]³]"
+    )
+    node = iterir.from_json(
+        {
+            "node": "Lambda",
+            "params": [{"node": "Sym", "id": "x", "kind": "Iterator"}],
+            "expr": {"node": "SymRef", "id": "x"},
+        }
+    )
     assert pformat(infer(node)) == "(It[T₀¹]) → It[T₀¹]"
 
 
 def test_closure_outputs_and_tuples_of_outputs() -> None:
-    text = _type("f(a, b, o1, o2) { {o1, o2} ← (λ(x, y) → {·x, ·y})(a, b) @ c⟨ IDim: [0, 1) ⟩; }",
-                 locations=True)  # fmt: skip
-    assert text == ("{f(It[ANYWHERE, T₁, T₀ᶜ], It[ANYWHERE, T₁, T₂ᶜ], It[ANYWHERE, T₁, T₀ᶜ], "
-                    "It[ANYWHERE, T₁, T₂ᶜ])}")  # fmt: skip
+    text = _type(
+        "f(a, b, o1, o2) { {o1, o2} ← (λ(x, y) → {·x, ·y})(a, b) @ c⟨ IDim: [0, 1) ⟩; }",
+        locations=True,
+    )
+    assert text == (
+        "{f(It[ANYWHERE, T₁, T₀ᶜ], It[ANYWHERE, T₁, T₂ᶜ], It[ANYWHERE, T₁, T₀ᶜ], "
+        "It[ANYWHERE, T₁, T₂ᶜ])}"
+    )
 
 
 ERRORS = [
-    ("sqrt(1)", typeinf.UnsatisfiableConstraintError,
-     "t.itir:1:6: error: type mismatch in the first argument of `sqrt`: expected `T₀¹`, found "
-     "`int32²`; `T₀` and `int32` differ (outside the family); where T₀: float"),
-    ("power(True, 1.0)", typeinf.UnsatisfiableConstraintError,
-     "t.itir:1:7: error: type mismatch in the first argument of `power`: expected `T₀¹`, found "
-     "`bool²`; `T₀` and `bool` differ (outside the family); where T₀: numeric"),
-    ("1 + True", typeinf.UnsatisfiableConstraintError,
-     "t.itir:1:5: error: type mismatch in the second argument of `plus`: expected `int32⁰`, "
-     "found `bool¹`; `int32` and `bool` differ (different constants)"),
-    ("plus(1, 2, 3)", typeinf.UnsatisfiableConstraintError,
-     "t.itir:1:1: error: `plus` takes 2 arguments, but is given 3"),
-    ("λ(x) → ·x + x", typeinf.UnsatisfiableConstraintError,
-     "t.itir:1:13: error: type mismatch in the second argument of `plus`: expected `T₀¹`, found "
-     "`It[T₀¹]`; `Value` and `Iterator` differ (different constructors); where T₀: numeric"),
-    ("λ(f) → f(f)", typeinf.InfiniteTypeError,
-     "t.itir:1:10: error: this would need an infinite type (`(…) → T₀`, where `…` is the type "
-     "itself)"),
-    ("λ(x) → x(λ(y) → x)", typeinf.InfiniteTypeError,
-     "t.itir:1:17: error: this would need an infinite type (`((T₀) → …) → T₁`, where `…` is the "
-     "type itself)"),
-    ("f(a, b) { g = λ(x) → x(x); b ← (λ(i) → ·i)(a) @ c⟨ IDim: [0, 1) ⟩; }", typeinf.InfiniteTypeError,
-     "t.itir:1:24: error: this would need an infinite type (`(…) → T₀`, where `…` is the type "
-     "itself)"),
-    ("make_tuple", typeinf.GrammarBuiltinError,
-     "t.itir:1:1: error: `make_tuple` is part of the grammar: it can only be called, not used as "
-     "a value"),
-    ("f(shift)", typeinf.GrammarBuiltinError,
-     "t.itir:1:3: error: `shift` is part of the grammar: it can only be called, not used as a "
-     "value"),
-    ("tuple_get(x, y)", typeinf.GrammarBuiltinError,
-     "t.itir:1:11: error: the index of `tuple_get` must be a non-negative integer literal"),
-    ("cast_(1, x)", typeinf.GrammarBuiltinError,
-     "t.itir:1:10: error: the second argument of `cast_` must be a type name, such as `float64`"),
-    ("float64", typeinf.GrammarBuiltinError,
-     "t.itir:1:1: error: `float64` is a type name: it can only be the second argument of `cast_`"),
-    ("float64(1)", typeinf.GrammarBuiltinError,
-     "t.itir:1:1: error: `float64` is a type name, not a function: cast with `cast_(x, float64)`"),
-    ("neighbors(1, it)", typeinf.GrammarBuiltinError,
-     "t.itir:1:11: error: the first argument of `neighbors` must be an offset tag, such as `V2Eₒ`"),
-    ("tuple_get(0, x, y)", typeinf.GrammarBuiltinError,
-     "t.itir:1:1: error: `tuple_get` takes 2 arguments, not 3"),
-    ("f(a) { a ← (deref)(zz) @ c⟨ IDim: [0, 1) ⟩; }", typeinf.UnboundSymbolError,
-     "t.itir:1:20: error: `zz` is not defined: not a parameter, a function definition or a builtin"),
-    ("f(a) { g = λ(x) → h(x); h = λ(y) → g(y); a ← (g)(a) @ c⟨ IDim: [0, 1) ⟩; }",
-     typeinf.RecursionCycleError, "t.itir:1:36: error: recursion is not allowed: g → h → g"),
-    ("f(a) { g = λ(x) → g(x); a ← (g)(a) @ c⟨ IDim: [0, 1) ⟩; }",
-     typeinf.RecursionCycleError, "t.itir:1:19: error: recursion is not allowed: g → g"),
-]  # fmt: skip
+    (
+        "sqrt(1)",
+        typeinf.UnsatisfiableConstraintError,
+        "t.itir:1:6: error: type mismatch in the first argument of `sqrt`: expected `T₀¹`, found "
+        "`int32²`; `T₀` and `int32` differ (outside the family); where T₀: float",
+    ),
+    (
+        "power(True, 1.0)",
+        typeinf.UnsatisfiableConstraintError,
+        "t.itir:1:7: error: type mismatch in the first argument of `power`: expected `T₀¹`, found "
+        "`bool²`; `T₀` and `bool` differ (outside the family); where T₀: numeric",
+    ),
+    (
+        "1 + True",
+        typeinf.UnsatisfiableConstraintError,
+        "t.itir:1:5: error: type mismatch in the second argument of `plus`: expected `int32⁰`, "
+        "found `bool¹`; `int32` and `bool` differ (different constants)",
+    ),
+    (
+        "plus(1, 2, 3)",
+        typeinf.UnsatisfiableConstraintError,
+        "t.itir:1:1: error: `plus` takes 2 arguments, but is given 3",
+    ),
+    (
+        "λ(x) → ·x + x",
+        typeinf.UnsatisfiableConstraintError,
+        "t.itir:1:13: error: type mismatch in the second argument of `plus`: expected `T₀¹`, found "
+        "`It[T₀¹]`; `Value` and `Iterator` differ (different constructors); where T₀: numeric",
+    ),
+    (
+        "λ(f) → f(f)",
+        typeinf.InfiniteTypeError,
+        "t.itir:1:10: error: this would need an infinite type (`(…) → T₀`, where `…` is the type "
+        "itself)",
+    ),
+    (
+        "λ(x) → x(λ(y) → x)",
+        typeinf.InfiniteTypeError,
+        "t.itir:1:17: error: this would need an infinite type (`((T₀) → …) → T₁`, where `…` is the "
+        "type itself)",
+    ),
+    (
+        "f(a, b) { g = λ(x) → x(x); b ← (λ(i) → ·i)(a) @ c⟨ IDim: [0, 1) ⟩; }",
+        typeinf.InfiniteTypeError,
+        "t.itir:1:24: error: this would need an infinite type (`(…) → T₀`, where `…` is the type "
+        "itself)",
+    ),
+    (
+        "make_tuple",
+        typeinf.GrammarBuiltinError,
+        "t.itir:1:1: error: `make_tuple` is part of the grammar: it can only be called, not used as "
+        "a value",
+    ),
+    (
+        "f(shift)",
+        typeinf.GrammarBuiltinError,
+        "t.itir:1:3: error: `shift` is part of the grammar: it can only be called, not used as a "
+        "value",
+    ),
+    (
+        "tuple_get(x, y)",
+        typeinf.GrammarBuiltinError,
+        "t.itir:1:11: error: the index of `tuple_get` must be a non-negative integer literal",
+    ),
+    (
+        "cast_(1, x)",
+        typeinf.GrammarBuiltinError,
+        "t.itir:1:10: error: the second argument of `cast_` must be a type name, such as `float64`",
+    ),
+    (
+        "float64",
+        typeinf.GrammarBuiltinError,
+        "t.itir:1:1: error: `float64` is a type name: it can only be the second argument of `cast_`",
+    ),
+    (
+        "float64(1)",
+        typeinf.GrammarBuiltinError,
+        "t.itir:1:1: error: `float64` is a type name, not a function: cast with `cast_(x, float64)`",
+    ),
+    (
+        "neighbors(1, it)",
+        typeinf.GrammarBuiltinError,
+        "t.itir:1:11: error: the first argument of `neighbors` must be an offset tag, such as `V2Eₒ`",
+    ),
+    (
+        "tuple_get(0, x, y)",
+        typeinf.GrammarBuiltinError,
+        "t.itir:1:1: error: `tuple_get` takes 2 arguments, not 3",
+    ),
+    (
+        "f(a) { a ← (deref)(zz) @ c⟨ IDim: [0, 1) ⟩; }",
+        typeinf.UnboundSymbolError,
+        "t.itir:1:20: error: `zz` is not defined: not a parameter, a function definition or a builtin",
+    ),
+    (
+        "f(a) { g = λ(x) → h(x); h = λ(y) → g(y); a ← (g)(a) @ c⟨ IDim: [0, 1) ⟩; }",
+        typeinf.RecursionCycleError,
+        "t.itir:1:36: error: recursion is not allowed: g → h → g",
+    ),
+    (
+        "f(a) { g = λ(x) → g(x); a ← (g)(a) @ c⟨ IDim: [0, 1) ⟩; }",
+        typeinf.RecursionCycleError,
+        "t.itir:1:19: error: recursion is not allowed: g → g",
+    ),
+]
 
 
 @pytest.mark.parametrize(("text", "kind", "message"), ERRORS)
@@ -130,14 +200,27 @@ def test_errors(text: str, kind: type, message: str) -> None:
 
 
 def test_offset_provider_errors() -> None:
-    provider = {"V2E": {"type": "Connectivity", "origin": "Vertex", "neighbor": "Edge",
-                        "max_neighbors": 4, "has_skip_values": False},
-                "I": {"type": "Dimension", "value": "IDim"}}  # fmt: skip
+    provider = {
+        "V2E": {
+            "type": "Connectivity",
+            "origin": "Vertex",
+            "neighbor": "Edge",
+            "max_neighbors": 4,
+            "has_skip_values": False,
+        },
+        "I": {"type": "Dimension", "value": "IDim"},
+    }
     error = _error("⟪E2Vₒ, 0ₒ⟫", offset_provider=provider)
     assert isinstance(error, typeinf.OffsetProviderError)
-    assert str(error) == "t.itir:1:2: error: offset `E2V` is not in the offset provider (it has: I, V2E)"
+    assert (
+        str(error)
+        == "t.itir:1:2: error: offset `E2V` is not in the offset provider (it has: I, V2E)"
+    )
     error = _error("neighbors(Iₒ, it)", offset_provider=provider)
-    assert str(error) == "t.itir:1:11: error: `neighbors` needs a connectivity, but `I` is the dimension IDim"
+    assert (
+        str(error)
+        == "t.itir:1:11: error: `neighbors` needs a connectivity, but `I` is the dimension IDim"
+    )
     error = _error("λ(it) → ⟪V2Eₒ, 0ₒ⟫(⟪V2Eₒ, 0ₒ⟫(it))", offset_provider=provider)
     assert str(error) == (
         "t.itir:1:20: error: type mismatch in the first argument of `⟪V2Eₒ, 0ₒ⟫`: expected "
@@ -151,7 +234,9 @@ def test_offset_provider_errors() -> None:
 def test_errors_on_ir_built_in_python_name_the_node() -> None:
     with pytest.raises(typeinf.UnsatisfiableConstraintError) as info:
         infer(call("sqrt")(1))
-    assert str(info.value).startswith("<ir> 1: error: type mismatch in the first argument of `sqrt`")
+    assert str(info.value).startswith(
+        "<ir> 1: error: type mismatch in the first argument of `sqrt`"
+    )
 
 
 def test_infer_all_types_every_node_in_pre_order() -> None:
@@ -161,9 +246,15 @@ def test_infer_all_types_every_node_in_pre_order() -> None:
     assert list(types) == [id(n) for n in nodes]
     printed = [pformat(types[id(n)]) for n in nodes]
     assert printed == [
-        "(It[int32⁰]) → int32⁰", "It[int32⁰]", "int32⁰", "(int32⁰, int32⁰) → int32⁰", "int32⁰",
-        "(It[int32⁰]) → int32⁰", "It[int32⁰]", "int32⁰",
-    ]  # fmt: skip
+        "(It[int32⁰]) → int32⁰",
+        "It[int32⁰]",
+        "int32⁰",
+        "(int32⁰, int32⁰) → int32⁰",
+        "int32⁰",
+        "(It[int32⁰]) → int32⁰",
+        "It[int32⁰]",
+        "int32⁰",
+    ]
     assert pformat(program.expr.inferred_type) == "int32⁰"  # type: ignore[attr-defined]
 
 
@@ -213,8 +304,14 @@ def test_output_is_identical_in_fresh_processes_whatever_the_hash_seed() -> None
     for seed in ("0", "1", "12345"):
         script = _DETERMINISM.format(path=str(SAMPLES_PATH), line=20)
         env = {**os.environ, "PYTHONHASHSEED": seed}
-        result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                                cwd=ROOT, env=env, check=True)  # fmt: skip
+        result = subprocess.run(
+            [sys.executable, "-c", script],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            env=env,
+            check=True,
+        )
         outputs.add(result.stdout)
     assert len(outputs) == 1
 
@@ -243,7 +340,12 @@ def _shapes() -> list[tuple[str, typeinf.signatures.Signature]]:
     shapes += [(f"closure/{n}", shaped.closure(n)) for n in (0, 1, 2, 8, 20)]
     sizes = {name: len(signature.scheme.cells) for name, signature in shapes}  # type: ignore[union-attr]
     assert sizes["tuple_get/10"] < typeinf.terms.MOST_COMPILED_CELLS < sizes["tuple_get/200"]
-    assert sizes["closure/8"] < typeinf.terms.MOST_COMPILED_CELLS < sizes["closure/20"] < sizes["make_tuple/70"]
+    assert (
+        sizes["closure/8"]
+        < typeinf.terms.MOST_COMPILED_CELLS
+        < sizes["closure/20"]
+        < sizes["make_tuple/70"]
+    )
     return shapes
 
 
@@ -282,8 +384,12 @@ def test_matching_a_builtin_call_gives_what_unifying_its_parameters_gives(argume
         for param, argument in zip(params, list(given)):
             assert not unify(param, argument), name
         by_matching = typeinf.pformat(typeinf.terms.fun(list(given), matched), locations=True)
-        assert by_matching == typeinf.pformat(typeinf.terms.fun(params, expected), locations=True), name
-        assert signature.match([*given, var(Sort.TYPE)], []) is None, name  # a wrong number of arguments
+        assert by_matching == typeinf.pformat(
+            typeinf.terms.fun(params, expected), locations=True
+        ), name
+        assert signature.match([*given, var(Sort.TYPE)], []) is None, (
+            name
+        )  # a wrong number of arguments
 
 
 def test_a_template_instance_is_a_fresh_copy_like_a_schemes_and_matching_it_is_unifying() -> None:
@@ -291,12 +397,16 @@ def test_a_template_instance_is_a_fresh_copy_like_a_schemes_and_matching_it_is_u
     from typeinf.terms import Scheme, Sort, fun, var
     from typeinf.unify import unify
 
-    program = iterir.parse("f(a, b) { g = λ(x, y) → {·x, tuple_get(1, ·y)}; h = λ(z) → g(z, z); "
-                           "k = λ(u, v) → ·u + ·v; b ← (h)(a) @ c⟨ IDim: [0, 1) ⟩; }")  # fmt: skip
+    program = iterir.parse(
+        "f(a, b) { g = λ(x, y) → {·x, tuple_get(1, ·y)}; h = λ(z) → g(z, z); "
+        "k = λ(u, v) → ·u + ·v; b ← (h)(a) @ c⟨ IDim: [0, 1) ⟩; }"
+    )
     for definition in infer(program).definitions:  # type: ignore[union-attr]
         template = Template(definition.type)
         copy = template.instantiate()
-        assert typeinf.pformat(copy, locations=True) == typeinf.pformat(Scheme(definition.type).instantiate(), locations=True)
+        assert typeinf.pformat(copy, locations=True) == typeinf.pformat(
+            Scheme(definition.type).instantiate(), locations=True
+        )
         assert not _variables(copy) & _variables(definition.type)
         # Matching against fresh variables, or against the parameters' own types, gives what
         # unifying the parameters of an instance with them gives.
@@ -306,7 +416,9 @@ def test_a_template_instance_is_a_fresh_copy_like_a_schemes_and_matching_it_is_u
             matched = template.match(given, [])
             for param, argument in zip(_params(instance), given):
                 assert not unify(param, argument)
-            assert typeinf.pformat(fun(given, matched), locations=True) == typeinf.pformat(instance, locations=True)
+            assert typeinf.pformat(fun(given, matched), locations=True) == typeinf.pformat(
+                instance, locations=True
+            )
         assert template.match([var(Sort.TYPE) for _ in range(arity + 1)], []) is None
 
 
@@ -347,11 +459,25 @@ def test_tuple_get_of_a_far_element_has_a_row_of_that_many_elements(index: int) 
     if index == 1:
         assert expected == "(ItOrVal₀[(T₁, T₂):T₃⁴]) → ItOrVal₀[T₂⁴]"
     assert _type(f"λ(t) → tuple_get({index}, t)") == expected
-    assert _type(f"λ(t) → tuple_get({index}, {{{', '.join(['1'] * (index + 1))}}})") == "(T₀) → int32¹"
+    assert (
+        _type(f"λ(t) → tuple_get({index}, {{{', '.join(['1'] * (index + 1))}}})") == "(T₀) → int32¹"
+    )
 
 
-@pytest.mark.parametrize("value", ["10000", "0" * 50 + "10000", "9" * 5000, "²", "٣", "-1", "1.0", ""],
-                         ids=["limit", "zeros", "5000 digits", "superscript", "arabic-indic", "negative", "float", "empty"])
+@pytest.mark.parametrize(
+    "value",
+    ["10000", "0" * 50 + "10000", "9" * 5000, "²", "٣", "-1", "1.0", ""],
+    ids=[
+        "limit",
+        "zeros",
+        "5000 digits",
+        "superscript",
+        "arabic-indic",
+        "negative",
+        "float",
+        "empty",
+    ],
+)
 def test_a_tuple_get_index_that_is_no_supported_integer_is_an_error(value: str) -> None:
     program = FunCall(SymRef("tuple_get"), (Literal(value, "int32"), SymRef("t")))
     with pytest.raises(typeinf.GrammarBuiltinError) as info:

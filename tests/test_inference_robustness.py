@@ -18,7 +18,9 @@ PROVIDER = {
 
 
 @given(programs, st.booleans())
-def test_any_generated_program_infers_or_raises_a_type_error(program: iterir.Node, with_provider: bool) -> None:
+def test_any_generated_program_infers_or_raises_a_type_error(
+    program: iterir.Node, with_provider: bool
+) -> None:
     try:
         type_ = typeinf.infer(program, PROVIDER if with_provider else None)
     except typeinf.TypeInferenceError as error:
@@ -44,11 +46,19 @@ def test_program_nodes_in_the_wrong_place() -> None:
     assert "cannot stand inside" in _error_for(Lambda((SymRef("x"),), SymRef("x")))  # type: ignore[arg-type]
     assert "cannot stand inside" in _error_for(FunCall(Sym("x"), ()))  # type: ignore[arg-type]
     assert "cannot stand inside" in _error_for(
-        FencilDefinition("f", (), (), (StencilClosure(SymRef("D"), SymRef("s"), fencil("g", [], []), ()),))  # type: ignore[arg-type]
+        FencilDefinition(
+            "f", (), (), (StencilClosure(SymRef("D"), SymRef("s"), fencil("g", [], []), ()),)
+        )  # type: ignore[arg-type]
     )
 
 
 def test_non_nodes_in_the_tree() -> None:
-    assert _error_for(FunCall(SymRef("f"), (3,))) == "an int cannot stand inside the `args` of a FunCall"  # type: ignore[arg-type]
-    assert _error_for(Lambda((Sym("x"),), None)) == "a NoneType cannot stand inside the `expr` of a Lambda"  # type: ignore[arg-type]
+    assert (
+        _error_for(FunCall(SymRef("f"), (3,)))
+        == "an int cannot stand inside the `args` of a FunCall"
+    )  # type: ignore[arg-type]
+    assert (
+        _error_for(Lambda((Sym("x"),), None))
+        == "a NoneType cannot stand inside the `expr` of a Lambda"
+    )  # type: ignore[arg-type]
     assert _error_for("deref") == "a str is not an IR node"  # type: ignore[arg-type]

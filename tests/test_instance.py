@@ -9,20 +9,27 @@ import typeinf
 from typeinf import is_instance, parse_type, pformat, substitution
 
 
-@pytest.mark.parametrize(("general", "specific", "expected"), [
-    ("(T₀¹, T₀¹) → T₀¹ where T₀: numeric", "(float64ˢ, float64ˢ) → float64ˢ", True),
-    ("(T₀¹, T₀¹) → T₀¹ where T₀: numeric", "(float64ˢ, int32ˢ) → float64ˢ", False),  # one T₀
-    ("(T₀¹, T₀¹) → T₀¹ where T₀: numeric", "(boolˢ, boolˢ) → boolˢ", False),  # outside the family
-    ("(T₀¹, T₀¹) → T₀¹ where T₀: numeric", "(T₀¹, T₀¹) → T₀¹ where T₀: float", True),
-    ("(T₀¹, T₀¹) → T₀¹ where T₀: float", "(T₀¹, T₀¹) → T₀¹ where T₀: numeric", False),
-    ("(T₀) → T₀", "(T₁) → T₂", False),  # the specific side's variables are rigid
-    ("(T₀) → T₁", "(T₁) → T₁", True),
-    ("(T₀) → T₁", "(T₀) → T₁", True),
-    ("(T₀, T₁) → T₀", "(T₀) → T₀", False),  # arity
-    ("(It[T₀¹]) → T₀¹", "(It[(int32, bool)ᶜ]) → (int32, bool)ᶜ", True),
-    ("L[T₀, T₁, T₂]ˢ", "L[float64, 4, False]ˢ", True),
-    ("L[T₀, 4, T₂]ˢ", "L[float64, T₁, False]ˢ", False),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("general", "specific", "expected"),
+    [
+        ("(T₀¹, T₀¹) → T₀¹ where T₀: numeric", "(float64ˢ, float64ˢ) → float64ˢ", True),
+        ("(T₀¹, T₀¹) → T₀¹ where T₀: numeric", "(float64ˢ, int32ˢ) → float64ˢ", False),  # one T₀
+        (
+            "(T₀¹, T₀¹) → T₀¹ where T₀: numeric",
+            "(boolˢ, boolˢ) → boolˢ",
+            False,
+        ),  # outside the family
+        ("(T₀¹, T₀¹) → T₀¹ where T₀: numeric", "(T₀¹, T₀¹) → T₀¹ where T₀: float", True),
+        ("(T₀¹, T₀¹) → T₀¹ where T₀: float", "(T₀¹, T₀¹) → T₀¹ where T₀: numeric", False),
+        ("(T₀) → T₀", "(T₁) → T₂", False),  # the specific side's variables are rigid
+        ("(T₀) → T₁", "(T₁) → T₁", True),
+        ("(T₀) → T₁", "(T₀) → T₁", True),
+        ("(T₀, T₁) → T₀", "(T₀) → T₀", False),  # arity
+        ("(It[T₀¹]) → T₀¹", "(It[(int32, bool)ᶜ]) → (int32, bool)ᶜ", True),
+        ("L[T₀, T₁, T₂]ˢ", "L[float64, 4, False]ˢ", True),
+        ("L[T₀, 4, T₂]ˢ", "L[float64, T₁, False]ˢ", False),
+    ],
+)
 def test_is_instance(general: str, specific: str, expected: bool) -> None:
     assert is_instance(parse_type(general), parse_type(specific)) is expected
 

@@ -20,7 +20,10 @@ def test_encoding_uses_gt4py_names_and_order() -> None:
     )
     assert list(data) == ["node", "params", "expr"]
     offsets = data["expr"]["args"][1]["args"][1]["fun"]["args"]
-    assert offsets == [{"node": "OffsetLiteral", "value": "V2E"}, {"node": "OffsetLiteral", "value": 1}]
+    assert offsets == [
+        {"node": "OffsetLiteral", "value": "V2E"},
+        {"node": "OffsetLiteral", "value": 1},
+    ]
     assert iterir.from_json(data) == node
 
 
@@ -51,20 +54,54 @@ def test_errors_name_the_json_path() -> None:
         ({"id": "x"}, "$: error: missing field 'node'"),
         ({"node": "SymRef", "id": 3}, "$.id: error: expected a string, found a number"),
         ({"node": "SymRef", "id": "x", "type": "int"}, "$: error: unknown field 'type' of SymRef"),
-        ({"node": "Literal", "value": "1", "type": "int128"}, "$.type: error: unknown literal type 'int128'"),
-        ({"node": "OffsetLiteral", "value": True}, "$.value: error: expected an integer or a string, found a boolean"),
-        ({"node": "FunCall", "fun": {"node": "SymRef", "id": "f"}, "args": {}},
-         "$.args: error: expected a list, found an object"),
-        ({"node": "Lambda", "params": [{"node": "Sym", "id": "x", "kind": "Field"}], "expr": {"node": "SymRef", "id": "x"}},
-         "$.params[0].kind: error: unknown kind 'Field'; expected 'Iterator' or 'Value'"),
-        ({"node": "Lambda", "params": [{"node": "Sym", "id": "x", "dtype": ["float", False]}], "expr": {"node": "SymRef", "id": "x"}},
-         "$.params[0].dtype[0]: error: unknown dtype 'float'"),
-        ({"node": "Lambda", "params": [{"node": "SymRef", "id": "x"}], "expr": {"node": "SymRef", "id": "x"}},
-         "$.params[0]: error: expected 'Sym', found 'SymRef'"),
-        ({"node": "FencilDefinition", "id": "f", "function_definitions": [], "params": [], "closures": [{"node": "SymRef", "id": "x"}]},
-         "$.closures[0]: error: expected 'StencilClosure', found 'SymRef'"),
+        (
+            {"node": "Literal", "value": "1", "type": "int128"},
+            "$.type: error: unknown literal type 'int128'",
+        ),
+        (
+            {"node": "OffsetLiteral", "value": True},
+            "$.value: error: expected an integer or a string, found a boolean",
+        ),
+        (
+            {"node": "FunCall", "fun": {"node": "SymRef", "id": "f"}, "args": {}},
+            "$.args: error: expected a list, found an object",
+        ),
+        (
+            {
+                "node": "Lambda",
+                "params": [{"node": "Sym", "id": "x", "kind": "Field"}],
+                "expr": {"node": "SymRef", "id": "x"},
+            },
+            "$.params[0].kind: error: unknown kind 'Field'; expected 'Iterator' or 'Value'",
+        ),
+        (
+            {
+                "node": "Lambda",
+                "params": [{"node": "Sym", "id": "x", "dtype": ["float", False]}],
+                "expr": {"node": "SymRef", "id": "x"},
+            },
+            "$.params[0].dtype[0]: error: unknown dtype 'float'",
+        ),
+        (
+            {
+                "node": "Lambda",
+                "params": [{"node": "SymRef", "id": "x"}],
+                "expr": {"node": "SymRef", "id": "x"},
+            },
+            "$.params[0]: error: expected 'Sym', found 'SymRef'",
+        ),
+        (
+            {
+                "node": "FencilDefinition",
+                "id": "f",
+                "function_definitions": [],
+                "params": [],
+                "closures": [{"node": "SymRef", "id": "x"}],
+            },
+            "$.closures[0]: error: expected 'StencilClosure', found 'SymRef'",
+        ),
     ],
-)  # fmt: skip
+)
 def test_malformed_documents(data: object, message: str) -> None:
     assert _error(data) == "p.json: " + message
 
@@ -104,4 +141,7 @@ def test_json_error_excerpt_is_the_line_json_counts() -> None:
     text = '{"node": "SymRef", "id": "a\u2028b",\n "x": }'
     with pytest.raises(iterir.ParseError) as info:
         iterir.loads_ir(text, "p.json")
-    assert str(info.value) == 'p.json:2:7: error: invalid JSON: Expecting value\n     "x": }\n          ^'
+    assert (
+        str(info.value)
+        == 'p.json:2:7: error: invalid JSON: Expecting value\n     "x": }\n          ^'
+    )

@@ -16,7 +16,12 @@ import typeinf
 from iterir import FencilDefinition, FunCall, Literal, Node, NodeTranslator, SymRef
 from tests.welltyped import is_call_of, well_typed_fencils, well_typed_programs
 
-OTHER_LITERALS = [Literal("True", "bool"), Literal("3", "int32"), Literal("0.5", "float32"), Literal("2", "int64")]
+OTHER_LITERALS = [
+    Literal("True", "bool"),
+    Literal("3", "int32"),
+    Literal("0.5", "float32"),
+    Literal("2", "int64"),
+]
 
 
 class _Replace(NodeTranslator):
@@ -37,14 +42,20 @@ def _swap_arguments(call: FunCall) -> FunCall:
 
 #: Mutation name → (which nodes it applies to, how it changes one).
 MUTATIONS: dict[str, tuple[Callable[[Node], bool], Callable[[Node, Any], Node]]] = {
-    "swap arguments": (lambda n: isinstance(n, FunCall) and len(n.args) >= 2 and n.args[0] != n.args[-1],
-                       lambda n, draw: _swap_arguments(n)),  # type: ignore[arg-type]
+    "swap arguments": (
+        lambda n: isinstance(n, FunCall) and len(n.args) >= 2 and n.args[0] != n.args[-1],
+        lambda n, draw: _swap_arguments(n),
+    ),  # type: ignore[arg-type]
     "drop a deref": (lambda n: is_call_of(n, "deref"), lambda n, draw: n.args[0]),  # type: ignore[attr-defined]
-    "change a literal's type": (lambda n: isinstance(n, Literal),
-                                lambda n, draw: draw(st.sampled_from([x for x in OTHER_LITERALS if x.type != n.type]))),  # type: ignore[attr-defined]
-    "deref a value": (lambda n: is_call_of(n, "plus") or is_call_of(n, "cast_"),
-                      lambda n, draw: FunCall(SymRef("deref"), (n,))),
-}  # fmt: skip
+    "change a literal's type": (
+        lambda n: isinstance(n, Literal),
+        lambda n, draw: draw(st.sampled_from([x for x in OTHER_LITERALS if x.type != n.type])),
+    ),  # type: ignore[attr-defined]
+    "deref a value": (
+        lambda n: is_call_of(n, "plus") or is_call_of(n, "cast_"),
+        lambda n, draw: FunCall(SymRef("deref"), (n,)),
+    ),
+}
 
 
 def _outcome(program: Node) -> typeinf.TypeInferenceError | None:
@@ -55,7 +66,9 @@ def _outcome(program: Node) -> typeinf.TypeInferenceError | None:
         typeinf.infer(parsed)
     except typeinf.TypeInferenceError as error:
         node = error.node
-        assert node is not None and any(node is n for n in iterir.walk(parsed)), "the error names no node of the program"
+        assert node is not None and any(node is n for n in iterir.walk(parsed)), (
+            "the error names no node of the program"
+        )
         lines = text.split("\n")
         assert node.loc is not None and 1 <= node.loc.line <= len(lines)
         assert 1 <= node.loc.column <= len(lines[node.loc.line - 1]) + 1
@@ -65,7 +78,9 @@ def _outcome(program: Node) -> typeinf.TypeInferenceError | None:
 
 
 @given(well_typed_programs, st.sampled_from(sorted(MUTATIONS)), st.data())
-def test_mutated_programs_fail_with_a_located_type_error(generated: tuple[Node, Any], mutation: str, data: st.DataObject) -> None:
+def test_mutated_programs_fail_with_a_located_type_error(
+    generated: tuple[Node, Any], mutation: str, data: st.DataObject
+) -> None:
     program, _ = generated
     applies, change = MUTATIONS[mutation]
     candidates = [n for n in iterir.walk(program) if applies(n)]
@@ -79,17 +94,23 @@ def test_mutated_programs_fail_with_a_located_type_error(generated: tuple[Node, 
 
 
 @given(well_typed_fencils(), st.data())
-def test_a_recursive_reference_is_reported_as_recursion(generated: tuple[FencilDefinition, Any], data: st.DataObject) -> None:
+def test_a_recursive_reference_is_reported_as_recursion(
+    generated: tuple[FencilDefinition, Any], data: st.DataObject
+) -> None:
     program, _ = generated
     definitions = list(program.function_definitions)
     k = data.draw(st.integers(0, len(definitions) - 1))
     # Definition k calls a definition that (now or already) reaches k: itself, or a later one
     # made to call k.
     callee = data.draw(st.integers(k, len(definitions) - 1))
+
     def calling(index: int, target: int) -> Any:
         d = definitions[index]
         call = FunCall(SymRef(definitions[target].id), tuple(SymRef(p.id) for p in d.params))
-        return dataclasses.replace(d, expr=FunCall(SymRef("if_"), (Literal("True", "bool"), d.expr, call)))
+        return dataclasses.replace(
+            d, expr=FunCall(SymRef("if_"), (Literal("True", "bool"), d.expr, call))
+        )
+
     definitions[k] = calling(k, callee)
     if callee != k:
         definitions[callee] = calling(callee, k)
@@ -98,7 +119,12 @@ def test_a_recursive_reference_is_reported_as_recursion(generated: tuple[FencilD
     # The cycle named is a real one: each definition in it uses the next. (It need not be the
     # one made here: the generated definitions may call each other already.)
     names = {d.id for d in definitions}
-    uses = {d.id: {n.id for n in iterir.walk(d.expr) if isinstance(n, SymRef) and n.id in names} for d in definitions}
+    uses = {
+        d.id: {n.id for n in iterir.walk(d.expr) if isinstance(n, SymRef) and n.id in names}
+        for d in definitions
+    }
     cycle = error.cycle
-    assert cycle[0] == cycle[-1] and len(cycle) >= 2 and definitions[k].id in cycle  # every cycle is new
+    assert (
+        cycle[0] == cycle[-1] and len(cycle) >= 2 and definitions[k].id in cycle
+    )  # every cycle is new
     assert all(after in uses[before] for before, after in zip(cycle, cycle[1:])), (cycle, uses)

@@ -50,7 +50,9 @@ def types(draw: st.DrawFn) -> Cell:
         return draw(st.sampled_from([lambda: COLUMN, lambda: SCALAR, lambda: pooled(Sort.SIZE)]))()
 
     def location() -> Cell:
-        return draw(st.sampled_from([lambda: ANYWHERE, lambda: loc("Vertex"), lambda: pooled(Sort.LOC)]))()
+        return draw(
+            st.sampled_from([lambda: ANYWHERE, lambda: loc("Vertex"), lambda: pooled(Sort.LOC)])
+        )()
 
     def dtype(depth: int) -> Cell:
         choice = draw(st.integers(0, 4 if depth < 2 else 1))
@@ -63,7 +65,11 @@ def types(draw: st.DrawFn) -> Cell:
             items = [dtype(depth + 1) for _ in range(draw(st.integers(0, 3)))]
             tail = D_EMPTY if draw(st.booleans()) or not items else pooled(Sort.DROW)
             return row("DTuple", items, tail)
-        length = constant("Length", draw(st.integers(0, 9))) if draw(st.booleans()) else pooled(Sort.LENGTH)
+        length = (
+            constant("Length", draw(st.integers(0, 9)))
+            if draw(st.booleans())
+            else pooled(Sort.LENGTH)
+        )
         skip = constant("Skip", draw(st.booleans())) if draw(st.booleans()) else pooled(Sort.SKIP)
         return make("List", dtype(depth + 1), length, skip)
 
@@ -130,7 +136,14 @@ def _row_view(cell: Cell) -> tuple[Cell, Cell] | None | str:
                 rest = make("ValTuple", kind, dtypes.args[1], size, current, locations.args[1])
             else:
                 kind, _, length, skip, size = cell.args
-                item = make("Val", kind, make("List", dtypes.args[0], length, skip), size, ANYWHERE, ANYWHERE)
+                item = make(
+                    "Val",
+                    kind,
+                    make("List", dtypes.args[0], length, skip),
+                    size,
+                    ANYWHERE,
+                    ANYWHERE,
+                )
                 rest = make("ValListTuple", kind, dtypes.args[1], length, skip, size)
             return item, rest
     return None
@@ -145,12 +158,19 @@ def _equivalent(a: Cell, b: Cell, locations: bool) -> bool:
     stack = [(a, b)]
     while stack:
         x, y = (find(c) for c in stack.pop())
-        if not locations and Sort.LOC in (x.sort, y.sort) or Sort.LROW in (x.sort, y.sort) and not locations:
+        if (
+            not locations
+            and Sort.LOC in (x.sort, y.sort)
+            or Sort.LROW in (x.sort, y.sort)
+            and not locations
+        ):
             continue
         if x.ctor is None or y.ctor is None:
             if x.ctor is not None or y.ctor is not None or (x.sort, x.family) != (y.sort, y.family):
                 return False
-            if forward.setdefault(id(x), id(y)) != id(y) or backward.setdefault(id(y), id(x)) != id(x):
+            if forward.setdefault(id(x), id(y)) != id(y) or backward.setdefault(id(y), id(x)) != id(
+                x
+            ):
                 return False
             continue
         if x.ctor != y.ctor:
@@ -178,8 +198,13 @@ def test_parse_type_reads_back_what_pformat_writes(type_: Cell, locations: bool)
 
 
 def test_canonical_strings_read_back_to_the_letter() -> None:
-    for text in ["(It[T₂, T₂, T₀¹]) → T₀¹", "((It[T₂, …₃, T¹], …)₀ → T₄¹) → (It[T₅, …₃, T¹], …)₀ → It[T₅, T₂, T₄¹]",
-                 "(ItOrVal₀[(T₁, T₂):T₃⁴]) → ItOrVal₀[T₂⁴]", "L[T₀, 4, False]¹", "(bool, float64, T₀)¹"]:
+    for text in [
+        "(It[T₂, T₂, T₀¹]) → T₀¹",
+        "((It[T₂, …₃, T¹], …)₀ → T₄¹) → (It[T₅, …₃, T¹], …)₀ → It[T₅, T₂, T₄¹]",
+        "(ItOrVal₀[(T₁, T₂):T₃⁴]) → ItOrVal₀[T₂⁴]",
+        "L[T₀, 4, False]¹",
+        "(bool, float64, T₀)¹",
+    ]:
         assert pformat(parse_type(text), locations=True) == text
 
 

@@ -61,13 +61,15 @@ parse = iterir.parse
         ("⟪V2Eₒ, -1ₒ⟫(it)", call(shift("V2E", -1))("it")),
         ("neighbors(V2Eₒ, it)", call("neighbors")(OffsetLiteral("V2E"), "it")),
         ("IDim: [0, n)", named_range("IDim", 0, "n")),
-        ("c⟨ IDim: [0, n), JDim: [1, m) ⟩",
-         cartesian_domain(named_range("IDim", 0, "n"), named_range("JDim", 1, "m"))),
+        (
+            "c⟨ IDim: [0, n), JDim: [1, m) ⟩",
+            cartesian_domain(named_range("IDim", 0, "n"), named_range("JDim", 1, "m")),
+        ),
         ("u⟨ Vertex: [0, 9) ⟩", unstructured_domain(named_range("Vertex", 0, 9))),
         ("cast_(1.0, int64)", call("cast_")(1.0, "int64")),
         ("f(a)(b)", call(call("f")("a"))("b")),
     ],
-)  # fmt: skip
+)
 def test_constructs(text: str, expected: iterir.Node) -> None:
     assert parse(text) == expected
 
@@ -94,7 +96,7 @@ def test_constructs(text: str, expected: iterir.Node) -> None:
         ("if if a then b else c then d else e", if_(if_("a", "b", "c"), "d", "e")),
         ("f(λ(x) → x, y)", call("f")(lam("x")("x"), "y")),
     ],
-)  # fmt: skip
+)
 def test_precedence_and_associativity(text: str, expected: iterir.Node) -> None:
     assert parse(text) == expected
 
@@ -207,26 +209,40 @@ def test_comments_are_ignored() -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("λ(x) → ", "t.itir:1:7: error: unexpected end of input; expected an expression\n"
-                    "    λ(x) → \n          ^"),
-        ("a + + b", "t.itir:1:5: error: unexpected `+`; expected an operand\n"
-                    "    a + + b\n        ^"),
-        ("f(a,\n  b))", "t.itir:2:5: error: unexpected `)`; expected `{`, `←`, the end of the "
-                        "input\n      b))\n        ^"),
+        (
+            "λ(x) → ",
+            "t.itir:1:7: error: unexpected end of input; expected an expression\n"
+            "    λ(x) → \n          ^",
+        ),
+        (
+            "a + + b",
+            "t.itir:1:5: error: unexpected `+`; expected an operand\n    a + + b\n        ^",
+        ),
+        (
+            "f(a,\n  b))",
+            "t.itir:2:5: error: unexpected `)`; expected `{`, `←`, the end of the "
+            "input\n      b))\n        ^",
+        ),
         ("1 + (2", "t.itir:1:7: error: unexpected end of input; expected `)`"),
         ("x $ y", "t.itir:1:3: error: unexpected character `$`"),
         ("λ(x: Foo) → x", "t.itir:1:6: error: unknown dtype `Foo` in annotation"),
         ("λ(x: It[It]) → x", "t.itir:1:9: error: unknown dtype `It` in annotation"),
         ("λ(x: L) → x", "t.itir:1:6: error: unknown dtype `L` in annotation"),
-        ("f(a: It)", "t.itir:1:3: error: a parameter annotation is only allowed in a parameter list"),
+        (
+            "f(a: It)",
+            "t.itir:1:3: error: a parameter annotation is only allowed in a parameter list",
+        ),
         ("g(f(a: It)) { }", "t.itir:1:3: error: a fencil parameter must be a name"),
         ("f(a)(b: It) { }", "t.itir:1:1: error: a fencil starts with its name and parameters"),
-        ("f(a + b) { }", "t.itir:1:3: error: a fencil parameter must be a name\n    f(a + b) { }\n      ^^^^^"),
+        (
+            "f(a + b) { }",
+            "t.itir:1:3: error: a fencil parameter must be a name\n    f(a + b) { }\n      ^^^^^",
+        ),
         ("λ(x) → x { }", "t.itir:1:1: error: a fencil starts with its name and parameters"),
-        ('"unterminated', "t.itir:1:1: error: unexpected character `\"`"),
+        ('"unterminated', 't.itir:1:1: error: unexpected character `"`'),
         ("f = λ(x) → x", "t.itir:1:13: error: unexpected end of input; expected"),
     ],
-)  # fmt: skip
+)
 def test_errors_say_where_and_what(text: str, message: str) -> None:
     with pytest.raises(iterir.ParseError) as info:
         parse(text, "t.itir")

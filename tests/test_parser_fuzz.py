@@ -52,7 +52,24 @@ def _parses_or_fails_cleanly(text: str, filename: str) -> str:
     return "parsed"
 
 
-STRAY = st.sampled_from(["\x00", "\u2028", "\ufeff", "é", "ₒ", "⟨", "⟫", "→", "λ", "\U0001f600", "\\", '"', "`", "\ud800"])
+STRAY = st.sampled_from(
+    [
+        "\x00",
+        "\u2028",
+        "\ufeff",
+        "é",
+        "ₒ",
+        "⟨",
+        "⟫",
+        "→",
+        "λ",
+        "\U0001f600",
+        "\\",
+        '"',
+        "`",
+        "\ud800",
+    ]
+)
 BRACKETS = "()[]{}⟨⟩⟪⟫"
 
 
@@ -61,7 +78,9 @@ def mutated_text(draw: st.DrawFn, source: st.SearchStrategy[str]) -> str:
     text = draw(source)
     for _ in range(draw(st.integers(1, 3))):
         at = draw(st.integers(0, len(text)))
-        how = draw(st.sampled_from(["truncate", "insert", "drop bracket", "duplicate", "huge literal"]))
+        how = draw(
+            st.sampled_from(["truncate", "insert", "drop bracket", "duplicate", "huge literal"])
+        )
         if how == "truncate":
             text = text[:at]
         elif how == "insert":
@@ -75,11 +94,21 @@ def mutated_text(draw: st.DrawFn, source: st.SearchStrategy[str]) -> str:
             end = draw(st.integers(at, min(len(text), at + 40)))
             text = text[:end] + text[at:end] + text[end:]
         else:
-            text = text[:at] + draw(st.sampled_from(["9" * 100_000, "1." + "5" * 50_000 + "e99999", "9" * 5000 + "ₒ"])) + text[at:]
+            text = (
+                text[:at]
+                + draw(
+                    st.sampled_from(
+                        ["9" * 100_000, "1." + "5" * 50_000 + "e99999", "9" * 5000 + "ₒ"]
+                    )
+                )
+                + text[at:]
+            )
     return text
 
 
-program_texts = st.one_of(well_typed_programs.map(lambda g: iterir.pformat(g[0])), st.sampled_from(SAMPLE_TEXTS))
+program_texts = st.one_of(
+    well_typed_programs.map(lambda g: iterir.pformat(g[0])), st.sampled_from(SAMPLE_TEXTS)
+)
 
 
 @given(mutated_text(program_texts))
@@ -95,28 +124,47 @@ def test_mutated_json_parses_or_raises_parse_error(text: str) -> None:
 DEEP = 100_000
 
 
-@pytest.mark.parametrize(("text", "outcome"), [
-    ("(" * DEEP + "x" + ")" * DEEP, "parsed"),
-    ("(" * DEEP + "x", "ParseError"),
-    ("x" + ")" * DEEP, "ParseError"),
-    ("[" * DEEP, "ParseError"),
-    ("f(" * DEEP + ")" * DEEP, "parsed"),  # f(f(…f()…))
-    ("f(" * DEEP + "x" + ")" * DEEP, "parsed"),
-    ("{" * DEEP + "x" + "}" * DEEP, "parsed"),  # tuples of tuples
-    ("{" * DEEP + "x" + "]" * DEEP, "ParseError"),
-    ("¬" * DEEP + "x", "parsed"),
-    ("9" * DEEP, "parsed"),
-], ids=["parens", "unclosed", "unopened", "brackets", "empty calls", "calls", "braces", "mismatched", "negations", "huge literal"])  # fmt: skip
+@pytest.mark.parametrize(
+    ("text", "outcome"),
+    [
+        ("(" * DEEP + "x" + ")" * DEEP, "parsed"),
+        ("(" * DEEP + "x", "ParseError"),
+        ("x" + ")" * DEEP, "ParseError"),
+        ("[" * DEEP, "ParseError"),
+        ("f(" * DEEP + ")" * DEEP, "parsed"),  # f(f(…f()…))
+        ("f(" * DEEP + "x" + ")" * DEEP, "parsed"),
+        ("{" * DEEP + "x" + "}" * DEEP, "parsed"),  # tuples of tuples
+        ("{" * DEEP + "x" + "]" * DEEP, "ParseError"),
+        ("¬" * DEEP + "x", "parsed"),
+        ("9" * DEEP, "parsed"),
+    ],
+    ids=[
+        "parens",
+        "unclosed",
+        "unopened",
+        "brackets",
+        "empty calls",
+        "calls",
+        "braces",
+        "mismatched",
+        "negations",
+        "huge literal",
+    ],
+)
 def test_deep_and_huge_text(text: str, outcome: str) -> None:
     assert _parses_or_fails_cleanly(text, "deep.itir") == outcome
 
 
-@pytest.mark.parametrize(("text", "outcome"), [
-    ("[" * DEEP + "]" * DEEP, "ParseError"),
-    ("[" * DEEP, "ParseError"),
-    ('{"node": "SymRef", "id": ' + "[" * DEEP + "]" * DEEP + "}", "ParseError"),
-    ('{"node": "Literal", "value": "' + "9" * DEEP + '", "type": "int32"}', "parsed"),
-], ids=["nested lists", "unclosed lists", "deep field", "huge literal"])  # fmt: skip
+@pytest.mark.parametrize(
+    ("text", "outcome"),
+    [
+        ("[" * DEEP + "]" * DEEP, "ParseError"),
+        ("[" * DEEP, "ParseError"),
+        ('{"node": "SymRef", "id": ' + "[" * DEEP + "]" * DEEP + "}", "ParseError"),
+        ('{"node": "Literal", "value": "' + "9" * DEEP + '", "type": "int32"}', "parsed"),
+    ],
+    ids=["nested lists", "unclosed lists", "deep field", "huge literal"],
+)
 def test_deep_and_huge_json(text: str, outcome: str) -> None:
     assert _parses_or_fails_cleanly(text, "deep.json") == outcome
 

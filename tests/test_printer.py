@@ -6,7 +6,18 @@ import pytest
 
 import iterir
 from iterir import AxisLiteral, FunCall, Literal, OffsetLiteral, Sym, SymRef
-from iterir.builders import call, deref, fencil, closure, fundef, if_, lam, lift, make_tuple, tuple_get
+from iterir.builders import (
+    call,
+    deref,
+    fencil,
+    closure,
+    fundef,
+    if_,
+    lam,
+    lift,
+    make_tuple,
+    tuple_get,
+)
 from iterir.printer import WIDTH, pformat
 
 
@@ -41,10 +52,12 @@ from iterir.printer import WIDTH, pformat
         (Literal("1", "float64"), "1f64"),
         (Literal("3", "int64"), "3i64"),
         (Literal("nan", "float64"), '"nan"f64'),
-        (lam(Sym("x", "Iterator", ("float64", True)), Sym("y", dtype=("int8", False)))("x"),
-         "λ(x: It[L[float64]], y: int8) → x"),
+        (
+            lam(Sym("x", "Iterator", ("float64", True)), Sym("y", dtype=("int8", False)))("x"),
+            "λ(x: It[L[float64]], y: int8) → x",
+        ),
     ],
-)  # fmt: skip
+)
 def test_prints_as_expected_and_reads_back(node: iterir.Node, text: str) -> None:
     assert pformat(node) == text
     assert iterir.parse(text) == node
@@ -56,10 +69,11 @@ def test_long_programs_break_lines_within_width() -> None:
     for term in terms[1:]:
         total = call("plus")(total, term)
     program = fencil(
-        "big", [f"field_{i}" for i in range(30)] + ["out"],
+        "big",
+        [f"field_{i}" for i in range(30)] + ["out"],
         [closure("out", "s", [f"field_{i}" for i in range(30)], "D")],
         [fundef("s", *[f"field_{i}" for i in range(30)])(total)],
-    )  # fmt: skip
+    )
     text = pformat(program)
     assert max(len(line) for line in text.splitlines()) <= WIDTH
     lines = text.splitlines()

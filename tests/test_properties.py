@@ -38,12 +38,54 @@ def test_walk_visits_every_node_once_in_pre_order(program: iterir.Node) -> None:
     assert len(nodes) == 1 + sum(len(list(n.iter_children())) for n in nodes)
 
 
-_PIECES = ["λ(", "x", ")", "→", "·", "+", "-", "⟪", "⟫", "Iₒ", "1ₒ", "{", "}", "c⟨", "⟩", "IDim", ":",
-           "[", ",", "if", "then", "else", "←", "@", ";", "=", "1.0f32", '"', "`", "(", "1", " ", "\n",
-           "f", "True", "×", "#", "∨", "Ω", "\x00", "ₐ"]  # fmt: skip
+_PIECES = [
+    "λ(",
+    "x",
+    ")",
+    "→",
+    "·",
+    "+",
+    "-",
+    "⟪",
+    "⟫",
+    "Iₒ",
+    "1ₒ",
+    "{",
+    "}",
+    "c⟨",
+    "⟩",
+    "IDim",
+    ":",
+    "[",
+    ",",
+    "if",
+    "then",
+    "else",
+    "←",
+    "@",
+    ";",
+    "=",
+    "1.0f32",
+    '"',
+    "`",
+    "(",
+    "1",
+    " ",
+    "\n",
+    "f",
+    "True",
+    "×",
+    "#",
+    "∨",
+    "Ω",
+    "\x00",
+    "ₐ",
+]
 
 
-@given(st.one_of(st.text(max_size=40), st.lists(st.sampled_from(_PIECES), max_size=30).map("".join)))
+@given(
+    st.one_of(st.text(max_size=40), st.lists(st.sampled_from(_PIECES), max_size=30).map("".join))
+)
 @example("((((((((((")
 @example("`\\q`")
 @example("1" * 5000 + "ₒ")
@@ -54,10 +96,33 @@ def test_any_text_parses_or_raises_parse_error(text: str) -> None:
         assert str(error).startswith("fuzz.itir:")
 
 
-@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=5),
-                    lambda c: st.lists(c, max_size=3) | st.dictionaries(st.sampled_from(
-                        ["node", "id", "fun", "args", "params", "expr", "value", "type", "kind", "dtype"]), c,
-                        max_size=4), max_leaves=20))  # fmt: skip
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+        lambda c: (
+            st.lists(c, max_size=3)
+            | st.dictionaries(
+                st.sampled_from(
+                    [
+                        "node",
+                        "id",
+                        "fun",
+                        "args",
+                        "params",
+                        "expr",
+                        "value",
+                        "type",
+                        "kind",
+                        "dtype",
+                    ]
+                ),
+                c,
+                max_size=4,
+            )
+        ),
+        max_leaves=20,
+    )
+)
 def test_any_json_value_loads_or_raises_parse_error(data: object) -> None:
     try:
         node = iterir.from_json(data, "fuzz.json")

@@ -25,14 +25,16 @@ from typeinf.terms import FencilType, roots
 def _printed(type_: typeinf.Type) -> list[str]:
     """Each part of a type, printed on its own (so that parts can be compared by name)."""
     if isinstance(type_, FencilType):
-        return [f"{d.name} :: {typeinf.pformat(d.type, locations=True)}" for d in type_.definitions] + [
-            typeinf.pformat(p, locations=True) for p in type_.params
-        ]
+        return [
+            f"{d.name} :: {typeinf.pformat(d.type, locations=True)}" for d in type_.definitions
+        ] + [typeinf.pformat(p, locations=True) for p in type_.params]
     return [typeinf.pformat(c, locations=True) for c in roots(type_)]
 
 
 @given(well_typed_programs)
-def test_the_known_type_is_an_instance_of_the_inferred_type(generated: tuple[Node, typeinf.Type]) -> None:
+def test_the_known_type_is_an_instance_of_the_inferred_type(
+    generated: tuple[Node, typeinf.Type],
+) -> None:
     program, known = generated
     inferred = typeinf.infer(program)
     event(f"nodes: {'≤ 20' if sum(1 for _ in iterir.walk(program)) <= 20 else '> 20'}")
@@ -42,7 +44,9 @@ def test_the_known_type_is_an_instance_of_the_inferred_type(generated: tuple[Nod
 
 
 @given(well_typed_programs)
-def test_every_node_of_a_well_typed_program_has_a_type(generated: tuple[Node, typeinf.Type]) -> None:
+def test_every_node_of_a_well_typed_program_has_a_type(
+    generated: tuple[Node, typeinf.Type],
+) -> None:
     program, _ = generated
     types = typeinf.infer_all(program)
     assert set(types) == {id(n) for n in iterir.walk(program)}
@@ -51,7 +55,8 @@ def test_every_node_of_a_well_typed_program_has_a_type(generated: tuple[Node, ty
 
 @given(well_typed_programs)
 def test_the_fast_run_and_the_run_with_history_give_every_node_the_same_type(
-        generated: tuple[Node, typeinf.Type]) -> None:  # fmt: skip
+    generated: tuple[Node, typeinf.Type],
+) -> None:
     # `infer_all` runs without history (nodes in reverse pre-order, calls typed by matching);
     # `check` keeps the history error messages need (post-order, unification only).
     program, _ = generated
@@ -77,7 +82,9 @@ def _user_names(program: Node) -> list[str]:
 
 
 @given(well_typed_programs, st.randoms(use_true_random=False))
-def test_renaming_parameters_does_not_change_the_type(generated: tuple[Node, typeinf.Type], random: Any) -> None:
+def test_renaming_parameters_does_not_change_the_type(
+    generated: tuple[Node, typeinf.Type], random: Any
+) -> None:
     program, _ = generated
     names = _user_names(program)
     shuffled = names[:]
@@ -88,7 +95,9 @@ def test_renaming_parameters_does_not_change_the_type(generated: tuple[Node, typ
 
 
 @given(well_typed_fencils(), st.randoms(use_true_random=False))
-def test_reordering_definitions_does_not_change_the_type(generated: tuple[FencilDefinition, FencilType], random: Any) -> None:
+def test_reordering_definitions_does_not_change_the_type(
+    generated: tuple[FencilDefinition, FencilType], random: Any
+) -> None:
     program, _ = generated
     definitions = list(program.function_definitions)
     random.shuffle(definitions)
@@ -102,16 +111,24 @@ def test_reordering_definitions_does_not_change_the_type(generated: tuple[Fencil
 
 
 @given(well_typed_fencils())
-def test_renaming_definitions_does_not_change_their_types(generated: tuple[FencilDefinition, FencilType]) -> None:
+def test_renaming_definitions_does_not_change_their_types(
+    generated: tuple[FencilDefinition, FencilType],
+) -> None:
     program, _ = generated
     mapping = {d.id: f"renamed_{d.id}" for d in program.function_definitions}
     renamed = _Rename(mapping).visit(program)
-    renamed = dataclasses.replace(renamed, function_definitions=tuple(
-        dataclasses.replace(d, id=mapping[d.id]) for d in renamed.function_definitions))  # fmt: skip
+    renamed = dataclasses.replace(
+        renamed,
+        function_definitions=tuple(
+            dataclasses.replace(d, id=mapping[d.id]) for d in renamed.function_definitions
+        ),
+    )
     original = typeinf.infer(program)
     after = typeinf.infer(renamed)
     assert [mapping[d.name] for d in original.definitions] == [d.name for d in after.definitions]
-    assert [typeinf.pformat(d.type) for d in original.definitions] == [typeinf.pformat(d.type) for d in after.definitions]
+    assert [typeinf.pformat(d.type) for d in original.definitions] == [
+        typeinf.pformat(d.type) for d in after.definitions
+    ]
 
 
 _CHILD = """
@@ -123,14 +140,26 @@ for line in sys.stdin:
 
 
 @settings(max_examples=3)
-@given(st.lists(st.one_of(well_typed_expressions().map(lambda g: g[0]), well_typed_fencils().map(lambda g: g[0])),
-                min_size=10, max_size=10))  # fmt: skip
+@given(
+    st.lists(
+        st.one_of(
+            well_typed_expressions().map(lambda g: g[0]), well_typed_fencils().map(lambda g: g[0])
+        ),
+        min_size=10,
+        max_size=10,
+    )
+)
 def test_a_fresh_process_with_another_hash_seed_prints_the_same_types(programs: list[Node]) -> None:
     here = [typeinf.pformat(typeinf.infer(p), locations=True) for p in programs]
     lines = "".join(dumps(iterir.to_json(p)) + "\n" for p in programs)
     for seed in ("0", "4242"):
         env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(ROOT)}
-        child = subprocess.run([sys.executable, "-c", _CHILD], input=lines, capture_output=True, text=True,
-                               env=env, check=True)  # fmt: skip
+        child = subprocess.run(
+            [sys.executable, "-c", _CHILD],
+            input=lines,
+            capture_output=True,
+            text=True,
+            env=env,
+            check=True,
+        )
         assert child.stdout.splitlines() == here
-

@@ -43,14 +43,20 @@ def test_parameters_shadow_builtins_and_scopes_end() -> None:
         ("x", "free"),
         ("deref", "builtin"),
     ]
-    assert _kinds("cast_(x, float64)") == [("cast_", "builtin"), ("x", "free"), ("float64", "builtin")]
+    assert _kinds("cast_(x, float64)") == [
+        ("cast_", "builtin"),
+        ("x", "free"),
+        ("float64", "builtin"),
+    ]
 
 
 def test_declarations_and_lookup_by_object() -> None:
     node = iterir.parse("f(a) { g = λ(x) → x; out ← (g)(a) @ D; }")
     table = iterir.resolve(node)
     by_id = {ref.id: binding for ref, binding in table.occurrences}
-    assert isinstance(by_id["g"].declaration, FunctionDefinition) and by_id["g"].declaration.id == "g"
+    assert (
+        isinstance(by_id["g"].declaration, FunctionDefinition) and by_id["g"].declaration.id == "g"
+    )
     assert by_id["x"].declaration == Sym("x") and by_id["a"].declaration == Sym("a")
     assert [r.id for r in table.free()] == ["D", "out"]
     ref = node.closures[0].inputs[0]

@@ -25,17 +25,24 @@ CANONICAL = [
     ("if_", "(bool⁰, T₁, T₁) → T₁", "(bool⁰, T₁, T₁) → T₁"),
     ("if cond then 1 else 1", "int32⁰", "int32⁰"),
     ("cast_(1.0, int64)", "int64⁰", "int64⁰"),
-    ("lift", "((It[T¹], …)₀ → T₂¹) → (It[T¹], …)₀ → It[T₂¹]",
-     "((It[T₂, …₃, T¹], …)₀ → T₄¹) → (It[T₅, …₃, T¹], …)₀ → It[T₅, T₂, T₄¹]"),
+    (
+        "lift",
+        "((It[T¹], …)₀ → T₂¹) → (It[T¹], …)₀ → It[T₂¹]",
+        "((It[T₂, …₃, T¹], …)₀ → T₄¹) → (It[T₅, …₃, T¹], …)₀ → It[T₅, T₂, T₄¹]",
+    ),
     ("↑(λ() → x)", "() → It[T₁⁰]", "() → It[T₁, T₃, T₂⁰]"),
     ("↑deref", "(It[T₀¹]) → It[T₀¹]", "(It[T₂, T₃, T₀¹]) → It[T₂, T₃, T₀¹]"),
     ("(↑deref)(x)", "It[T₀¹]", "It[T₂, T₃, T₀¹]"),
     ("{True, 42.0, x}", "(bool, float64, T₀)¹", "(bool, float64, T₀)¹"),
     ("{True, 42.0}[1]", "float64⁰", "float64⁰"),
-    ("λ(x) → x[1]", "(ItOrVal₀[(T₁, T₂):T₃⁴]) → ItOrVal₀[T₂⁴]", "(ItOrVal₀[(T₁, T₂):T₃⁴]) → ItOrVal₀[T₂⁴]"),
+    (
+        "λ(x) → x[1]",
+        "(ItOrVal₀[(T₁, T₂):T₃⁴]) → ItOrVal₀[T₂⁴]",
+        "(ItOrVal₀[(T₁, T₂):T₃⁴]) → ItOrVal₀[T₂⁴]",
+    ),
     ("neighbors(V2Eₒ, it)", "L[T₀, T₁, T₂]³", "L[T₀, T₁, T₂]³"),
     ("⟪iₒ, 1ₒ⟫", "(It[T₀¹]) → It[T₀¹]", "(It[T₂, T₃, T₀¹]) → It[T₄, T₃, T₀¹]"),
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize(("program", "compact", "located"), CANONICAL)
@@ -54,11 +61,21 @@ def test_where_clauses_keep_family_restrictions() -> None:
 
 CARTESIAN = {"i": {"type": "Dimension", "value": "IDim"}}
 UNSTRUCTURED = {
-    "V2E": {"type": "Connectivity", "origin": "Vertex", "neighbor": "Edge", "max_neighbors": 4,
-            "has_skip_values": False},
-    "E2C": {"type": "Connectivity", "origin": "Edge", "neighbor": "Cell", "max_neighbors": 2,
-            "has_skip_values": False},
-}  # fmt: skip
+    "V2E": {
+        "type": "Connectivity",
+        "origin": "Vertex",
+        "neighbor": "Edge",
+        "max_neighbors": 4,
+        "has_skip_values": False,
+    },
+    "E2C": {
+        "type": "Connectivity",
+        "origin": "Edge",
+        "neighbor": "Cell",
+        "max_neighbors": 2,
+        "has_skip_values": False,
+    },
+}
 
 
 @pytest.mark.parametrize(

@@ -16,24 +16,36 @@ from typeinf import __version__
 
 def test_wheel_installs_and_infers(tmp_path: Path) -> None:
     wheels = tmp_path / "dist"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(ROOT)],
-                   check=True, capture_output=True)  # fmt: skip
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(ROOT)],
+        check=True,
+        capture_output=True,
+    )
     (wheel,) = wheels.glob("itir_typeinf-*.whl")
     _check_contents(wheel)
     environment = tmp_path / "venv"
     venv.create(environment, with_pip=True)
     python = environment / "bin" / "python"
-    subprocess.run([str(python), "-m", "pip", "install", "-q", str(wheel)], check=True, capture_output=True)
+    subprocess.run(
+        [str(python), "-m", "pip", "install", "-q", str(wheel)], check=True, capture_output=True
+    )
     script = (
         "import iterir, typeinf, pathlib; "
         "assert 'site-packages' in typeinf.__file__; "
         "assert (pathlib.Path(typeinf.__file__).parent / 'builtins' / 'iterators.sig').is_file(); "
         "print(typeinf.pformat(typeinf.infer(iterir.parse('deref')), locations=True))"
     )
-    result = subprocess.run([str(python), "-c", script], cwd=tmp_path, capture_output=True, text=True, check=True)
+    result = subprocess.run(
+        [str(python), "-c", script], cwd=tmp_path, capture_output=True, text=True, check=True
+    )
     assert result.stdout == "(It[T₂, T₂, T₀¹]) → T₀¹\n"
-    command = subprocess.run([str(environment / "bin" / "typeinf"), "infer", str(ROOT / "examples" / "laplacian.itir")],
-                             cwd=tmp_path, capture_output=True, text=True, check=True)  # fmt: skip
+    command = subprocess.run(
+        [str(environment / "bin" / "typeinf"), "infer", str(ROOT / "examples" / "laplacian.itir")],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert command.stdout.startswith("{lap :: (It[float64⁰]) → float64⁰, laplacian(")
 
 
@@ -42,10 +54,21 @@ def _check_contents(wheel: Path) -> None:
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()
         metadata = archive.read(f"itir_typeinf-{__version__}.dist-info/METADATA").decode()
-    assert {name.split("/")[0] for name in names} == {"iterir", "typeinf", f"itir_typeinf-{__version__}.dist-info"}
-    for needed in ("typeinf/py.typed", "iterir/py.typed", "typeinf/builtins/math.sig", "typeinf/docs/notation.md",
-                   "typeinf/docs/rules.md", "typeinf/docs/builtins.md", "typeinf/docs/offset-providers.md",
-                   f"itir_typeinf-{__version__}.dist-info/licenses/LICENSE"):
+    assert {name.split("/")[0] for name in names} == {
+        "iterir",
+        "typeinf",
+        f"itir_typeinf-{__version__}.dist-info",
+    }
+    for needed in (
+        "typeinf/py.typed",
+        "iterir/py.typed",
+        "typeinf/builtins/math.sig",
+        "typeinf/docs/notation.md",
+        "typeinf/docs/rules.md",
+        "typeinf/docs/builtins.md",
+        "typeinf/docs/offset-providers.md",
+        f"itir_typeinf-{__version__}.dist-info/licenses/LICENSE",
+    ):
         assert needed in names, needed
     assert not any("__pycache__" in name or name.startswith("tests/") for name in names)
     headers, _, description = metadata.partition("\n\n")

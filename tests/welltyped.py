@@ -68,12 +68,17 @@ class Namer:
         return f"p{self.count}"
 
 
-dtypes = st.one_of(st.sampled_from(PRIMITIVES), st.tuples(st.sampled_from(PRIMITIVES), st.sampled_from(PRIMITIVES)))
+dtypes = st.one_of(
+    st.sampled_from(PRIMITIVES), st.tuples(st.sampled_from(PRIMITIVES), st.sampled_from(PRIMITIVES))
+)
 
 
 def _descs(size: str, depth: int = 0) -> st.SearchStrategy[Desc]:
     """A type for a lambda parameter or definition: values, iterators, and small functions."""
-    plain = st.one_of(st.tuples(st.just("val"), dtypes, st.just(size)), st.tuples(st.just("it"), dtypes, st.just(size)))
+    plain = st.one_of(
+        st.tuples(st.just("val"), dtypes, st.just(size)),
+        st.tuples(st.just("it"), dtypes, st.just(size)),
+    )
     if depth >= 1:
         return plain
     function = st.tuples(st.just("fun"), st.lists(plain, min_size=1, max_size=2).map(tuple), plain)
@@ -86,7 +91,9 @@ def expression(draw: st.DrawFn, target: Desc, env: Env, namer: Namer, depth: int
     options = _options(target, env, depth)
     if depth >= MAX_DEPTH:
         return _leaf(draw, target, env, namer, depth)
-    name = draw(st.sampled_from(sorted(options, key=lambda n: (n != "leaf", n))))  # shrinks to a leaf
+    name = draw(
+        st.sampled_from(sorted(options, key=lambda n: (n != "leaf", n)))
+    )  # shrinks to a leaf
     return options[name](draw, target, env, namer, depth)
 
 
@@ -107,10 +114,14 @@ def _leaf(draw: st.DrawFn, target: Desc, env: Env, namer: Namer, depth: int) -> 
     dtype = target[1]
     if kind == "val":
         if isinstance(dtype, tuple):
-            return call("make_tuple")(*(_leaf(draw, ("val", d, target[2]), env, namer, depth + 1) for d in dtype))
+            return call("make_tuple")(
+                *(_leaf(draw, ("val", d, target[2]), env, namer, depth + 1) for d in dtype)
+            )
         return Literal(LITERAL_TEXT[dtype], dtype)
     # An iterator: lift a stencil that returns a value of the dtype.
-    return call(call("lift")(Lambda((), _leaf(draw, ("val", dtype, target[2]), env, namer, depth + 1))))()
+    return call(
+        call("lift")(Lambda((), _leaf(draw, ("val", dtype, target[2]), env, namer, depth + 1)))
+    )()
 
 
 Option = Callable[[st.DrawFn, Desc, Env, Namer, int], Node]
@@ -127,12 +138,15 @@ def _options(target: Desc, env: Env, depth: int) -> dict[str, Option]:
         return options
     dtype, size = target[1], target[2]
     if kind == "it":
-        options["shift"] = lambda draw, t, e, n, d: call(shift("I", draw(st.integers(-2, 2))))(_sub(draw, t, e, n, d))
+        options["shift"] = lambda draw, t, e, n, d: call(shift("I", draw(st.integers(-2, 2))))(
+            _sub(draw, t, e, n, d)
+        )
         options["lift"] = _lift
         return options
     options["deref"] = lambda draw, t, e, n, d: call("deref")(_sub(draw, ("it", *t[1:]), e, n, d))
-    options["if_"] = lambda draw, t, e, n, d: call("if_")(_sub(draw, ("val", "bool", t[2]), e, n, d),
-                                                           _sub(draw, t, e, n, d), _sub(draw, t, e, n, d))  # fmt: skip
+    options["if_"] = lambda draw, t, e, n, d: call("if_")(
+        _sub(draw, ("val", "bool", t[2]), e, n, d), _sub(draw, t, e, n, d), _sub(draw, t, e, n, d)
+    )
     options["tuple_get"] = _tuple_get
     options["reduce"] = _reduce
     options["list_get"] = _list_get
@@ -140,15 +154,20 @@ def _options(target: Desc, env: Env, depth: int) -> dict[str, Option]:
         options["scan"] = _scan
     if isinstance(dtype, tuple):
         options["make_tuple"] = lambda draw, t, e, n, d: call("make_tuple")(
-            *(_sub(draw, ("val", x, t[2]), e, n, d) for x in t[1]))
+            *(_sub(draw, ("val", x, t[2]), e, n, d) for x in t[1])
+        )
         return options
     options["cast_"] = lambda draw, t, e, n, d: call("cast_")(
-        _sub(draw, ("val", draw(st.sampled_from(PRIMITIVES)), t[2]), e, n, d), SymRef(t[1]))
+        _sub(draw, ("val", draw(st.sampled_from(PRIMITIVES)), t[2]), e, n, d), SymRef(t[1])
+    )
     if dtype in NUMERIC:
-        options["arithmetic"] = lambda draw, t, e, n, d: call(draw(st.sampled_from(["plus", "minus", "multiplies", "maximum"])))(
-            _sub(draw, t, e, n, d), _sub(draw, t, e, n, d))  # fmt: skip
+        options["arithmetic"] = lambda draw, t, e, n, d: call(
+            draw(st.sampled_from(["plus", "minus", "multiplies", "maximum"]))
+        )(_sub(draw, t, e, n, d), _sub(draw, t, e, n, d))
     if dtype in FLOATS:
-        options["sqrt"] = lambda draw, t, e, n, d: call(draw(st.sampled_from(["sqrt", "exp", "abs"])))(_sub(draw, t, e, n, d))
+        options["sqrt"] = lambda draw, t, e, n, d: call(
+            draw(st.sampled_from(["sqrt", "exp", "abs"]))
+        )(_sub(draw, t, e, n, d))
     if dtype == "bool":
         options["compare"] = _compare
         options["not_"] = lambda draw, t, e, n, d: call("not_")(_sub(draw, t, e, n, d))
@@ -157,7 +176,9 @@ def _options(target: Desc, env: Env, depth: int) -> dict[str, Option]:
 
 def _lambda(draw: st.DrawFn, target: Desc, env: Env, namer: Namer, depth: int) -> Node:
     params = [(namer(), p) for p in target[1]]
-    return Lambda(tuple(Sym(n) for n, _ in params), _sub(draw, target[2], env + tuple(params), namer, depth))
+    return Lambda(
+        tuple(Sym(n) for n, _ in params), _sub(draw, target[2], env + tuple(params), namer, depth)
+    )
 
 
 def _apply_lambda(draw: st.DrawFn, target: Desc, env: Env, namer: Namer, depth: int) -> Node:
@@ -177,8 +198,10 @@ def _lift(draw: st.DrawFn, target: Desc, env: Env, namer: Namer, depth: int) -> 
     """`lift(λ(a, …) → value)(iterators…)`: all of one size, as `lift` requires."""
     inputs = draw(st.lists(st.tuples(st.just("it"), dtypes, st.just(target[2])), max_size=2))
     params = [(namer(), p) for p in inputs]
-    stencil = Lambda(tuple(Sym(n) for n, _ in params),
-                     _sub(draw, ("val", *target[1:]), env + tuple(params), namer, depth))  # fmt: skip
+    stencil = Lambda(
+        tuple(Sym(n) for n, _ in params),
+        _sub(draw, ("val", *target[1:]), env + tuple(params), namer, depth),
+    )
     return call(call("lift")(stencil))(*(_sub(draw, p, env, namer, depth) for p in inputs))
 
 
@@ -186,13 +209,16 @@ def _tuple_get(draw: st.DrawFn, target: Desc, env: Env, namer: Namer, depth: int
     other = draw(st.sampled_from(PRIMITIVES))
     index = draw(st.integers(0, 1))
     items = (target[1], other) if index == 0 else (other, target[1])
-    return call("tuple_get")(Literal(str(index), "int32"), _sub(draw, ("val", items, target[2]), env, namer, depth))
+    return call("tuple_get")(
+        Literal(str(index), "int32"), _sub(draw, ("val", items, target[2]), env, namer, depth)
+    )
 
 
 def _compare(draw: st.DrawFn, target: Desc, env: Env, namer: Namer, depth: int) -> Node:
     operand = ("val", draw(st.sampled_from(NUMERIC)), target[2])
     return call(draw(st.sampled_from(["less", "greater_equal", "eq"])))(
-        _sub(draw, operand, env, namer, depth), _sub(draw, operand, env, namer, depth))
+        _sub(draw, operand, env, namer, depth), _sub(draw, operand, env, namer, depth)
+    )
 
 
 def _const_list(draw: st.DrawFn, item: Desc, env: Env, namer: Namer, depth: int) -> Node:
@@ -203,16 +229,21 @@ def _reduce(draw: st.DrawFn, target: Desc, env: Env, namer: Namer, depth: int) -
     """`reduce(λ(acc, x) → …, init)(make_const_list(…))`."""
     item = ("val", draw(st.sampled_from(PRIMITIVES)), target[2])
     acc, x = namer(), namer()
-    step = Lambda((Sym(acc), Sym(x)), _sub(draw, target, env + ((acc, target), (x, item)), namer, depth))
-    return call(call("reduce")(step, _sub(draw, target, env, namer, depth)))(_const_list(draw, item, env, namer, depth))
+    step = Lambda(
+        (Sym(acc), Sym(x)), _sub(draw, target, env + ((acc, target), (x, item)), namer, depth)
+    )
+    return call(call("reduce")(step, _sub(draw, target, env, namer, depth)))(
+        _const_list(draw, item, env, namer, depth)
+    )
 
 
 def _list_get(draw: st.DrawFn, target: Desc, env: Env, namer: Namer, depth: int) -> Node:
     """`list_get(0, map_(λ(x) → …)(make_const_list(…)))`."""
     item = ("val", draw(st.sampled_from(PRIMITIVES)), target[2])
     x = namer()
-    mapped = call(call("map_")(Lambda((Sym(x),), _sub(draw, target, env + ((x, item),), namer, depth))))(
-        _const_list(draw, item, env, namer, depth))  # fmt: skip
+    mapped = call(
+        call("map_")(Lambda((Sym(x),), _sub(draw, target, env + ((x, item),), namer, depth)))
+    )(_const_list(draw, item, env, namer, depth))
     return call("list_get")(Literal("0", "int32"), mapped)
 
 
@@ -225,7 +256,8 @@ def _scan(draw: st.DrawFn, target: Desc, env: Env, namer: Namer, depth: int) -> 
     step = Lambda((Sym(acc), Sym(it)), _sub(draw, scalar, step_env, namer, depth))
     forward = Literal(draw(st.sampled_from(["True", "False"])), "bool")
     return call(call("scan")(step, forward, _sub(draw, scalar, env, namer, depth)))(
-        _sub(draw, column_input, env, namer, depth))
+        _sub(draw, column_input, env, namer, depth)
+    )
 
 
 @st.composite
@@ -243,12 +275,21 @@ def well_typed_fencils(draw: st.DrawFn) -> tuple[FencilDefinition, FencilType]:
     definitions: list[FunctionDefinition] = []
     known: list[tuple[str, Desc]] = []
     for k in range(draw(st.integers(1, 3))):
-        inputs = tuple(draw(st.lists(st.tuples(st.just("it"), st.sampled_from(PRIMITIVES), st.just("c")),
-                                     min_size=1, max_size=2)))  # fmt: skip
+        inputs = tuple(
+            draw(
+                st.lists(
+                    st.tuples(st.just("it"), st.sampled_from(PRIMITIVES), st.just("c")),
+                    min_size=1,
+                    max_size=2,
+                )
+            )
+        )
         desc = ("fun", inputs, ("val", draw(st.sampled_from(PRIMITIVES)), "c"))
         params = [(namer(), p) for p in inputs]
         body = draw(expression(desc[2], tuple(known) + tuple(params), namer))
-        definitions.append(FunctionDefinition(f"stencil{k}", tuple(Sym(n) for n, _ in params), body))
+        definitions.append(
+            FunctionDefinition(f"stencil{k}", tuple(Sym(n) for n, _ in params), body)
+        )
         known.append((f"stencil{k}", desc))
     fencil_params: list[tuple[str, Desc]] = [("n", ("val", "int32", "s"))]
     closures = []
@@ -258,9 +299,14 @@ def well_typed_fencils(draw: st.DrawFn) -> tuple[FencilDefinition, FencilType]:
         output = (f"out{i}", ("it", desc[2][1], "c"))
         fencil_params += [*inputs, output]
         closures.append(closure(output[0], name, [n for n, _ in inputs], domain))
-    node = FencilDefinition("generated", tuple(definitions), tuple(Sym(n) for n, _ in fencil_params), tuple(closures))
-    type_ = FencilType("generated", tuple(DefinitionType(n, to_cell(d)) for n, d in known),
-                       tuple(to_cell(d) for _, d in fencil_params))  # fmt: skip
+    node = FencilDefinition(
+        "generated", tuple(definitions), tuple(Sym(n) for n, _ in fencil_params), tuple(closures)
+    )
+    type_ = FencilType(
+        "generated",
+        tuple(DefinitionType(n, to_cell(d)) for n, d in known),
+        tuple(to_cell(d) for _, d in fencil_params),
+    )
     return node, type_
 
 

@@ -62,7 +62,9 @@ def render() -> str:
     """The page, from the signature files as they are now."""
     parts, rules, dtypes = [_INTRO], [], []
     for path, text, entries in signature_files():
-        signatures = [(names, signature) for names, signature in entries if signature not in ("rule", "dtype")]
+        signatures = [
+            (names, signature) for names, signature in entries if signature not in ("rule", "dtype")
+        ]
         rules += [name for names, signature in entries if signature == "rule" for name in names]
         dtypes += [name for names, signature in entries if signature == "dtype" for name in names]
         if not signatures:
@@ -93,8 +95,12 @@ def _write(path: Path, text: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python3 -m tools.builtins_doc", description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 if docs/builtins.md is out of date")
+    parser = argparse.ArgumentParser(
+        prog="python3 -m tools.builtins_doc", description=__doc__.splitlines()[0]
+    )
+    parser.add_argument(
+        "--check", action="store_true", help="exit 1 if docs/builtins.md is out of date"
+    )
     args = parser.parse_args(argv)
     text = render()
     current = PAGE.read_text(encoding="utf-8") if PAGE.exists() else None

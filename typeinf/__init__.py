@@ -33,8 +33,26 @@ from typeinf.signatures import register_builtin
 __version__ = "0.1.0"
 
 __all__ = [
-    "Checked", "check", "Connectivity", "DuplicateNameError", "Dimension", "GrammarBuiltinError", "InfiniteTypeError", "MalformedIRError",
-    "OffsetProviderError", "RecursionCycleError", "TypeInferenceError", "TypeSyntaxError",
-    "UnboundSymbolError", "UnsatisfiableConstraintError", "infer", "infer_all", "is_instance",
-    "load_offset_provider", "parse_type", "pformat", "register_builtin", "substitution",
-]  # fmt: skip
+    "Checked",
+    "check",
+    "Connectivity",
+    "DuplicateNameError",
+    "Dimension",
+    "GrammarBuiltinError",
+    "InfiniteTypeError",
+    "MalformedIRError",
+    "OffsetProviderError",
+    "RecursionCycleError",
+    "TypeInferenceError",
+    "TypeSyntaxError",
+    "UnboundSymbolError",
+    "UnsatisfiableConstraintError",
+    "infer",
+    "infer_all",
+    "is_instance",
+    "load_offset_provider",
+    "parse_type",
+    "pformat",
+    "register_builtin",
+    "substitution",
+]

@@ -49,65 +49,89 @@ providers and the builtins' signatures.
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="typeinf", description="Type inference for GT4Py's iterator IR (ITIR).", epilog=_EPILOG,
+        prog="typeinf",
+        description="Type inference for GT4Py's iterator IR (ITIR).",
+        epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
-    )  # fmt: skip
+    )
     parser.add_argument("--version", action="version", version=f"typeinf {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     infer = commands.add_parser(
-        "infer", help="print the most general type of IR programs",
+        "infer",
+        help="print the most general type of IR programs",
         description="Infer the type of IR programs (an expression, or `{…}` for a fencil) and print it "
         "in GT4Py's notation. Every type error is reported, with its location and the reasons "
         "behind it. Exit 0 on success, 1 on type errors, 2 on a usage or parse error, 3 on an "
         "internal error (a bug of ours). A FILE's offset provider is NAME.offsets.json beside "
         "NAME.itir or NAME.json, if there is one, unless --offset-provider names another.",
-    )  # fmt: skip
-    infer.add_argument("files", nargs="+", metavar="FILE", help="an .itir or .json file, or - for standard input")
+    )
+    infer.add_argument(
+        "files", nargs="+", metavar="FILE", help="an .itir or .json file, or - for standard input"
+    )
     shown = infer.add_mutually_exclusive_group()
-    shown.add_argument("--all", action="store_true", help="print every node with its location and type, in pre-order")
-    shown.add_argument("--defs", action="store_true", help="print only the function definitions' types")
-    infer.add_argument("--json", action="store_true",
-                       help="print results and diagnostics as JSON (schema: typeinf docs json-output)")  # fmt: skip
-    infer.add_argument("--max-errors", type=int, metavar="N", help="report at most N type errors per file")
+    shown.add_argument(
+        "--all",
+        action="store_true",
+        help="print every node with its location and type, in pre-order",
+    )
+    shown.add_argument(
+        "--defs", action="store_true", help="print only the function definitions' types"
+    )
+    infer.add_argument(
+        "--json",
+        action="store_true",
+        help="print results and diagnostics as JSON (schema: typeinf docs json-output)",
+    )
+    infer.add_argument(
+        "--max-errors", type=int, metavar="N", help="report at most N type errors per file"
+    )
     _common(infer)
 
     explain = commands.add_parser(
-        "explain", help="the type of the expression at a position, and why",
+        "explain",
+        help="the type of the expression at a position, and why",
         description="Print the type of the innermost node at FILE:LINE:COL (or FILE --at LINE:COL) "
         "and the constraints that gave it that type, each with its location. FILE is in the text "
         "syntax (`typeinf format FILE.json --to text > FILE.itir` converts JSON); its offset provider is "
         "found as for `infer`.",
-    )  # fmt: skip
+    )
     explain.add_argument("target", metavar="FILE:LINE:COL", help="a position in an .itir file")
     explain.add_argument("--at", metavar="LINE:COL", help="the position, when FILE is given alone")
     _common(explain)
 
     fmt = commands.add_parser(
-        "format", help="read IR (text or JSON) and print it back",
+        "format",
+        help="read IR (text or JSON) and print it back",
         description="Read an IR program (.itir text or .json snapshot; - for standard input) and print "
         "it in the ITIR text syntax, or as JSON with --to json.",
-    )  # fmt: skip
+    )
     fmt.add_argument("file", help="an .itir or .json file, or - for standard input")
     fmt.add_argument("--to", choices=("text", "json"), default="text", help="output format")
 
     snapshot = commands.add_parser(
-        "snapshot", help="check or update the expected types kept beside IR files",
+        "snapshot",
+        help="check or update the expected types kept beside IR files",
         description="Every IR file NAME.itir or NAME.json under DIR (with its offset provider "
         "NAME.offsets.json, if any) has its expected types in NAME.types. `check` prints a unified "
         "diff for each file whose types changed, and a missing expected file, and exits 1; "
         "`update` rewrites the expected files and says which changed.",
-    )  # fmt: skip
+    )
     snapshot.add_argument("action", choices=("check", "update"))
     snapshot.add_argument("dir", metavar="DIR", help="a folder of IR files")
-    snapshot.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="colour the diffs")
+    snapshot.add_argument(
+        "--color", choices=("auto", "always", "never"), default="auto", help="colour the diffs"
+    )
 
     docs = commands.add_parser(
-        "docs", help="list the documentation pages, or print one",
+        "docs",
+        help="list the documentation pages, or print one",
         description="Without PAGE, list the documentation pages (name and title); with PAGE, print "
         "that page (Markdown).",
-    )  # fmt: skip
-    docs.add_argument("page", nargs="?", metavar="PAGE", help="a page's name, e.g. notation or offset-providers")
+    )
+    docs.add_argument(
+        "page", nargs="?", metavar="PAGE", help="a page's name, e.g. notation or offset-providers"
+    )
     for command in commands.choices.values():
         command.formatter_class = _WholeWords
     return parser
@@ -121,19 +145,36 @@ class _WholeWords(argparse.HelpFormatter):
         return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
 
     def _fill_text(self, text: str, width: int, indent: str) -> str:
-        return textwrap.fill(" ".join(text.split()), width, initial_indent=indent, subsequent_indent=indent,
-                             break_on_hyphens=False)  # fmt: skip
+        return textwrap.fill(
+            " ".join(text.split()),
+            width,
+            initial_indent=indent,
+            subsequent_indent=indent,
+            break_on_hyphens=False,
+        )
 
 
 def _common(command: argparse.ArgumentParser) -> None:
-    command.add_argument("--locations", action="store_true",
-                         help="print iterator locations (GT4Py 1.0.3's located notation: typeinf docs notation)")  # fmt: skip
-    command.add_argument("--offset-provider", metavar="PROVIDER.json",
-                         help="offset tags as Dimension or Connectivity, instead of the provider beside "
-                              "FILE (typeinf docs offset-providers)")  # fmt: skip
-    command.add_argument("--verbose", action="store_true", help="say which offset provider each FILE is typed with")
-    command.add_argument("--color", choices=("auto", "always", "never"), default="auto",
-                         help="colour the diagnostics (auto: only on a terminal)")  # fmt: skip
+    command.add_argument(
+        "--locations",
+        action="store_true",
+        help="print iterator locations (GT4Py 1.0.3's located notation: typeinf docs notation)",
+    )
+    command.add_argument(
+        "--offset-provider",
+        metavar="PROVIDER.json",
+        help="offset tags as Dimension or Connectivity, instead of the provider beside "
+        "FILE (typeinf docs offset-providers)",
+    )
+    command.add_argument(
+        "--verbose", action="store_true", help="say which offset provider each FILE is typed with"
+    )
+    command.add_argument(
+        "--color",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="colour the diagnostics (auto: only on a terminal)",
+    )
 
 
 @dataclass
@@ -166,7 +207,9 @@ def _provider_path(path: str, args: argparse.Namespace, err: TextIO) -> str | No
         elif beside is not None:
             note = f"no offset provider ({beside} does not exist)"
         else:
-            note = "no offset provider (standard input has no file beside it: use --offset-provider)"
+            note = (
+                "no offset provider (standard input has no file beside it: use --offset-provider)"
+            )
         err.write(f"typeinf: {_filename(path)}: {note}\n")
     return found
 
@@ -195,7 +238,13 @@ def _infer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             provider = None if provider_path is None else read_provider(provider_path)
         except iterir.ParseError as error:
             code = EXIT_USAGE
-            reports.append({"file": path, "type": None, "diagnostics": [_parse_diagnostic(error, _filename(path))]})
+            reports.append(
+                {
+                    "file": path,
+                    "type": None,
+                    "diagnostics": [_parse_diagnostic(error, _filename(path))],
+                }
+            )
             if not args.json:
                 err.write(f"{error}\n")
             continue
@@ -211,7 +260,9 @@ def _infer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return code
 
 
-def _checked(program: _Program, provider: OffsetProvider | None, limit: int | None) -> tuple[Checked, bool]:
+def _checked(
+    program: _Program, provider: OffsetProvider | None, limit: int | None
+) -> tuple[Checked, bool]:
     """`check` keeping at most `limit` errors, and whether there are more: it is asked for one more
     than it keeps, as counting them all would check the whole program, which --max-errors spares."""
     if limit is None:
@@ -222,8 +273,15 @@ def _checked(program: _Program, provider: OffsetProvider | None, limit: int | No
     return checked, more
 
 
-def _print_report(program: _Program, checked: Checked, more: bool, args: argparse.Namespace, many: bool,
-                  out: TextIO, err: TextIO) -> None:  # fmt: skip
+def _print_report(
+    program: _Program,
+    checked: Checked,
+    more: bool,
+    args: argparse.Namespace,
+    many: bool,
+    out: TextIO,
+    err: TextIO,
+) -> None:
     color = _color(args.color, err)
     for error in checked.errors:
         err.write(render(error, program.source, color) + "\n")
@@ -240,15 +298,20 @@ def _print_report(program: _Program, checked: Checked, more: bool, args: argpars
         for node in iterir.walk(program.node):
             type_ = checked.types.get(id(node))
             if type_ is not None:
-                out.write(f"{program.source.where(node)}: {iterir.pformat_short(node, 40)} :: "
-                          f"{pformat(type_, args.locations)}\n")  # fmt: skip
+                out.write(
+                    f"{program.source.where(node)}: {iterir.pformat_short(node, 40)} :: "
+                    f"{pformat(type_, args.locations)}\n"
+                )
     elif args.defs:
         definitions = _definitions(checked.type)
         for definition in definitions:
             out.write(prefix + pformat(definition, args.locations) + "\n")
         if not definitions:
-            kind = f"fencil `{checked.type.name}` defines none" if isinstance(checked.type, FencilType) \
-                else "an expression, not a fencil"  # fmt: skip
+            kind = (
+                f"fencil `{checked.type.name}` defines none"
+                if isinstance(checked.type, FencilType)
+                else "an expression, not a fencil"
+            )
             err.write(f"{program.source.filename}: no function definitions ({kind})\n")
     else:
         out.write(prefix + pformat(checked.type, args.locations) + "\n")  # type: ignore[arg-type]
@@ -266,37 +329,74 @@ def _span(node: iterir.Node | None, source: Source) -> dict[str, Any]:
         return {"span": None, "json_path": None, "node": None}
     loc = node.loc
     span = None if loc is None else _span_json(loc.line, loc.column, loc.end_line, loc.end_column)
-    return {"span": span, "json_path": source.json_path(node), "node": iterir.pformat_short(node, 60)}
+    return {
+        "span": span,
+        "json_path": source.json_path(node),
+        "node": iterir.pformat_short(node, 60),
+    }
 
 
-def _span_json(line: int, column: int | None, end_line: int, end_column: int | None) -> dict[str, Any]:
+def _span_json(
+    line: int, column: int | None, end_line: int, end_column: int | None
+) -> dict[str, Any]:
     return {"line": line, "column": column, "end_line": end_line, "end_column": end_column}
 
 
-def _diagnostic(kind: str, message: str, summary: str, where: dict[str, Any], details: list[str],
-                expected: str | None, actual: str | None, notes: list[dict[str, Any]]) -> dict[str, Any]:  # fmt: skip
+def _diagnostic(
+    kind: str,
+    message: str,
+    summary: str,
+    where: dict[str, Any],
+    details: list[str],
+    expected: str | None,
+    actual: str | None,
+    notes: list[dict[str, Any]],
+) -> dict[str, Any]:
     """One entry of `diagnostics` in the JSON output (its schema is docs/json-output.md)."""
-    return {"severity": "error", "kind": kind, "message": message, "summary": summary, **where,
-            "details": details, "expected": expected, "actual": actual, "notes": notes}  # fmt: skip
+    return {
+        "severity": "error",
+        "kind": kind,
+        "message": message,
+        "summary": summary,
+        **where,
+        "details": details,
+        "expected": expected,
+        "actual": actual,
+        "notes": notes,
+    }
 
 
-def _json_report(path: str, program: _Program, checked: Checked, args: argparse.Namespace) -> dict[str, Any]:
+def _json_report(
+    path: str, program: _Program, checked: Checked, args: argparse.Namespace
+) -> dict[str, Any]:
     def typed(type_: Type) -> dict[str, Any]:
         return {"type": pformat(type_, args.locations), "tree": type_tree(type_)}
 
     report: dict[str, Any] = {"file": path, "type": None}
     if checked.type is not None:
         report.update(typed(checked.type))
-        report["definitions"] = [{"name": d.name, **typed(d.type)} for d in _definitions(checked.type)]
+        report["definitions"] = [
+            {"name": d.name, **typed(d.type)} for d in _definitions(checked.type)
+        ]
     if args.all:
-        report["nodes"] = [{**_span(node, program.source), **typed(checked.types[id(node)])}
-                           for node in iterir.walk(program.node) if id(node) in checked.types]  # fmt: skip
+        report["nodes"] = [
+            {**_span(node, program.source), **typed(checked.types[id(node)])}
+            for node in iterir.walk(program.node)
+            if id(node) in checked.types
+        ]
     report["diagnostics"] = [
-        _diagnostic(type(error).__name__, error.message, error.summary, _span(error.node, program.source),
-                    error.details, getattr(error, "expected", None), getattr(error, "actual", None),
-                    [{"message": text, **_span(node, program.source)} for text, node in error.notes])
+        _diagnostic(
+            type(error).__name__,
+            error.message,
+            error.summary,
+            _span(error.node, program.source),
+            error.details,
+            getattr(error, "expected", None),
+            getattr(error, "actual", None),
+            [{"message": text, **_span(node, program.source)} for text, node in error.notes],
+        )
         for error in checked.errors
-    ]  # fmt: skip
+    ]
     return report
 
 
@@ -307,7 +407,11 @@ def _parse_diagnostic(error: iterir.ParseError, filename: str) -> dict[str, Any]
         message = f"{error.location}: {error.message}"
         where: dict[str, Any] = {"span": None, "json_path": None, "node": None}
         return _diagnostic("ParseError", message, message, where, [], None, None, [])
-    span = None if error.line is None else _span_json(error.line, error.column, error.line, error.end_column)
+    span = (
+        None
+        if error.line is None
+        else _span_json(error.line, error.column, error.line, error.end_column)
+    )
     where = {"span": span, "json_path": error.json_path, "node": None}
     return _diagnostic("ParseError", error.message, error.message, where, [], None, None, [])
 
@@ -318,7 +422,9 @@ def _explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     path, _, position = target.rpartition(":")
     path, _, line = path.rpartition(":")
     if not (path and line.isdigit() and position.isdigit()):
-        err.write(f"typeinf: error: expected FILE:LINE:COL (or FILE --at LINE:COL), not {target!r}\n")
+        err.write(
+            f"typeinf: error: expected FILE:LINE:COL (or FILE --at LINE:COL), not {target!r}\n"
+        )
         return EXIT_USAGE
     provider_path = _provider_path(path, args, err)
     try:
@@ -333,8 +439,10 @@ def _explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return EXIT_USAGE
     node = innermost_at(program.node, int(line), int(position))
     if node is None:
-        err.write(f"{_filename(path)}:{line}:{position}: error: no expression there\n"
-                  f"{excerpt(source_line(program.text, int(line)), int(position))}\n")  # fmt: skip
+        err.write(
+            f"{_filename(path)}:{line}:{position}: error: no expression there\n"
+            f"{excerpt(source_line(program.text, int(line)), int(position))}\n"
+        )
         return EXIT_USAGE
     explained = why(program.node, node, provider)
     color = _color(args.color, err)
@@ -346,7 +454,9 @@ def _explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return EXIT_TYPE_ERROR
     out.write(f"  :: {pformat(explained.type, args.locations)}\n")
     for text, at in explained.reasons:
-        out.write(f"  because of {text} at {program.source.at(at)}: {iterir.pformat_short(at, 50)}\n")
+        out.write(
+            f"  because of {text} at {program.source.at(at)}: {iterir.pformat_short(at, 50)}\n"
+        )
     if not explained.reasons:
         out.write("  (nothing constrains it beyond its own form)\n")
     return EXIT_TYPE_ERROR if explained.errors else EXIT_OK
@@ -356,8 +466,10 @@ def _not_a_position(program: _Program, path: str, line: int, column: int) -> str
     """Why LINE:COL names no place in FILE (JSON has no lines to point at), or None."""
     if program.source.json_root is not None:
         text_file = "program.itir" if path == "-" else Path(path).with_suffix(".itir")
-        return (f"`explain` needs a position in the IR text syntax, and JSON has none: convert it with "
-                f"`typeinf format {path} --to text > {text_file}` and explain a position in {text_file}")  # fmt: skip
+        return (
+            f"`explain` needs a position in the IR text syntax, and JSON has none: convert it with "
+            f"`typeinf format {path} --to text > {text_file}` and explain a position in {text_file}"
+        )
     if line < 1 or column < 1:
         return "lines and columns are counted from 1"
     lines = program.text.split("\n")
@@ -379,9 +491,14 @@ def _snapshot(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return EXIT_USAGE
     found = list(programs(folder))
     if not found:
-        err.write(f"typeinf: error: no IR files ({', '.join(f'*{suffix}' for suffix in IR_SUFFIXES)}) in {args.dir}\n")
+        err.write(
+            f"typeinf: error: no IR files ({', '.join(f'*{suffix}' for suffix in IR_SUFFIXES)}) in {args.dir}\n"
+        )
         return EXIT_USAGE
-    code, counts = EXIT_OK, {"match": 0, "differ": 0, "missing": 0, "created": 0, "updated": 0, "unreadable": 0}
+    code, counts = (
+        EXIT_OK,
+        {"match": 0, "differ": 0, "missing": 0, "created": 0, "updated": 0, "unreadable": 0},
+    )
     color = _color(args.color, out)
     for program in found:
         snapshot = take(program)
@@ -399,7 +516,9 @@ def _snapshot(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             out.write(f"{done} {snapshot.expected}\n")
             counts[done] += 1
         elif stored is None:
-            out.write(f"{snapshot.expected}: missing (run `typeinf snapshot update {args.dir}` to create it)\n")
+            out.write(
+                f"{snapshot.expected}: missing (run `typeinf snapshot update {args.dir}` to create it)\n"
+            )
             counts["missing"] += 1
             code = max(code, EXIT_TYPE_ERROR)
         else:
@@ -414,8 +533,12 @@ def _colored_diff(diff: str, color: bool) -> str:
     if not color:
         return diff
     paint = {"+": "\x1b[32m", "-": "\x1b[31m", "@": "\x1b[36m"}
-    return "".join(f"{paint[line[0]]}{line}\x1b[0m" if line[:1] in paint and line[:3] not in ("+++", "---") else line
-                   for line in diff.splitlines(keepends=True))  # fmt: skip
+    return "".join(
+        f"{paint[line[0]]}{line}\x1b[0m"
+        if line[:1] in paint and line[:3] not in ("+++", "---")
+        else line
+        for line in diff.splitlines(keepends=True)
+    )
 
 
 # -- main -----------------------------------------------------------------------------------------
@@ -437,14 +560,22 @@ def _docs(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return EXIT_OK
     page = found.get(args.page.removesuffix(".md"))
     if page is None:
-        err.write(f"typeinf: error: no documentation page {args.page!r}; the pages are: {', '.join(found)}\n")
+        err.write(
+            f"typeinf: error: no documentation page {args.page!r}; the pages are: {', '.join(found)}\n"
+        )
         return EXIT_USAGE
     text = page.text()
     out.write(text if text.endswith("\n") else text + "\n")
     return EXIT_OK
 
 
-_COMMANDS = {"infer": _infer, "explain": _explain, "format": _format, "snapshot": _snapshot, "docs": _docs}
+_COMMANDS = {
+    "infer": _infer,
+    "explain": _explain,
+    "format": _format,
+    "snapshot": _snapshot,
+    "docs": _docs,
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -458,9 +589,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as error:  # noqa: BLE001 - a bug of ours: said as one, without a traceback
         if os.environ.get("TYPEINF_TRACEBACK"):
             raise
-        sys.stderr.write(f"typeinf: internal error (a bug in typeinf, not in the input): {type(error).__name__}: "
-                         f"{str(error)[:500]}\n  please report it with the input; TYPEINF_TRACEBACK=1 shows "
-                         "where it happened\n")  # fmt: skip
+        sys.stderr.write(
+            f"typeinf: internal error (a bug in typeinf, not in the input): {type(error).__name__}: "
+            f"{str(error)[:500]}\n  please report it with the input; TYPEINF_TRACEBACK=1 shows "
+            "where it happened\n"
+        )
         return EXIT_INTERNAL
     return code
 

@@ -72,22 +72,43 @@ from typeinf.unify import Mismatch
 
 def _tuple_index(index: Node) -> int:
     """The index `tuple_get` is given: an integer literal, below `shaped.MOST_TUPLE_ELEMENTS`."""
-    if not (isinstance(index, Literal) and index.type in PRIMITIVES and index.type.startswith(("int", "uint"))
-            and index.value.isascii() and index.value.isdigit()):  # fmt: skip
-        raise GrammarBuiltinError("the index of `tuple_get` must be a non-negative integer literal", index)
+    if not (
+        isinstance(index, Literal)
+        and index.type in PRIMITIVES
+        and index.type.startswith(("int", "uint"))
+        and index.value.isascii()
+        and index.value.isdigit()
+    ):
+        raise GrammarBuiltinError(
+            "the index of `tuple_get` must be a non-negative integer literal", index
+        )
     digits = index.value.lstrip("0") or "0"
-    if len(digits) > len(str(shaped.MOST_TUPLE_ELEMENTS)) or int(digits) >= shaped.MOST_TUPLE_ELEMENTS:
-        shown = digits if len(digits) <= 20 else f"{digits[:8]}…{digits[-8:]} ({len(digits):,} digits)"
-        raise GrammarBuiltinError(f"`tuple_get` takes element {shown} of a tuple, but tuples of more than "
-                                  f"{shaped.MOST_TUPLE_ELEMENTS:,} elements are not supported", index)  # fmt: skip
+    if (
+        len(digits) > len(str(shaped.MOST_TUPLE_ELEMENTS))
+        or int(digits) >= shaped.MOST_TUPLE_ELEMENTS
+    ):
+        shown = (
+            digits if len(digits) <= 20 else f"{digits[:8]}…{digits[-8:]} ({len(digits):,} digits)"
+        )
+        raise GrammarBuiltinError(
+            f"`tuple_get` takes element {shown} of a tuple, but tuples of more than "
+            f"{shaped.MOST_TUPLE_ELEMENTS:,} elements are not supported",
+            index,
+        )
     return int(digits)
 
 
 class Collection:
     """The solved type of every node of one program, by pre-order position."""
 
-    def __init__(self, root: Node, offset_provider: OffsetProvider | None, *, explain: bool = False,
-                 max_errors: int = 1) -> None:  # fmt: skip
+    def __init__(
+        self,
+        root: Node,
+        offset_provider: OffsetProvider | None,
+        *,
+        explain: bool = False,
+        max_errors: int = 1,
+    ) -> None:
         """Collect and solve; raise the first error, or with `max_errors` > 1 keep up to that
         many (one per failing definition or closure) in `errors`. `explain` keeps the history
         that errors need to give their reasons (see `Solver`)."""
@@ -128,7 +149,9 @@ class Collection:
             if self.max_errors <= 1:
                 raise
             # The final search for infinite types finds a failed definition's cycle again.
-            if not any(kept.node is error.node and kept.message == error.message for _, kept in self.errors):
+            if not any(
+                kept.node is error.node and kept.message == error.message for _, kept in self.errors
+            ):
                 self.errors.append((position, error))
             if len(self.errors) >= self.max_errors:
                 raise _EnoughErrors from None
@@ -151,8 +174,10 @@ class Collection:
         if not self._guarded(0, self._order, children[:ndefs], order):
             return  # recursion: nothing can be typed in the order it needs
         for position in order:
-            if not (self._guarded(position, self._collect_part, position)
-                    and self._guarded(position, self._generalize, position)):  # fmt: skip
+            if not (
+                self._guarded(position, self._collect_part, position)
+                and self._guarded(position, self._generalize, position)
+            ):
                 # A definition that failed is, to its users, anything at all: no second error.
                 self.solver.schemes[position] = Scheme(var(Sort.TYPE))
         for position in children[ndefs : ndefs + nparams]:
@@ -162,8 +187,11 @@ class Collection:
 
     def _duplicate(self, position: int, first: int) -> None:
         node, earlier = self.nodes[position], self.nodes[first]
-        raise DuplicateNameError(f"`{node.id}` is declared twice", node,  # type: ignore[attr-defined]
-                                 notes=[(f"the first `{node.id}` is declared", earlier)])  # type: ignore[attr-defined]
+        raise DuplicateNameError(
+            f"`{node.id}` is declared twice",
+            node,  # type: ignore[attr-defined]
+            notes=[(f"the first `{node.id}` is declared", earlier)],
+        )  # type: ignore[attr-defined]
 
     def _order(self, definitions: list[int], out: list[int]) -> None:
         out.extend(definition_order(self.nodes, self.sizes, self.symbols, definitions))
@@ -179,7 +207,11 @@ class Collection:
         needs no ordering; with it, in post-order, so that an error is the one a reader meets
         first: the later of two conflicting uses. Unification does not depend on the order."""
         nodes, types, bindings, visit = self.nodes, self.types, self.symbols.bindings, _VISIT
-        order = self.postorder(start) if self.explain else range(start + self.sizes[start] - 1, start - 1, -1)
+        order = (
+            self.postorder(start)
+            if self.explain
+            else range(start + self.sizes[start] - 1, start - 1, -1)
+        )
         for position in order:
             node = nodes[position]
             cls = type(node)
@@ -222,7 +254,12 @@ class Collection:
         cell = types[position]
         # Untyped, and the callee of a typed call (a call's first child is its callee): a
         # builtin called directly (typed by a signature or by a rule), or a definition.
-        if cell is None and position and type(self.nodes[position - 1]) is FunCall and types[position - 1] is not None:
+        if (
+            cell is None
+            and position
+            and type(self.nodes[position - 1]) is FunCall
+            and types[position - 1] is not None
+        ):
             call = self.nodes[position - 1]
             args = child_positions(self.sizes, position - 1, len(call.args) + 1)[1:]  # type: ignore[attr-defined]
             cell = types[position] = fun([self.type_at(a) for a in args], types[position - 1])  # type: ignore[arg-type]
@@ -237,10 +274,16 @@ class Collection:
     def misuse(self, position: int, how: str) -> None:
         node = self.nodes[position]
         if how == "dtype":
-            raise GrammarBuiltinError(f"`{node.id}` is a type name: it can only be the second "  # type: ignore[attr-defined]
-                                      "argument of `cast_`", node)  # fmt: skip
-        raise GrammarBuiltinError(f"`{node.id}` is part of the grammar: it can only be called, "  # type: ignore[attr-defined]
-                                  "not used as a value", node)  # fmt: skip
+            raise GrammarBuiltinError(
+                f"`{node.id}` is a type name: it can only be the second "  # type: ignore[attr-defined]
+                "argument of `cast_`",
+                node,
+            )
+        raise GrammarBuiltinError(
+            f"`{node.id}` is part of the grammar: it can only be called, "  # type: ignore[attr-defined]
+            "not used as a value",
+            node,
+        )
 
     # -- declarations and names -------------------------------------------------------------------
     def decl(self, position: int) -> Cell:
@@ -252,7 +295,9 @@ class Collection:
         sym = self.nodes[position]
         assert isinstance(sym, Sym)
         if sym.kind is not None or sym.dtype is not None:
-            kind = {"Iterator": ITERATOR, "Value": VALUE}.get(sym.kind or "", None) or var(Sort.KIND)
+            kind = {"Iterator": ITERATOR, "Value": VALUE}.get(sym.kind or "", None) or var(
+                Sort.KIND
+            )
             dtype = var(Sort.DTYPE)
             if sym.dtype is not None:
                 name, is_list = sym.dtype
@@ -270,7 +315,11 @@ class Collection:
         if kind is _BUILTIN:
             signature = BUILTINS[node.id]
             if signature.how == "signature":
-                if signature.instantiate_call is not None and position and type(self.nodes[position - 1]) is FunCall:
+                if (
+                    signature.instantiate_call is not None
+                    and position
+                    and type(self.nodes[position - 1]) is FunCall
+                ):
                     # The callee of the call at position - 1 (a call's first child is its
                     # callee): `call` instantiates it.
                     self.builtin_callees[position] = signature
@@ -284,8 +333,10 @@ class Collection:
                 return None
             return self.solver.instance(declared)  # type: ignore[arg-type]
         if self.in_fencil:
-            raise UnboundSymbolError(f"`{node.id}` is not defined: not a parameter, a function "
-                                     "definition or a builtin", node)  # fmt: skip
+            raise UnboundSymbolError(
+                f"`{node.id}` is not defined: not a parameter, a function definition or a builtin",
+                node,
+            )
         cell = self.free_names.get(node.id)
         if cell is None:
             cell = self.free_names[node.id] = var(Sort.TYPE)
@@ -311,14 +362,21 @@ class Collection:
         if fun_position in self.uncalled:
             how = self.uncalled.pop(fun_position)
             if how == "dtype":
-                raise GrammarBuiltinError(f"`{callee.id}` is a type name, not a function: cast "  # type: ignore[attr-defined]
-                                          f"with `cast_(x, {callee.id})`", callee)  # type: ignore[attr-defined]  # fmt: skip
+                raise GrammarBuiltinError(
+                    f"`{callee.id}` is a type name, not a function: cast "  # type: ignore[attr-defined]
+                    f"with `cast_(x, {callee.id})`",
+                    callee,
+                )  # type: ignore[attr-defined]
             result: Cell = getattr(self, "rule_" + callee.id)(position, node, args)  # type: ignore[attr-defined]
             return result  # its callee's type is made only if read (see `built`)
         signature = self.builtin_callees.pop(fun_position, None)
         if signature is not None:
             # A builtin called directly: its function type is made only if read (see `built`).
-            result = None if self.explain else self._matched(self._fitted(signature, args), args, position)
+            result = (
+                None
+                if self.explain
+                else self._matched(self._fitted(signature, args), args, position)
+            )
             if result is None:
                 *params, result = signature.instantiate_call()  # type: ignore[misc]
                 self._arguments(node, params, args, fun_position)
@@ -341,8 +399,13 @@ class Collection:
         self.equal(fun_type, called, position, self._call_reason(position, len(args)))
         return ret
 
-    def _matched(self, signature: Signature | Template, args: list[int], position: int,
-                 reason: Reason | None = None) -> Cell | None:  # fmt: skip
+    def _matched(
+        self,
+        signature: Signature | Template,
+        args: list[int],
+        position: int,
+        reason: Reason | None = None,
+    ) -> Cell | None:
         """The type of the use at `position` of `signature` by matching (see `matching`); None
         if the number of arguments is wrong (the general way reports it). Without history only:
         `reason` is what an error says if this run's error is all there is (by default, made
@@ -352,7 +415,9 @@ class Collection:
             result = signature.match([types[a] or self.type_at(a) for a in args], undecided)  # type: ignore[misc]
         except Mismatch as mismatch:
             reason = reason or self._call_reason(position, len(args))
-            raise self.solver.unsatisfiable(Equal(mismatch.left, mismatch.right, position, reason), mismatch) from None
+            raise self.solver.unsatisfiable(
+                Equal(mismatch.left, mismatch.right, position, reason), mismatch
+            ) from None
         if undecided:
             reason = reason or self._call_reason(position, len(args))
             self.solver.postponed += [(x, y, Equal(x, y, position, reason)) for x, y in undecided]
@@ -371,34 +436,52 @@ class Collection:
         """The reason of the call at `position`, with `count` arguments (its callee is next)."""
         return ("call", count, self.nodes[position + 1], position + 1)
 
-    def _arguments(self, node: FunCall, params: list[Cell], args: list[int], fun_position: int) -> None:
+    def _arguments(
+        self, node: FunCall, params: list[Cell], args: list[int], fun_position: int
+    ) -> None:
         """One constraint per argument of a callee of known arity, for precise errors."""
         callee = node.fun
         if len(params) != len(args):
             raise UnsatisfiableConstraintError(
                 f"{callee_text(callee)} takes {len(params)} argument{'' if len(params) == 1 else 's'}, "
-                f"but is given {len(args)}", node, str(len(params)), str(len(args)))  # fmt: skip
+                f"but is given {len(args)}",
+                node,
+                str(len(params)),
+                str(len(args)),
+            )
         types, equal = self.types, self.equal
         for i, param in enumerate(params):
             arg = args[i]
-            equal(param, types[arg] or self.type_at(arg), arg, ("argument", i, callee, fun_position))
+            equal(
+                param, types[arg] or self.type_at(arg), arg, ("argument", i, callee, fun_position)
+            )
 
     # -- the builtins that are part of the grammar (docs/rules.md) ---------------------------
     def arity(self, node: FunCall, args: list[int], count: int) -> None:
         if len(args) != count:
-            raise GrammarBuiltinError(f"`{node.fun.id}` takes {count} arguments, not {len(args)}", node)  # type: ignore[attr-defined]
+            raise GrammarBuiltinError(
+                f"`{node.fun.id}` takes {count} arguments, not {len(args)}", node
+            )  # type: ignore[attr-defined]
 
     def rule_make_tuple(self, position: int, node: FunCall, args: list[int]) -> Cell:
-        return self._shaped(shaped.make_tuple(len(args)), args, position,
-                            lambda i: f"the {ordinal(i)} element of the tuple")  # fmt: skip
+        return self._shaped(
+            shaped.make_tuple(len(args)),
+            args,
+            position,
+            lambda i: f"the {ordinal(i)} element of the tuple",
+        )
 
     def rule_tuple_get(self, position: int, node: FunCall, args: list[int]) -> Cell:
         self.arity(node, args, 2)
         index = _tuple_index(node.args[0])
         if self.explain:  # without history, the rows' mismatch is found all the same
             self._in_range(index, args[1])
-        return self._shaped(shaped.tuple_get(index), args[1:], position,
-                            lambda i: f"the tuple that `tuple_get` takes element {index} of")  # fmt: skip
+        return self._shaped(
+            shaped.tuple_get(index),
+            args[1:],
+            position,
+            lambda i: f"the tuple that `tuple_get` takes element {index} of",
+        )
 
     def _in_range(self, index: int, tuple_position: int) -> None:
         """An index past the end of a tuple whose length is known by now is said so, instead of
@@ -410,9 +493,14 @@ class Collection:
         if tail is D_EMPTY and index >= len(items):
             raise UnsatisfiableConstraintError(
                 f"`tuple_get` takes element {index} of a tuple of {len(items)} element{'' if len(items) == 1 else 's'}",
-                self.nodes[tuple_position], f"at least {index + 1} elements", str(len(items)))  # fmt: skip
+                self.nodes[tuple_position],
+                f"at least {index + 1} elements",
+                str(len(items)),
+            )
 
-    def _shaped(self, signature: Signature, args: list[int], position: int, reason: Callable[[int], str]) -> Cell:
+    def _shaped(
+        self, signature: Signature, args: list[int], position: int, reason: Callable[[int], str]
+    ) -> Cell:
         """The type of a use typed by a signature of its shape (see `shaped`), whose parameters
         are the types of `args`: each constraint's reason is `reason(i)`."""
         if not self.explain:
@@ -428,8 +516,9 @@ class Collection:
         entry = self.offset_provider.get(node.value)
         if entry is None:
             known = ", ".join(sorted(self.offset_provider)) or "none"
-            raise OffsetProviderError(f"offset `{node.value}` is not in the offset provider "
-                                      f"(it has: {known})", node)  # fmt: skip
+            raise OffsetProviderError(
+                f"offset `{node.value}` is not in the offset provider (it has: {known})", node
+            )
         return entry
 
     def rule_shift(self, position: int, node: FunCall, args: list[int]) -> Cell:
@@ -441,51 +530,77 @@ class Collection:
             for offset in node.args:
                 entry = self.offset_entry(offset) if isinstance(offset, OffsetLiteral) else None
                 if isinstance(entry, Connectivity):
-                    self.equal(loc(entry.origin), current_out, position,
-                               f"the shift by `{offset.value}`, which starts from a {entry.origin}")  # type: ignore[union-attr]
+                    self.equal(
+                        loc(entry.origin),
+                        current_out,
+                        position,
+                        f"the shift by `{offset.value}`, which starts from a {entry.origin}",
+                    )  # type: ignore[union-attr]
                     current_out = loc(entry.neighbor)
         dtype, size, defined = var(Sort.DTYPE), var(Sort.SIZE), var(Sort.LOC)
-        return fun([val(ITERATOR, dtype, size, current_in, defined)],
-                   val(ITERATOR, dtype, size, current_out, defined))  # fmt: skip
+        return fun(
+            [val(ITERATOR, dtype, size, current_in, defined)],
+            val(ITERATOR, dtype, size, current_out, defined),
+        )
 
     def rule_neighbors(self, position: int, node: FunCall, args: list[int]) -> Cell:
         self.arity(node, args, 2)
         tag = node.args[0]
         if not (isinstance(tag, OffsetLiteral) and isinstance(tag.value, str)):
-            raise GrammarBuiltinError("the first argument of `neighbors` must be an offset tag, "
-                                      "such as `V2Eₒ`", tag)  # fmt: skip
+            raise GrammarBuiltinError(
+                "the first argument of `neighbors` must be an offset tag, such as `V2Eₒ`", tag
+            )
         entry = self.offset_entry(tag)
         length, skip = var(Sort.LENGTH), var(Sort.SKIP)
         current, defined = var(Sort.LOC), var(Sort.LOC)
         if isinstance(entry, Dimension):
-            raise OffsetProviderError(f"`neighbors` needs a connectivity, but `{tag.value}` is "
-                                      f"the dimension {entry.value}", tag)  # fmt: skip
+            raise OffsetProviderError(
+                f"`neighbors` needs a connectivity, but `{tag.value}` is "
+                f"the dimension {entry.value}",
+                tag,
+            )
         if isinstance(entry, Connectivity):
-            length, skip = constant("Length", entry.max_neighbors), constant("Skip", entry.has_skip_values)
+            length, skip = (
+                constant("Length", entry.max_neighbors),
+                constant("Skip", entry.has_skip_values),
+            )
             current, defined = loc(entry.origin), loc(entry.neighbor)
         dtype, size = var(Sort.DTYPE), var(Sort.SIZE)
-        self.equal(val(ITERATOR, dtype, size, current, defined), self.type_at(args[1]), args[1],
-                   f"the iterator whose neighbors along `{tag.value}` are taken")  # fmt: skip
+        self.equal(
+            val(ITERATOR, dtype, size, current, defined),
+            self.type_at(args[1]),
+            args[1],
+            f"the iterator whose neighbors along `{tag.value}` are taken",
+        )
         return val(VALUE, make("List", dtype, length, skip), size)
 
     def rule_cast_(self, position: int, node: FunCall, args: list[int]) -> Cell:
         self.arity(node, args, 2)
         target = node.args[1]
         if not (isinstance(target, SymRef) and self.uncalled.get(args[1]) == "dtype"):
-            raise GrammarBuiltinError("the second argument of `cast_` must be a type name, such as"
-                                      " `float64`", target)  # fmt: skip
+            raise GrammarBuiltinError(
+                "the second argument of `cast_` must be a type name, such as `float64`", target
+            )
         del self.uncalled[args[1]]
         size = var(Sort.SIZE)
-        self.equal(val(VALUE, var(Sort.DTYPE), size), self.type_at(args[0]), args[0],
-                   "the value that `cast_` converts")  # fmt: skip
+        self.equal(
+            val(VALUE, var(Sort.DTYPE), size),
+            self.type_at(args[0]),
+            args[0],
+            "the value that `cast_` converts",
+        )
         result = val(VALUE, prim(target.id), size)
         self.types[args[1]] = result
         return result
 
     def rule_domain(self, node: FunCall, args: list[int]) -> Cell:
         for i, arg in enumerate(args):
-            self.equal(val(VALUE, prim("named_range"), SCALAR), self.type_at(arg), arg,
-                       f"the {ordinal(i)} range of the domain")  # fmt: skip
+            self.equal(
+                val(VALUE, prim("named_range"), SCALAR),
+                self.type_at(arg),
+                arg,
+                f"the {ordinal(i)} range of the domain",
+            )
         return val(VALUE, prim("domain"), SCALAR)
 
     def rule_cartesian_domain(self, position: int, node: FunCall, args: list[int]) -> Cell:
@@ -498,11 +613,18 @@ class Collection:
     def closure(self, position: int, node: StencilClosure) -> None:
         domain, stencil, output, *inputs = self.children(position)
         plural = "" if len(inputs) == 1 else "s"
-        reasons = ["a closure's domain", "the closure's output, which is written through a column iterator",
-                   *(f"the {ordinal(i)} input of the closure" for i in range(len(inputs))),
-                   f"the stencil, which is applied to the closure's {len(inputs)} input{plural}"]  # fmt: skip
-        self._shaped(shaped.closure(len(inputs)), [domain, output, *inputs, stencil], position,
-                     reasons.__getitem__)  # fmt: skip
+        reasons = [
+            "a closure's domain",
+            "the closure's output, which is written through a column iterator",
+            *(f"the {ordinal(i)} input of the closure" for i in range(len(inputs))),
+            f"the stencil, which is applied to the closure's {len(inputs)} input{plural}",
+        ]
+        self._shaped(
+            shaped.closure(len(inputs)),
+            [domain, output, *inputs, stencil],
+            position,
+            reasons.__getitem__,
+        )
         return None
 
 

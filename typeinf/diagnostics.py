@@ -87,7 +87,9 @@ def json_paths(root: Node) -> dict[int, str]:
 def render(error: TypeInferenceError, source: Source, color: bool = False) -> str:
     """The whole diagnostic for `error`, several lines, without a final newline."""
     bold, red, cyan, reset = (_BOLD, _RED, _CYAN, _RESET) if color else ("", "", "", "")
-    lines = [f"{bold}{source.where(error.node)}{reset}: {red}error{reset}: {bold}{error.summary}{reset}"]
+    lines = [
+        f"{bold}{source.where(error.node)}{reset}: {red}error{reset}: {bold}{error.summary}{reset}"
+    ]
     span = error.node.loc if error.node is not None else None
     if span is not None and source.text is not None:
         text = source_line(source.text, span.line)

@@ -15,8 +15,15 @@ class TypeInferenceError(Exception):
     them, each about a node of its own.
     """
 
-    def __init__(self, message: str, node: Node | None = None, *, summary: str | None = None,
-                 details: list[str] | None = None, notes: list[tuple[str, Node]] | None = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        message: str,
+        node: Node | None = None,
+        *,
+        summary: str | None = None,
+        details: list[str] | None = None,
+        notes: list[tuple[str, Node]] | None = None,
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.node = node
@@ -40,7 +47,9 @@ class TypeInferenceError(Exception):
 class UnsatisfiableConstraintError(TypeInferenceError):
     """Two types that must be equal cannot be: `expected` and `actual` say which."""
 
-    def __init__(self, message: str, node: Node | None, expected: str, actual: str, **parts: Any) -> None:
+    def __init__(
+        self, message: str, node: Node | None, expected: str, actual: str, **parts: Any
+    ) -> None:
         super().__init__(message, node, **parts)
         self.expected, self.actual = expected, actual
 

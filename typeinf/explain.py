@@ -27,7 +27,10 @@ def innermost_at(root: Node, line: int, column: int) -> Node | None:
     found = None
     for node in walk(root):
         span = node.loc
-        if span is not None and (span.line, span.column) <= (line, column) < (span.end_line, span.end_column):
+        if span is not None and (span.line, span.column) <= (line, column) < (
+            span.end_line,
+            span.end_column,
+        ):
             found = node
     return found
 

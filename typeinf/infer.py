@@ -35,7 +35,9 @@ def every_error(node: Node, offset_provider: Provider, max_errors: int | None = 
     """Collect and solve in explain mode, keeping up to `max_errors` errors (one per failing
     definition or closure) in `errors`; raises only when no part can be typed (a malformed
     tree). For `check` and `explain`, which report rather than raise."""
-    return Collection(node, _provider(offset_provider), explain=True, max_errors=max(max_errors or sys.maxsize, 2))
+    return Collection(
+        node, _provider(offset_provider), explain=True, max_errors=max(max_errors or sys.maxsize, 2)
+    )
 
 
 def _program_type(collection: Collection, position: int, types: list[Type | None]) -> Type | None:
@@ -51,8 +53,10 @@ def _program_type(collection: Collection, position: int, types: list[Type | None
         count = len(current.function_definitions) + len(current.params)
         children = child_positions(collection.sizes, position, count)
         ndefs = len(current.function_definitions)
-        definitions = tuple(DefinitionType(collection.nodes[p].id, collection.type_at(p))  # type: ignore[attr-defined]
-                            for p in children[:ndefs])  # fmt: skip
+        definitions = tuple(
+            DefinitionType(collection.nodes[p].id, collection.type_at(p))  # type: ignore[attr-defined]
+            for p in children[:ndefs]
+        )
         params = tuple(collection.type_at(p) for p in children[ndefs:])
         return FencilType(current.id, definitions, params)
     return types[position] if types[position] is not None else collection.built(position)
@@ -71,7 +75,9 @@ def infer(node: Node, offset_provider: Provider = None) -> Type:
     return result  # type: ignore[return-value]
 
 
-def infer_all(node: Node, offset_provider: Provider = None, *, attach: bool = False) -> dict[int, Type]:
+def infer_all(
+    node: Node, offset_provider: Provider = None, *, attach: bool = False
+) -> dict[int, Type]:
     """The type of every node, keyed by `id(node)`, in pre-order. A node object used in several
     places is keyed by its first occurrence. With `attach`, each node also gets its type as
     `node.inferred_type` (the types share one solved graph: print them with `pformat`)."""
@@ -110,7 +116,9 @@ class Checked:
     errors: list[TypeInferenceError]
 
 
-def check(node: Node, offset_provider: Provider = None, *, max_errors: int | None = None) -> Checked:
+def check(
+    node: Node, offset_provider: Provider = None, *, max_errors: int | None = None
+) -> Checked:
     """Infer like `infer_all`, but report every independent error (at least one per failing
     function definition and closure, at most `max_errors`) instead of raising the first."""
     with gc_paused():

@@ -49,7 +49,11 @@ def substitution(general: Type, specific: Type) -> dict[Cell, Cell] | None:
             return None  # a variable of the specific type was bound or narrowed
         if images.setdefault(id(root), cell) is not cell:
             return None  # two variables of the specific type were made one
-    return {original: find(copy) for original, copy in zip(scheme.cells, pattern) if original.ctor is None}
+    return {
+        original: find(copy)
+        for original, copy in zip(scheme.cells, pattern)
+        if original.ctor is None
+    }
 
 
 def is_instance(general: Type, specific: Type) -> bool:

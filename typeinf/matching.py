@@ -46,9 +46,16 @@ def compiled_matcher(scheme: Scheme) -> Matcher | None:
     for n, param in enumerate(params):
         writer.match(index[id(find(param))], arguments[n], "    ")
     result = writer.build(index[id(find(root.args[1]))], "    ")
-    lines = ["def match(types, undecided):", f"    if len(types) != {len(params)}: return None",
-             *([f"    {', '.join(arguments)}, = types"] if arguments else []), "    pairs = []", *writer.lines,
-             "    for p, q in pairs:", "        undecided += unify(p, q)", f"    return {result}"]  # fmt: skip
+    lines = [
+        "def match(types, undecided):",
+        f"    if len(types) != {len(params)}: return None",
+        *([f"    {', '.join(arguments)}, = types"] if arguments else []),
+        "    pairs = []",
+        *writer.lines,
+        "    for p, q in pairs:",
+        "        undecided += unify(p, q)",
+        f"    return {result}",
+    ]
     exec("\n".join(lines), writer.names)  # noqa: S102 - our own generated code, from our own plan
     return writer.names["match"]  # type: ignore[no-any-return]
 
@@ -74,7 +81,12 @@ class _Writer:
 
     def __init__(self, scheme: Scheme, index: dict[int, int]) -> None:
         self.cells, self.plan, self.index = scheme.cells, scheme.plan, index
-        self.names: dict[str, object] = {"new": Cell.__new__, "Cell": Cell, "unify": unify, "in_family": in_family}
+        self.names: dict[str, object] = {
+            "new": Cell.__new__,
+            "Cell": Cell,
+            "unify": unify,
+            "in_family": in_family,
+        }
         self.lines: list[str] = []
         self.bound: set[int] = set()
 
@@ -92,8 +104,11 @@ class _Writer:
             self.names[f"k{i}"] = step
             lines.append(f"{indent}if y is not k{i}: pairs.append((k{i}, y))")
         elif i in self.bound:  # seen before: the two must be one
-            lines += [f"{indent}z = {self.name(i)}", f"{indent}while z.parent is not None: z = z.parent",
-                      f"{indent}if y is not z: pairs.append((z, y))"]  # fmt: skip
+            lines += [
+                f"{indent}z = {self.name(i)}",
+                f"{indent}while z.parent is not None: z = z.parent",
+                f"{indent}if y is not z: pairs.append((z, y))",
+            ]
         elif step[0] is None:  # a variable: the part itself, if it has the sort and family
             self.names[f"s{i}"], self.names[f"f{i}"] = step[1], step[2]
             fits = f"y.sort is s{i}" if step[2] is None else f"in_family(y, f{i})"
@@ -106,8 +121,11 @@ class _Writer:
         else:  # a structure: its parts, if the type has the same constructor
             ctor, arguments = step[0], [self.index[id(find(a))] for a in self.cells[i].args]
             parts = [f"m{i}_{n}" for n in range(len(arguments))]
-            lines += [f"{indent}if y.ctor == {ctor!r}:", f"{indent}    v{i} = y",
-                      f"{indent}    {', '.join(parts)}, = y.args"]  # fmt: skip
+            lines += [
+                f"{indent}if y.ctor == {ctor!r}:",
+                f"{indent}    v{i} = y",
+                f"{indent}    {', '.join(parts)}, = y.args",
+            ]
             before = set(self.bound)
             for part, argument in zip(parts, arguments):
                 self.match(argument, part, indent + "    ")
@@ -127,8 +145,11 @@ class _Writer:
             if j in self.bound or j in seen:
                 stack.pop()
                 continue
-            pending = [a for a in (self.index[id(find(c))] for c in self.cells[j].args)
-                       if a not in self.bound and a not in seen]  # fmt: skip
+            pending = [
+                a
+                for a in (self.index[id(find(c))] for c in self.cells[j].args)
+                if a not in self.bound and a not in seen
+            ]
             if pending:
                 stack += reversed(pending)
                 continue
@@ -179,7 +200,9 @@ class Template:
                     pairs.append((known, actual))
             elif pattern.ctor is None:  # a variable: the part itself, if it has the sort and family
                 family = pattern.family
-                if not (actual.sort is pattern.sort if family is None else in_family(actual, family)):
+                if not (
+                    actual.sort is pattern.sort if family is None else in_family(actual, family)
+                ):
                     fresh = var(pattern.sort, family)  # type: ignore[arg-type]
                     pairs.append((fresh, actual))
                     actual = fresh
@@ -187,7 +210,9 @@ class Template:
             elif not pattern.args:  # a constant
                 if actual is not pattern:
                     pairs.append((pattern, actual))
-            elif actual.ctor == pattern.ctor:  # a structure: its parts, if the type has its constructor
+            elif (
+                actual.ctor == pattern.ctor
+            ):  # a structure: its parts, if the type has its constructor
                 matches[id(pattern)] = actual
                 stack += zip(pattern.args, actual.args)
             else:

@@ -224,8 +224,14 @@ class Printer:
             known += [", ", item] if i else [item]
         if tail.ctor == "DEmpty":
             return known, []
-        inner: list[Piece] = [f"L[…{subscript(self.number(tail))}, ", length, ", ", skip, "]",
-                              self.size(size)]  # fmt: skip
+        inner: list[Piece] = [
+            f"L[…{subscript(self.number(tail))}, ",
+            length,
+            ", ",
+            skip,
+            "]",
+            self.size(size),
+        ]
         return known, ["(", *self.kinded(kind, inner, ANYWHERE, ANYWHERE), ", …)"]
 
 
@@ -254,8 +260,11 @@ def type_tree(type_: Type) -> dict[str, Any]:
     if isinstance(type_, ClosureType):
         return {"inputs": [type_tree(t) for t in type_.inputs], "output": type_tree(type_.output)}
     if not isinstance(type_, Cell):
-        return {"fencil": type_.name, "definitions": [type_tree(d) for d in type_.definitions],
-                "params": [type_tree(p) for p in type_.params]}  # fmt: skip
+        return {
+            "fencil": type_.name,
+            "definitions": [type_tree(d) for d in type_.definitions],
+            "params": [type_tree(p) for p in type_.params],
+        }
     numbers = Printer([type_], locations=True).numbers
     done: dict[int, dict[str, Any]] = {}
     stack: list[tuple[Cell, bool]] = [(find(type_), False)]
@@ -274,10 +283,18 @@ def type_tree(type_: Type) -> dict[str, Any]:
             if cell.family is not None:
                 tree["family"] = FAMILY_NAMES[cell.family]
         elif tail is not None:
-            tree = {"ctor": cell.ctor, "items": [done[id(c)] for c in parts[:-1]], "tail": done[id(parts[-1])]}
+            tree = {
+                "ctor": cell.ctor,
+                "items": [done[id(c)] for c in parts[:-1]],
+                "tail": done[id(parts[-1])],
+            }
         elif parts:
             tree = {"ctor": cell.ctor, "args": [done[id(c)] for c in parts]}
         else:
-            tree = {"ctor": cell.ctor} if cell.label is None else {"ctor": cell.ctor, "label": cell.label}
+            tree = (
+                {"ctor": cell.ctor}
+                if cell.label is None
+                else {"ctor": cell.ctor, "label": cell.label}
+            )
         done[id(cell)] = tree
     return done[id(find(type_))]

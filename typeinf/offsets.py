@@ -47,7 +47,7 @@ def load_offset_provider(data: Any) -> dict[str, Dimension | Connectivity]:
             continue
         where = f"offset provider entry {tag!r}"
         if not isinstance(entry, dict) or entry.get("type") not in ("Dimension", "Connectivity"):
-            raise OffsetProviderFormatError(f"{where}: needs \"type\": \"Dimension\" or \"Connectivity\"")
+            raise OffsetProviderFormatError(f'{where}: needs "type": "Dimension" or "Connectivity"')
         try:
             if entry["type"] == "Dimension":
                 provider[tag] = Dimension(_typed(entry, "value", str))
@@ -68,7 +68,9 @@ def load_offset_provider(data: Any) -> dict[str, Dimension | Connectivity]:
 def _typed(entry: dict[str, Any], key: str, kind: type) -> Any:
     value = entry[key]
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise TypeError(f"{key!r} must be {'a string' if kind is str else 'an integer' if kind is int else 'a boolean'}")
+        raise TypeError(
+            f"{key!r} must be {'a string' if kind is str else 'an integer' if kind is int else 'a boolean'}"
+        )
     return value
 
 

@@ -9,7 +9,9 @@ from iterir.symbols import BindingKind, SymbolTable
 from typeinf.errors import RecursionCycleError
 
 
-def definition_order(nodes: list[Node], sizes: list[int], symbols: SymbolTable, definitions: list[int]) -> list[int]:
+def definition_order(
+    nodes: list[Node], sizes: list[int], symbols: SymbolTable, definitions: list[int]
+) -> list[int]:
     """The positions of `definitions` (a fencil's, in source order), dependencies first."""
     uses = _uses(sizes, symbols, definitions)
     order: list[int] = []
@@ -32,14 +34,18 @@ def definition_order(nodes: list[Node], sizes: list[int], symbols: SymbolTable, 
                 on_path = [p for p, _ in path]
                 names = [_name(nodes[p]) for p in on_path[on_path.index(used) :]]
                 cycle = [*names, names[0]]
-                raise RecursionCycleError("recursion is not allowed: " + " → ".join(cycle), nodes[reference], cycle)
+                raise RecursionCycleError(
+                    "recursion is not allowed: " + " → ".join(cycle), nodes[reference], cycle
+                )
             if used not in state:
                 state[used] = "active"
                 path.append((used, 0))
     return order
 
 
-def _uses(sizes: list[int], symbols: SymbolTable, definitions: list[int]) -> dict[int, list[tuple[int, int]]]:
+def _uses(
+    sizes: list[int], symbols: SymbolTable, definitions: list[int]
+) -> dict[int, list[tuple[int, int]]]:
     """Per definition: (used definition, referring SymRef position), in source order."""
     uses: dict[int, list[tuple[int, int]]] = {d: [] for d in definitions}
     spans = iter(definitions)

@@ -27,8 +27,12 @@ FOLDER = "__typeinf_snapshots__"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--typeinf-update", action="store_true", default=False,
-                     help="write the expected types of typeinf_snapshot checks instead of comparing")  # fmt: skip
+    parser.addoption(
+        "--typeinf-update",
+        action="store_true",
+        default=False,
+        help="write the expected types of typeinf_snapshot checks instead of comparing",
+    )
 
 
 class TypeinfSnapshot:
@@ -42,7 +46,13 @@ class TypeinfSnapshot:
         suffix = f".{name}" if name else "" if self.checks == 1 else f".{self.checks}"
         return self.folder / f"{self.stem}{suffix}{EXPECTED_SUFFIX}"
 
-    def check(self, node: Node, offset_provider: OffsetProvider | dict | None = None, *, name: str | None = None) -> None:
+    def check(
+        self,
+        node: Node,
+        offset_provider: OffsetProvider | dict | None = None,
+        *,
+        name: str | None = None,
+    ) -> None:
         """Compare the types inferred for `node` with the stored ones."""
         self.checks += 1
         path = self.path(_safe(name) if name else None)
@@ -53,11 +63,20 @@ class TypeinfSnapshot:
                 path.write_text(actual, encoding="utf-8")
             return
         if not path.exists():
-            pytest.fail(f"no expected types in {path}: run pytest with --typeinf-update to write them", pytrace=False)
+            pytest.fail(
+                f"no expected types in {path}: run pytest with --typeinf-update to write them",
+                pytrace=False,
+            )
         expected = path.read_text(encoding="utf-8")
         if expected != actual:
-            diff = "".join(difflib.unified_diff(expected.splitlines(keepends=True), actual.splitlines(keepends=True),
-                                                f"{path} (expected)", "inferred"))  # fmt: skip
+            diff = "".join(
+                difflib.unified_diff(
+                    expected.splitlines(keepends=True),
+                    actual.splitlines(keepends=True),
+                    f"{path} (expected)",
+                    "inferred",
+                )
+            )
             pytest.fail(f"the inferred types differ from {path}:\n{diff}", pytrace=False)
 
 
@@ -70,4 +89,6 @@ def _safe(text: str) -> str:
 def typeinf_snapshot(request: pytest.FixtureRequest) -> TypeinfSnapshot:
     test_file = Path(str(request.node.path))
     stem = f"{test_file.stem}.{_safe(request.node.name)}"
-    return TypeinfSnapshot(test_file.parent / FOLDER, stem, request.config.getoption("--typeinf-update"))
+    return TypeinfSnapshot(
+        test_file.parent / FOLDER, stem, request.config.getoption("--typeinf-update")
+    )

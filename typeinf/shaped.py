@@ -45,7 +45,10 @@ def make_tuple(count: int) -> Signature:
     kind, size, current, defined = _common()
     dtypes = [var(Sort.DTYPE) for _ in range(count)]
     elements = [val(kind, dtype, size, current, defined) for dtype in dtypes]
-    return typed_by("`make_tuple`", fun(elements, val(kind, row("DTuple", dtypes, D_EMPTY), size, current, defined)))
+    return typed_by(
+        "`make_tuple`",
+        fun(elements, val(kind, row("DTuple", dtypes, D_EMPTY), size, current, defined)),
+    )
 
 
 @lru_cache(maxsize=64)
@@ -63,7 +66,10 @@ def closure(inputs: int) -> Signature:
     column iterator; the stencil takes each input, seen from the output's location, and gives a
     column of the output's dtype. (Its result, a fresh variable, says nothing.)"""
     output_dtype, output_location = var(Sort.DTYPE), var(Sort.LOC)
-    arguments = [val(VALUE, prim("domain"), SCALAR), val(ITERATOR, output_dtype, COLUMN, ANYWHERE, output_location)]
+    arguments = [
+        val(VALUE, prim("domain"), SCALAR),
+        val(ITERATOR, output_dtype, COLUMN, ANYWHERE, output_location),
+    ]
     params = []
     for _ in range(inputs):
         kind, dtype, size, defined = var(Sort.KIND), var(Sort.DTYPE), var(Sort.SIZE), var(Sort.LOC)

@@ -19,7 +19,9 @@ class Signature:
     A signature's text is read, and its code generated, when first used: reading all of them
     would add half a second to every start-up (a program uses a handful)."""
 
-    def __init__(self, name: str, how: str, text: str | None = None, type_: Cell | None = None) -> None:
+    def __init__(
+        self, name: str, how: str, text: str | None = None, type_: Cell | None = None
+    ) -> None:
         self.name = name
         self.how = how  # "signature", "rule" or "dtype"
         self.text = text
@@ -32,7 +34,9 @@ class Signature:
             return None
         type_ = _parsed(self.text)  # type: ignore[arg-type]
         if not isinstance(type_, Cell) or find(type_).sort is not Sort.TYPE:
-            raise TypeSyntaxError(f"the signature of {self.name!r} must be a type, not {self.text!r}")
+            raise TypeSyntaxError(
+                f"the signature of {self.name!r} must be a type, not {self.text!r}"
+            )
         return type_
 
     @cached_property

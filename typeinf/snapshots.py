@@ -28,11 +28,15 @@ PROVIDER_SUFFIX = ".offsets.json"
 IR_SUFFIXES = (".itir", ".json")
 
 
-def snapshot_text(node: iterir.Node, offset_provider: OffsetProvider | dict | None, source: Source) -> str:
+def snapshot_text(
+    node: iterir.Node, offset_provider: OffsetProvider | dict | None, source: Source
+) -> str:
     """What an expected-types file holds for `node`."""
     checked = check(node, offset_provider)
     if checked.errors:
-        return "".join(f"{_where(error, source)}: error: {error.message}\n" for error in checked.errors)
+        return "".join(
+            f"{_where(error, source)}: error: {error.message}\n" for error in checked.errors
+        )
     type_ = checked.type
     if isinstance(type_, FencilType):
         lines = [pformat(d, locations=True) for d in type_.definitions]
@@ -61,14 +65,24 @@ class Snapshot:
 
     def diff(self) -> str:
         stored = self.stored or ""
-        return "".join(difflib.unified_diff(stored.splitlines(keepends=True), (self.actual or "").splitlines(keepends=True),
-                                            f"{self.expected} (expected)", f"{self.program} (inferred)"))  # fmt: skip
+        return "".join(
+            difflib.unified_diff(
+                stored.splitlines(keepends=True),
+                (self.actual or "").splitlines(keepends=True),
+                f"{self.expected} (expected)",
+                f"{self.program} (inferred)",
+            )
+        )
 
 
 def programs(folder: Path) -> Iterator[Path]:
     """The IR files under `folder`, in sorted order (offset providers are not programs)."""
     for path in sorted(folder.rglob("*")):
-        if path.is_file() and path.suffix in IR_SUFFIXES and not path.name.endswith(PROVIDER_SUFFIX):
+        if (
+            path.is_file()
+            and path.suffix in IR_SUFFIXES
+            and not path.name.endswith(PROVIDER_SUFFIX)
+        ):
             yield path
 
 

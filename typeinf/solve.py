@@ -29,7 +29,9 @@ class Solver:
 
     def __init__(self, nodes: list[Node], types: list[Cell | None], explain: bool = False) -> None:
         self.nodes, self.types = nodes, types
-        self.schemes: dict[int, Scheme | Template] = {}  # definition position → its generalized type
+        self.schemes: dict[
+            int, Scheme | Template
+        ] = {}  # definition position → its generalized type
         self.postponed: list[tuple[Cell, Cell, Equal]] = []
         #: id of a cell → (position, reason) of the constraint that linked it, and its new parent.
         self.history: dict[int, tuple[int, Reason, Cell]] | None = {} if explain else None
@@ -111,14 +113,23 @@ class Solver:
             own.append((at, reason))
         return self.joined({id(root)}, own, MAX_REASONS, skip=position, by_position=True)
 
-    def joined(self, classes: set[int], also: list[tuple[int, Reason]], limit: int, skip: int | None = None,
-               by_position: bool = False) -> list[tuple[str, Node]]:  # fmt: skip
+    def joined(
+        self,
+        classes: set[int],
+        also: list[tuple[int, Reason]],
+        limit: int,
+        skip: int | None = None,
+        by_position: bool = False,
+    ) -> list[tuple[str, Node]]:
         """The constraints that joined something into one of `classes` (ids of class roots),
         after `also`, in the order they were solved (or of their nodes' positions): words and
         the node each is about, one per node position, at most `limit`, the one at `skip` left
         out."""
-        chain = also + [(at, reason) for at, reason, joined in (self.history or {}).values()
-                        if id(find(joined)) in classes]  # fmt: skip
+        chain = also + [
+            (at, reason)
+            for at, reason, joined in (self.history or {}).values()
+            if id(find(joined)) in classes
+        ]
         if by_position:
             chain.sort(key=lambda pair: pair[0])
         out: list[tuple[str, Node]] = []
@@ -131,10 +142,15 @@ class Solver:
 
     def unsatisfiable(self, constraint: Equal, mismatch: Mismatch) -> UnsatisfiableConstraintError:
         # Locations are shown when they are what differs.
-        located = mismatch.left.sort in (Sort.LOC, Sort.LROW) or mismatch.right.sort in (Sort.LOC, Sort.LROW)
+        located = mismatch.left.sort in (Sort.LOC, Sort.LROW) or mismatch.right.sort in (
+            Sort.LOC,
+            Sort.LROW,
+        )
         callee = constraint.reason[3] if isinstance(constraint.reason, tuple) else None
         callee_type = self.types[callee] if callee is not None else None
-        callee_reasons = self.reasons(callee_type, constraint.position) if callee_type is not None else []
+        callee_reasons = (
+            self.reasons(callee_type, constraint.position) if callee_type is not None else []
+        )
         shown = [constraint.expected, constraint.actual, mismatch.left, mismatch.right]
         printer = Printer(shown + ([callee_type] if callee_reasons else []), located)  # type: ignore[list-item]
         expected, actual, left, right = (printer.format(c) for c in shown)
@@ -144,23 +160,38 @@ class Solver:
             detail += f"; `{left}` and `{right}` differ"
         detail += f" ({mismatch.why})" + printer.where().replace(" where", "; where", 1)
         node = self.nodes[constraint.position]
-        notes = [(f"`{expected}` is expected because of {text}", at) for text, at in
-                 self.reasons(constraint.expected, constraint.position)]  # fmt: skip
+        notes = [
+            (f"`{expected}` is expected because of {text}", at)
+            for text, at in self.reasons(constraint.expected, constraint.position)
+        ]
         if callee_reasons:  # what made the callee expect that
             name = callee_text(self.nodes[callee])  # type: ignore[index]
-            notes += [(f"{name} is `{printer.format(callee_type)}` because of {text}", at)  # type: ignore[arg-type]
-                      for text, at in callee_reasons]  # fmt: skip
-        notes += [(f"this is `{actual}` because of {text}", at) for text, at in
-                  self.reasons(constraint.actual, constraint.position)]  # fmt: skip
+            notes += [
+                (f"{name} is `{printer.format(callee_type)}` because of {text}", at)  # type: ignore[arg-type]
+                for text, at in callee_reasons
+            ]
+        notes += [
+            (f"this is `{actual}` because of {text}", at)
+            for text, at in self.reasons(constraint.actual, constraint.position)
+        ]
         for cell, text in ((mismatch.left, left), (mismatch.right, right)):  # the parts that clash
             if cell is not constraint.expected and cell is not constraint.actual:
-                notes += [(f"`{text}` comes from {why}", at) for why, at in self.reasons(cell, constraint.position)]
+                notes += [
+                    (f"`{text}` comes from {why}", at)
+                    for why, at in self.reasons(cell, constraint.position)
+                ]
         once: dict[int, tuple[str, Node]] = {}
         for words, at in notes:  # one note per node, the first
             once.setdefault(id(at), (words, at))
-        return UnsatisfiableConstraintError(f"type mismatch in {reason}: {detail}", node, expected, actual,
-                                            summary=f"type mismatch in {reason}", details=[detail],
-                                            notes=list(once.values()))  # fmt: skip
+        return UnsatisfiableConstraintError(
+            f"type mismatch in {reason}: {detail}",
+            node,
+            expected,
+            actual,
+            summary=f"type mismatch in {reason}",
+            details=[detail],
+            notes=list(once.values()),
+        )
 
 
 MAX_REASONS = 4
@@ -175,8 +206,10 @@ def check_finite(nodes: list[Node], types: list[Cell | None], positions: range) 
         cell = types[position]
         if cell is not None and id(find(cell)) in on_cycle:
             text = pformat_all([cell])[0]
-            raise InfiniteTypeError(f"this would need an infinite type (`{text}`, where `…` is "
-                                    "the type itself)", nodes[position])  # fmt: skip
+            raise InfiniteTypeError(
+                f"this would need an infinite type (`{text}`, where `…` is the type itself)",
+                nodes[position],
+            )
     raise InfiniteTypeError("the program would need an infinite type", nodes[positions[0]])
 
 

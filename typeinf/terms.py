@@ -45,9 +45,18 @@ class Sort:
         return f"Sort.{self.name}"
 
 
-for _name, _value in [("TYPE", "type"), ("TROW", "argument row"), ("KIND", "kind"), ("DTYPE", "dtype"),
-                      ("DROW", "dtype row"), ("SIZE", "size"), ("LOC", "location"), ("LROW", "location row"),
-                      ("LENGTH", "list length"), ("SKIP", "skip flag")]:  # fmt: skip
+for _name, _value in [
+    ("TYPE", "type"),
+    ("TROW", "argument row"),
+    ("KIND", "kind"),
+    ("DTYPE", "dtype"),
+    ("DROW", "dtype row"),
+    ("SIZE", "size"),
+    ("LOC", "location"),
+    ("LROW", "location row"),
+    ("LENGTH", "list length"),
+    ("SKIP", "skip flag"),
+]:
     setattr(Sort, _name, Sort(_name, _value))
 
 
@@ -207,7 +216,9 @@ D_EMPTY = constant("DEmpty")
 L_EMPTY = constant("LEmpty")
 
 
-def val(kind: Cell, dtype: Cell, size: Cell, current: Cell = ANYWHERE, defined: Cell = ANYWHERE) -> Cell:
+def val(
+    kind: Cell, dtype: Cell, size: Cell, current: Cell = ANYWHERE, defined: Cell = ANYWHERE
+) -> Cell:
     return make("Val", kind, dtype, size, current, defined)
 
 
@@ -340,7 +351,11 @@ class Scheme:
                     plan.append((None, cell.sort, cell.family) if cell.ctor is None else cell)
                     continue
                 indices = [index[id(root_of(a))] for a in cell.args]
-                getter = itemgetter(*indices) if len(indices) > 1 else (lambda cells, i=indices[0]: (cells[i],))
+                getter = (
+                    itemgetter(*indices)
+                    if len(indices) > 1
+                    else (lambda cells, i=indices[0]: (cells[i],))
+                )
                 plan.append((cell.ctor, cell.label, getter))
         self.plan = plan
         self.cells = order  # the generalized cells, in the order of the plan
@@ -363,7 +378,13 @@ class Scheme:
             cell.parent, cell.rank, cell.mark = None, 0, 0
             ctor = step[0]
             if ctor is None:
-                cell.ctor, cell.label, cell.args, cell.sort, cell.family = None, None, (), step[1], step[2]
+                cell.ctor, cell.label, cell.args, cell.sort, cell.family = (
+                    None,
+                    None,
+                    (),
+                    step[1],
+                    step[2],
+                )
             else:
                 cell.ctor, cell.label, cell.args = ctor, step[1], step[2](cells)
                 cell.sort, cell.family = CONSTRUCTORS[ctor][0], None
@@ -444,7 +465,12 @@ def compiled(scheme: Scheme, call: bool = False) -> Callable[[], Any] | None:
             skipped.add(position[id(row)])
             row = find(row.args[1])
         returned = [position[id(find(p))] for p in params] + [position[id(find(root.args[1]))]]
-        if any(position[id(find(a))] in skipped for i, c in enumerate(cells) if i not in skipped for a in c.args):
+        if any(
+            position[id(find(a))] in skipped
+            for i, c in enumerate(cells)
+            if i not in skipped
+            for a in c.args
+        ):
             return None  # a skipped cell is part of another: make them all
     names: dict[str, object] = {"new": Cell.__new__, "Cell": Cell}
     lines = ["def instantiate():"]
@@ -455,7 +481,16 @@ def compiled(scheme: Scheme, call: bool = False) -> Callable[[], Any] | None:
             names[f"k{i}"] = step
             lines.append(f"    c{i} = k{i}")
             continue
-        lines.append(creation(f"c{i}", i, step, [f"c{position[id(find(a))]}" for a in cells[i].args], "    ", names))
+        lines.append(
+            creation(
+                f"c{i}",
+                i,
+                step,
+                [f"c{position[id(find(a))]}" for a in cells[i].args],
+                "    ",
+                names,
+            )
+        )
     if call:
         lines.append(f"    return ({', '.join(f'c{i}' for i in returned)},)")
     else:
@@ -476,7 +511,9 @@ def _interpreted_call(scheme: Scheme) -> Callable[[], tuple[Cell, ...]] | None:
     return instantiate
 
 
-def creation(target: str, i: int, step: tuple, arguments: list[str], indent: str, names: dict[str, object]) -> str:
+def creation(
+    target: str, i: int, step: tuple, arguments: list[str], indent: str, names: dict[str, object]
+) -> str:
     """A line of generated code that makes `target`, a fresh copy of step `i` of a scheme's plan
     (a variable, or a structure of the cells named `arguments`), with the values it refers to
     added to `names`. The slots are filled directly, without `Cell.__init__`'s call."""
@@ -484,7 +521,12 @@ def creation(target: str, i: int, step: tuple, arguments: list[str], indent: str
     line = f"{indent}{target} = new(Cell); {target}.parent = None; {target}.rank = 0; {target}.mark = 0; "
     if ctor is None:
         names[f"s{i}"], names[f"f{i}"] = second, third
-        return line + f"{target}.ctor = None; {target}.label = None; {target}.args = (); {target}.sort = s{i}; {target}.family = f{i}"
+        return (
+            line
+            + f"{target}.ctor = None; {target}.label = None; {target}.args = (); {target}.sort = s{i}; {target}.family = f{i}"
+        )
     names[f"t{i}"], names[f"l{i}"], names[f"s{i}"] = ctor, second, CONSTRUCTORS[ctor][0]
-    return line + (f"{target}.ctor = t{i}; {target}.label = l{i}; {target}.args = ({', '.join(arguments)},); "
-                   f"{target}.sort = s{i}; {target}.family = None")  # fmt: skip
+    return line + (
+        f"{target}.ctor = t{i}; {target}.label = l{i}; {target}.args = ({', '.join(arguments)},); "
+        f"{target}.sort = s{i}; {target}.family = None"
+    )

@@ -58,7 +58,9 @@ def unify(a: Cell, b: Cell, trail: _Trail | None = None) -> list[tuple[Cell, Cel
             x.parent = y
         elif y.ctor is None and x.ctor is not None and y.family is None and y.sort is x.sort:
             y.parent = x
-        elif x.ctor is None and y.ctor is None and x.sort is y.sort and x.family is y.family is None:
+        elif (
+            x.ctor is None and y.ctor is None and x.sort is y.sort and x.family is y.family is None
+        ):
             _link(x, y)  # two variables of one sort, neither restricted to a family
         else:
             _solve(a, b, postponed, None)
@@ -122,7 +124,9 @@ def _solve(a: Cell, b: Cell, postponed: list[tuple[Cell, Cell]], trail: _Trail |
                     if keep:
                         save((u, None, u.rank, u.sort, u.family))
                     u.parent = v
-                elif v.ctor is None and u.ctor is not None and v.family is None and v.sort is u.sort:
+                elif (
+                    v.ctor is None and u.ctor is not None and v.family is None and v.sort is u.sort
+                ):
                     if keep:
                         save((v, None, v.rank, v.sort, v.family))
                     v.parent = u
@@ -151,7 +155,11 @@ def _solve(a: Cell, b: Cell, postponed: list[tuple[Cell, Cell]], trail: _Trail |
                 raise Mismatch(x, y, _why(x, y))
 
 
-_ROWS = ({"TTuple", "TEmpty", "ValTuple", "ValListTuple"}, {"DTuple", "DEmpty"}, {"LTuple", "LEmpty"})
+_ROWS = (
+    {"TTuple", "TEmpty", "ValTuple", "ValListTuple"},
+    {"DTuple", "DEmpty"},
+    {"LTuple", "LEmpty"},
+)
 
 
 def _why(x: Cell, y: Cell) -> str:
@@ -220,7 +228,9 @@ def _expand(row: Cell, concrete: Cell) -> list[tuple[Cell, Cell]]:
     return pairs
 
 
-def _split(items: Cell, ctor: str, item_sort: Sort, rest_sort: Sort, pairs: list[tuple[Cell, Cell]]) -> tuple[Cell, Cell]:
+def _split(
+    items: Cell, ctor: str, item_sort: Sort, rest_sort: Sort, pairs: list[tuple[Cell, Cell]]
+) -> tuple[Cell, Cell]:
     """The first item and the rest of the row `items`: its own, when it is known already (a row
     of values met before, as `lift`'s two rows share their dtypes), else fresh variables that an
     equation added to `pairs` makes so."""
