@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -62,3 +63,15 @@ def test_non_nodes_in_the_tree() -> None:
         == "a NoneType cannot stand inside the `expr` of a Lambda"
     )  # type: ignore[arg-type]
     assert _error_for("deref") == "a str is not an IR node"  # type: ignore[arg-type]
+
+
+def test_a_node_class_typeinf_does_not_type_is_a_malformed_ir_error(monkeypatch) -> None:
+    """IR that iterir reads but typeinf has no rule for (GTIR's new nodes) is said so, never a
+    KeyError: here `Literal` stands for such a class."""
+    from typeinf import collect
+
+    visit = dict(collect._VISIT)
+    del visit[iterir.Literal]
+    monkeypatch.setattr(collect, "_VISIT", visit)
+    with pytest.raises(typeinf.MalformedIRError, match="a Literal cannot be typed: typeinf types the fencil IR"):
+        typeinf.infer(iterir.parse("λ(x) → x + 1"))

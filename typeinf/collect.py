@@ -220,7 +220,10 @@ class Collection:
                 if kind is _PARAMETER or kind is _FENCIL_PARAMETER:
                     types[position] = types[declared] or self.decl(declared)  # type: ignore[index, arg-type]
                     continue
-            cell = visit[cls](self, position, node)
+            typing = visit.get(cls)
+            if typing is None:  # a node of another dialect (GTIR): read by iterir, not typed yet
+                raise MalformedIRError(f"a {cls.__name__} cannot be typed: typeinf types the fencil IR", node)
+            cell = typing(self, position, node)
             if types[position] is None:
                 types[position] = cell
         for position, how in sorted(self.uncalled.items()):
