@@ -12,6 +12,7 @@ from typing import Any
 from iterir import vocabulary as voc
 from iterir.errors import ParseError
 from iterir.gcpause import gc_paused
+from iterir.gtir_types import GType, TypeFormatError, json_kind, type_from_json, type_to_json
 from iterir.nodes import _FIELD_KINDS, EXPR_NAMES, NODE_CLASSES, Node, allowed_children
 
 JSON = Any
@@ -44,14 +45,16 @@ def to_json(node: Node) -> JSON:
         data: dict[str, JSON] = {"node": name}
         for field, kind in _FIELD_KINDS[name].items():
             value = getattr(current, field)
-            if kind == "node":
+            if kind == "node" or (kind == "node?" and value is not None):
                 data[field] = None
                 stack.append((value, data, field))
             elif kind == "nodes":
                 items: list[JSON] = [None] * len(value)
                 data[field] = items
                 stack.extend((child, items, i) for i, child in enumerate(value))
-            elif value is not None:
+            elif isinstance(value, GType):
+                data[field] = type_to_json(value)
+            elif value is not None and kind == "value":
                 data[field] = list(value) if field == "dtype" else value
         container[key] = data
     return holder[0]
@@ -87,7 +90,7 @@ def _from_json(data: JSON, filename: str | None) -> Node:
             continue
         _, value, path, allowed = frame
         if not isinstance(value, dict):
-            raise fail(f"expected a node object, found {_json_kind(value)}", path)
+            raise fail(f"expected a node object, found {json_kind(value)}", path)
         name = value.get("node")
         if not isinstance(name, str):
             raise fail("missing field 'node'" if name is None else "'node' must be a string", path)
@@ -97,7 +100,7 @@ def _from_json(data: JSON, filename: str | None) -> Node:
             raise fail(f"expected {_one_of(allowed)}, found {name!r}", path)
         kinds = _FIELD_KINDS[name]
         for key in value:
-            if key != "node" and key not in kinds:
+            if key != "node" and (key not in kinds or _not_gtir_type(name, key, value[key])):
                 raise fail(f"unknown field {key!r} of {name}", path)
         values: dict[str, Any] = {}
         shape: list[tuple[str, int | None]] = []
@@ -107,16 +110,19 @@ def _from_json(data: JSON, filename: str | None) -> Node:
             if kind == "value":
                 values[field] = _value(name, field, value, field_path, fail)
                 continue
+            if kind == "node?" and value.get(field) is None:
+                values[field] = None
+                continue
             if field not in value:
                 raise fail(f"missing field {field!r}", path)
             child_allowed = allowed_children(name, field)
-            if kind == "node":
+            if kind != "nodes":
                 shape.append((field, None))
                 children.append(("visit", value[field], field_path, child_allowed))
             else:
                 items = value[field]
                 if not isinstance(items, list):
-                    raise fail(f"expected a list, found {_json_kind(items)}", field_path)
+                    raise fail(f"expected a list, found {json_kind(items)}", field_path)
                 shape.append((field, len(items)))
                 children.extend(
                     ("visit", item, _Path(field_path, i), child_allowed)
@@ -128,17 +134,49 @@ def _from_json(data: JSON, filename: str | None) -> Node:
     return node
 
 
+#: The plain fields that may be absent (or null), and those that hold a GTIR type.
+_OPTIONAL = {
+    ("Sym", "kind"),
+    ("Sym", "dtype"),
+    ("Sym", "type"),
+    ("SymRef", "type"),
+    ("AxisLiteral", "kind"),
+    ("Temporary", "dtype"),
+}
+_TYPED = {("Sym", "type"), ("SymRef", "type"), ("Temporary", "dtype")}
+_CHOICES = {
+    ("AxisLiteral", "kind"): ("horizontal", "vertical", "local"),
+    ("InfinityLiteral", "name"): ("POSITIVE", "NEGATIVE"),
+    ("Sym", "kind"): ("Iterator", "Value"),
+}
+
+
+def _not_gtir_type(name: str, field: str, value: JSON) -> bool:
+    """A Sym's or SymRef's `type` that is not a type object is no field of either dialect: the
+    fencil IR has no such field, and GTIR's holds `{"t": …}`."""
+    return (
+        field == "type" and name in ("Sym", "SymRef") and not isinstance(value, (dict, type(None)))
+    )
+
+
 def _value(name: str, field: str, data: dict[str, JSON], path: _Path, fail: Any) -> Any:
-    """Check and convert one plain field; optional ones (Sym's kind and dtype) may be absent."""
-    optional = name == "Sym" and field in ("kind", "dtype")
+    """Check and convert one plain field; optional ones (`_OPTIONAL`) may be absent."""
+    optional = (name, field) in _OPTIONAL
     if field not in data or (optional and data[field] is None):
         if optional:
             return None
         raise fail(f"missing field {field!r}", path.parent)
     value = data[field]
+    if (name, field) in _TYPED:
+        try:
+            return type_from_json(value)
+        except TypeFormatError as error:
+            for key in error.keys:
+                path = _Path(path, key)
+            raise fail(error.message, path) from None
     if name == "OffsetLiteral":
         if isinstance(value, bool) or not isinstance(value, (int, str)):
-            raise fail(f"expected an integer or a string, found {_json_kind(value)}", path)
+            raise fail(f"expected an integer or a string, found {json_kind(value)}", path)
         return value
     if field == "dtype":
         if not (isinstance(value, list) and len(value) == 2 and isinstance(value[1], bool)):
@@ -147,9 +185,11 @@ def _value(name: str, field: str, data: dict[str, JSON], path: _Path, fail: Any)
             raise fail(f"unknown dtype {value[0]!r}", _Path(path, 0))
         return (value[0], value[1])
     if not isinstance(value, str):
-        raise fail(f"expected a string, found {_json_kind(value)}", path)
-    if field == "kind" and value not in ("Iterator", "Value"):
-        raise fail(f"unknown kind {value!r}; expected 'Iterator' or 'Value'", path)
+        raise fail(f"expected a string, found {json_kind(value)}", path)
+    choices = _CHOICES.get((name, field))
+    if choices is not None and value not in choices:
+        expected = " or ".join(repr(c) for c in choices)
+        raise fail(f"unknown {field} {value!r}; expected {expected}", path)
     if name == "Literal" and field == "type" and value not in voc.PRIMITIVES:
         raise fail(f"unknown literal type {value!r}", path)
     return value
@@ -159,11 +199,3 @@ def _one_of(names: tuple[str, ...]) -> str:
     if names == EXPR_NAMES:
         return "an expression node"
     return " or ".join(repr(n) for n in names)
-
-
-def _json_kind(value: JSON) -> str:
-    if isinstance(value, bool):
-        return "a boolean"
-    if value is None:
-        return "null"
-    return {dict: "an object", list: "a list", str: "a string"}.get(type(value), "a number")

@@ -12,6 +12,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, fields
 from typing import ClassVar, Union
 
+from iterir.gtir_types import GType
+
 
 @dataclass(frozen=True, slots=True)
 class SourceSpan:
@@ -132,14 +134,19 @@ def _register(cls: type[Node]) -> type[Node]:
     return cls
 
 
-#: For each node class, its fields in GT4Py's order: "value" (plain data), "node" (one child) or
-#: "nodes" (a tuple of children). The JSON codec and the traversal helpers read this table.
+#: For each node class, its fields in GT4Py's order: "value" (plain data), "node" (one child),
+#: "node?" (one child or None) or "nodes" (a tuple of children). The JSON codec and the
+#: traversal helpers read this table. The fencil IR and GTIR share the expression classes:
+#: `Sym.kind`/`dtype` are the fencil IR's annotations, `Sym.type`, `SymRef.type` and
+#: `AxisLiteral.kind` GTIR's (None where a dialect has no such field).
 _FIELD_KINDS: dict[str, dict[str, str]] = {
-    "Sym": {"id": "value", "kind": "value", "dtype": "value"},
-    "SymRef": {"id": "value"},
+    "Sym": {"id": "value", "kind": "value", "dtype": "value", "type": "value"},
+    "SymRef": {"id": "value", "type": "value"},
     "Literal": {"value": "value", "type": "value"},
+    "InfinityLiteral": {"name": "value"},
     "OffsetLiteral": {"value": "value"},
-    "AxisLiteral": {"value": "value"},
+    "AxisLiteral": {"value": "value", "kind": "value"},
+    "CartesianOffset": {"domain": "node", "codomain": "node"},
     "Lambda": {"params": "nodes", "expr": "node"},
     "FunCall": {"fun": "node", "args": "nodes"},
     "FunctionDefinition": {"id": "value", "params": "nodes", "expr": "node"},
@@ -150,6 +157,16 @@ _FIELD_KINDS: dict[str, dict[str, str]] = {
         "params": "nodes",
         "closures": "nodes",
     },
+    "SetAt": {"expr": "node", "domain": "node", "target": "node"},
+    "IfStmt": {"cond": "node", "true_branch": "nodes", "false_branch": "nodes"},
+    "Temporary": {"id": "value", "domain": "node?", "dtype": "value"},
+    "Program": {
+        "id": "value",
+        "function_definitions": "nodes",
+        "params": "nodes",
+        "declarations": "nodes",
+        "body": "nodes",
+    },
 }
 
 _NODE = dict(frozen=True, slots=True, eq=False, repr=False)
@@ -158,19 +175,23 @@ _LOC = field(default=None, kw_only=True)
 
 @dataclass(**_NODE)  # type: ignore[call-overload]
 class Sym(Node):
-    """A declared name: a parameter. `kind` is "Iterator" or "Value"; `dtype` is (name, is_list)."""
+    """A declared name: a parameter. Fencil IR: `kind` is "Iterator" or "Value", `dtype` is
+    (name, is_list). GTIR: `type`, the parameter's type (always set on program parameters)."""
 
     id: str
     kind: str | None = None
     dtype: tuple[str, bool] | None = None
+    type: GType | None = None
     loc: SourceSpan | None = _LOC
 
 
 @dataclass(**_NODE)  # type: ignore[call-overload]
 class SymRef(Node):
-    """A use of a name: a parameter, a function definition, a fencil parameter or a builtin."""
+    """A use of a name: a parameter, a function definition, a fencil parameter or a builtin.
+    GTIR keeps a `type` on a reference free in a standalone expression."""
 
     id: str
+    type: GType | None = None
     loc: SourceSpan | None = _LOC
 
 
@@ -193,10 +214,32 @@ class OffsetLiteral(Node):
 
 @dataclass(**_NODE)  # type: ignore[call-overload]
 class AxisLiteral(Node):
-    """A dimension name, as the first argument of `named_range`."""
+    """A dimension name, as the first argument of `named_range`. GTIR gives it a `kind`
+    ("horizontal", "vertical" or "local"), part of its identity; the fencil IR none."""
 
     value: str
+    kind: str | None = None
     loc: SourceSpan | None = _LOC
+
+
+@dataclass(**_NODE)  # type: ignore[call-overload]
+class InfinityLiteral(Node):
+    """GTIR: an unbounded end of a range, `∞` (name "POSITIVE") or `-∞` ("NEGATIVE")."""
+
+    name: str
+    loc: SourceSpan | None = _LOC
+
+
+@dataclass(**_NODE)  # type: ignore[call-overload]
+class CartesianOffset(Node):
+    """GTIR: a Cartesian shift tag, `IDimₕ→JDimₕ`: from one axis to another."""
+
+    domain: AxisLiteral
+    codomain: AxisLiteral
+    loc: SourceSpan | None = _LOC
+
+    def children(self) -> tuple[Node, ...]:
+        return (self.domain, self.codomain)
 
 
 @dataclass(**_NODE)  # type: ignore[call-overload]
@@ -264,7 +307,64 @@ class FencilDefinition(Node):
         return (*self.function_definitions, *self.params, *self.closures)
 
 
-Expr = Union[SymRef, Literal, OffsetLiteral, AxisLiteral, Lambda, FunCall]
+@dataclass(**_NODE)  # type: ignore[call-overload]
+class SetAt(Node):
+    """GTIR statement `target @ domain ← expr;`: write `expr` into `target` over `domain`."""
+
+    expr: Expr
+    domain: Expr
+    target: Expr
+    loc: SourceSpan | None = _LOC
+
+    def children(self) -> tuple[Node, ...]:
+        return (self.expr, self.domain, self.target)
+
+
+@dataclass(**_NODE)  # type: ignore[call-overload]
+class IfStmt(Node):
+    """GTIR statement `if (cond) { … } else { … }`."""
+
+    cond: Expr
+    true_branch: tuple[Stmt, ...]
+    false_branch: tuple[Stmt, ...]
+    loc: SourceSpan | None = _LOC
+
+    def children(self) -> tuple[Node, ...]:
+        return (self.cond, *self.true_branch, *self.false_branch)
+
+
+@dataclass(**_NODE)  # type: ignore[call-overload]
+class Temporary(Node):
+    """GTIR declaration `id = temporary(domain=…, dtype=…);`: a field the program allocates."""
+
+    id: str
+    domain: Expr | None = None
+    dtype: GType | None = None
+    loc: SourceSpan | None = _LOC
+
+    def children(self) -> tuple[Node, ...]:
+        return () if self.domain is None else (self.domain,)
+
+
+@dataclass(**_NODE)  # type: ignore[call-overload]
+class Program(Node):
+    """GTIR's root: parameters, function definitions, temporaries and statements."""
+
+    id: str
+    function_definitions: tuple[FunctionDefinition, ...]
+    params: tuple[Sym, ...]
+    declarations: tuple[Temporary, ...]
+    body: tuple[Stmt, ...]
+    loc: SourceSpan | None = _LOC
+
+    def children(self) -> tuple[Node, ...]:
+        return (*self.function_definitions, *self.params, *self.declarations, *self.body)
+
+
+Expr = Union[
+    SymRef, Literal, InfinityLiteral, OffsetLiteral, AxisLiteral, CartesianOffset, Lambda, FunCall
+]
+Stmt = Union[SetAt, IfStmt]
 
 NODE_CLASSES: dict[str, type[Node]] = {
     cls.__name__: _register(cls)
@@ -279,6 +379,12 @@ NODE_CLASSES: dict[str, type[Node]] = {
         FunctionDefinition,
         StencilClosure,
         FencilDefinition,
+        InfinityLiteral,
+        CartesianOffset,
+        SetAt,
+        IfStmt,
+        Temporary,
+        Program,
     )
 }
 EXPR_CLASSES: tuple[type[Node], ...] = (
@@ -288,6 +394,17 @@ EXPR_CLASSES: tuple[type[Node], ...] = (
     AxisLiteral,
     Lambda,
     FunCall,
+    InfinityLiteral,
+    CartesianOffset,
+)
+#: The node classes only GTIR has (the expression classes are shared with the fencil IR).
+GTIR_CLASSES: tuple[type[Node], ...] = (
+    InfinityLiteral,
+    CartesianOffset,
+    SetAt,
+    IfStmt,
+    Temporary,
+    Program,
 )
 
 #: Which node classes each child field admits; a field not listed admits any expression.
@@ -297,8 +414,17 @@ ALLOWED_CHILDREN: dict[tuple[str, str], tuple[str, ...]] = {
     ("FencilDefinition", "params"): ("Sym",),
     ("FencilDefinition", "function_definitions"): ("FunctionDefinition",),
     ("FencilDefinition", "closures"): ("StencilClosure",),
+    ("CartesianOffset", "domain"): ("AxisLiteral",),
+    ("CartesianOffset", "codomain"): ("AxisLiteral",),
+    ("IfStmt", "true_branch"): ("SetAt", "IfStmt"),
+    ("IfStmt", "false_branch"): ("SetAt", "IfStmt"),
+    ("Program", "function_definitions"): ("FunctionDefinition",),
+    ("Program", "params"): ("Sym",),
+    ("Program", "declarations"): ("Temporary",),
+    ("Program", "body"): ("SetAt", "IfStmt"),
 }
 EXPR_NAMES: tuple[str, ...] = tuple(cls.__name__ for cls in EXPR_CLASSES)
+STMT_NAMES: tuple[str, ...] = ("SetAt", "IfStmt")
 
 
 def allowed_children(class_name: str, field: str) -> tuple[str, ...]:
@@ -325,7 +451,8 @@ PLACEMENT: dict[type[Node], tuple[tuple[str, bool, frozenset[type]], ...]] = {
         (
             name,
             name in cls.sequence_fields,
-            frozenset(NODE_CLASSES[n] for n in allowed_children(cls.__name__, name)),
+            frozenset(NODE_CLASSES[n] for n in allowed_children(cls.__name__, name))
+            | ({type(None)} if _FIELD_KINDS[cls.__name__][name] == "node?" else set()),
         )
         for name in cls.child_fields
     )

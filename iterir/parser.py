@@ -11,8 +11,9 @@ import functools
 import json
 import re
 import threading
+from collections.abc import Callable
 from importlib import resources
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 import lark
 from lark import Token
@@ -47,6 +48,11 @@ _TERMINAL_NAMES = {
     "INFIX": "an operator",
     "PREFIX": "`·`, `¬` or `↑`",
     "$END": "the end of the input",
+    # GTIR's grammar (gtir_grammar.lark) only:
+    "RANGE_END": "`[`",
+    "INFINITY": "`∞`",
+    "BOOL": "a typed boolean",
+    "PROGRAM": "`program`",
 }
 #: The tokens an operand can start with; λ and `if` also start an expression, but not an operand.
 _OPERAND_STARTS = frozenset(
@@ -66,6 +72,11 @@ Item = Any  # a Node, a Token, or one of the lists the list rules build
 
 class _Callbacks(lark.Transformer):  # type: ignore[type-arg]
     """One method per grammar rule (or alias); each gets the rule's children, tokens included."""
+
+    #: The infix operators: symbol → (builtin, precedence level).
+    infix: ClassVar[dict[str, tuple[str, int]]] = voc.INFIX
+    #: The prefix operators: symbol → builtin.
+    prefixes: ClassVar[dict[str, str]] = voc.PREFIX
 
     def __init__(self) -> None:
         super().__init__(visit_tokens=False)
@@ -225,12 +236,12 @@ class _Callbacks(lark.Transformer):  # type: ignore[type-arg]
 
         def combine() -> None:
             right, left, op = operands.pop(), operands.pop(), operators.pop()
-            fun = self.builtin(voc.INFIX[op.value][0], op)
+            fun = self.builtin(self.infix[op.value][0], op)
             operands.append(FunCall(fun, (left, right), loc=self.span(left, right)))
 
         for i in range(1, len(children), 2):
-            level = voc.INFIX[children[i].value][1]
-            while operators and voc.INFIX[operators[-1].value][1] >= level:
+            level = self.infix[children[i].value][1]
+            while operators and self.infix[operators[-1].value][1] >= level:
                 combine()
             operators.append(children[i])
             operands.append(children[i + 1])
@@ -240,7 +251,7 @@ class _Callbacks(lark.Transformer):  # type: ignore[type-arg]
 
     def prefix(self, children: list[Item]) -> FunCall:
         op, operand = children
-        fun = self.builtin(voc.PREFIX[op.value], op)
+        fun = self.builtin(self.prefixes[op.value], op)
         return FunCall(fun, (operand,), loc=self.span(op, operand))
 
     def call(self, children: list[Item]) -> FunCall:
@@ -367,18 +378,47 @@ def _parser() -> lark.Lark:
 
 
 def parse(text: str, filename: str | None = None) -> Node:
-    """Parse ITIR text: an expression, a function definition, a stencil closure or a fencil."""
+    """Parse ITIR text: an expression, a function definition, a stencil closure or a fencil; or
+    GTIR: a program, a statement, a temporary (iterir/gtir_parser.py).
+
+    The two dialects have a grammar each. Text that shows GTIR's marks (`gtir_parser.hints`) is
+    read as GTIR first, other text as the fencil IR first; where the first grammar fails the
+    other is tried, and where both fail the first one's error is raised.
+    """
+    from iterir import gtir_parser  # its tables are only loaded for GTIR
+
+    first, second = parse_fencil, gtir_parser.parse
+    if gtir_parser.hints(text):
+        first, second = second, first
+    try:
+        return first(text, filename)
+    except ParseError as error:
+        try:
+            return second(text, filename)
+        except ParseError:
+            raise error from None
+
+
+def parse_fencil(text: str, filename: str | None = None) -> Node:
+    """Parse text of the fencil IR only."""
+    return run(_parser, _callbacks, text, filename)
+
+
+def run(
+    parser: Callable[[], lark.Lark], callbacks: _Callbacks, text: str, filename: str | None
+) -> Node:
+    """Parse `text` with `parser()`, whose transformer is `callbacks`; errors are located."""
     with _lock:
-        _callbacks.filename = filename
-        _callbacks.annotated_calls = []
+        callbacks.filename = filename
+        callbacks.annotated_calls = []
         try:
             with gc_paused():
-                result: Node = _parser().parse(text)
+                result: Node = parser().parse(text)
         except (LarkError, ParseError) as exc:
-            raise _from_lark(exc, text, filename) from None
+            raise _from_lark(exc, text, filename, parser()) from None
 
         finally:
-            leftover, _callbacks.annotated_calls = _callbacks.annotated_calls, []
+            leftover, callbacks.annotated_calls = callbacks.annotated_calls, []
     if leftover:
         annotated = next(a for a in leftover[0].args if isinstance(a, _Annotated))
         raise _at(
@@ -428,28 +468,32 @@ def _acceptable(exc: UnexpectedCharacters | UnexpectedToken | UnexpectedEOF) -> 
     return set(getattr(exc, "allowed", None) or exc.expected)
 
 
-def _expected(exc: UnexpectedCharacters | UnexpectedToken | UnexpectedEOF) -> str:
+def _expected(
+    exc: UnexpectedCharacters | UnexpectedToken | UnexpectedEOF, parser: lark.Lark
+) -> str:
     names = _acceptable(exc)
     parts = []
     if _OPERAND_STARTS <= names:
         parts.append("an expression" if {"LAMBDA", "IF"} <= names else "an operand")
-        names = names - _OPERAND_STARTS - {"LAMBDA", "IF"}
+        names = names - _OPERAND_STARTS - {"LAMBDA", "IF", "BOOL", "INFINITY"}
     for name in sorted(names):
         if name in _TERMINAL_NAMES:
             parts.append(_TERMINAL_NAMES[name])
         else:
-            pattern = _parser().get_terminal(name).pattern
+            pattern = parser.get_terminal(name).pattern
             parts.append(f"`{pattern.value}`")
     return ", ".join(sorted(set(parts)))
 
 
-def _from_lark(exc: LarkError | ParseError, text: str, filename: str | None) -> ParseError:
+def _from_lark(
+    exc: LarkError | ParseError, text: str, filename: str | None, parser: lark.Lark
+) -> ParseError:
     """Turn lark's exception into a ParseError with a location and what was expected."""
     if isinstance(exc, ParseError):
         error = exc
     elif isinstance(exc, UnexpectedCharacters):
         error = ParseError(
-            f"unexpected character `{text[exc.pos_in_stream]}`; expected " + _expected(exc),
+            f"unexpected character `{text[exc.pos_in_stream]}`; expected " + _expected(exc, parser),
             filename,
             exc.line,
             exc.column,
@@ -457,12 +501,16 @@ def _from_lark(exc: LarkError | ParseError, text: str, filename: str | None) -> 
     elif isinstance(exc, UnexpectedToken):
         token = exc.token
         if token.type == "$END":
-            error = _at_end(f"unexpected end of input; expected {_expected(exc)}", text, filename)
+            error = _at_end(
+                f"unexpected end of input; expected {_expected(exc, parser)}", text, filename
+            )
         else:
-            message = f"unexpected {_describe(token)}; expected {_expected(exc)}"
+            message = f"unexpected {_describe(token)}; expected {_expected(exc, parser)}"
             error = _at(ParseError(message, filename), token, text)
     elif isinstance(exc, UnexpectedEOF):
-        error = _at_end(f"unexpected end of input; expected {_expected(exc)}", text, filename)
+        error = _at_end(
+            f"unexpected end of input; expected {_expected(exc, parser)}", text, filename
+        )
     else:
         error = ParseError(str(exc), filename)
     if error.line is not None and error.source_line is None:

@@ -8,22 +8,30 @@ measures every group once and prints each one flat if it fits in the line, broke
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Union
 
+from iterir import gtir_types as gt
 from iterir import vocabulary as voc
 from iterir.nodes import (
+    GTIR_CLASSES,
     AxisLiteral,
+    CartesianOffset,
     FencilDefinition,
     FunCall,
     FunctionDefinition,
+    IfStmt,
+    InfinityLiteral,
     Lambda,
     Literal,
     Node,
     OffsetLiteral,
+    Program,
+    SetAt,
     StencilClosure,
     Sym,
     SymRef,
+    Temporary,
 )
 
 WIDTH = 100
@@ -33,36 +41,43 @@ MAX_INDENT = 60  # deeper nesting stops indenting, so that deep programs print i
 class _Break:
     """A place to break a line: `flat` when its group fits, else a newline and indentation."""
 
-    __slots__ = ("flat", "dedent", "fill")
+    __slots__ = ("dedent", "fill", "flat", "hang")
 
-    def __init__(self, flat: str | None, dedent: bool = False, fill: int = 0) -> None:
+    def __init__(
+        self, flat: str | None, dedent: bool = False, fill: int = 0, hang: int = 0
+    ) -> None:
         self.flat = flat  # None: always a newline
         self.dedent = dedent  # the closing break of a group goes back to the outer indentation
         # fill > 0: even in a broken group, break only if the next `fill` columns do not fit.
         self.fill = fill
+        # hang > 0: a broken line goes `hang` columns further in, and the rest of the group too
+        # (GTIR's `target @ domain` / `     ← expr;`).
+        self.hang = hang
 
 
 BEGIN, END = object(), object()
-SPACE, SOFT, CLOSE, SPACE_CLOSE, HARD = (
+SPACE, SOFT, CLOSE, SPACE_CLOSE, HARD, HANG = (
     _Break(" "),
     _Break(""),
     _Break("", dedent=True),
     _Break(" ", dedent=True),
     _Break(None),
+    _Break(" ", hang=3),
 )
 Token = Union[str, _Break, object]
 Piece = Union[Token, tuple[Node, int]]  # a token, or a node to print at a minimum precedence
 
 
 def pformat(node: Node) -> str:
-    """The text of `node`, lines broken to fit in WIDTH columns where possible."""
-    return _layout(list(_tokens(node)))
+    """The text of `node`, lines broken to fit in WIDTH columns where possible. GTIR (a tree
+    with anything only GTIR has, `is_gtir`) prints in GTIR's syntax, else in the fencil IR's."""
+    return _layout(list(_tokens(node, is_gtir(node))))
 
 
 def pformat_short(node: Node, limit: int = 80) -> str:
     """The text of `node` on one line, cut to `limit` characters (for reprs and messages)."""
     out, size = [], 0
-    for token in _tokens(node):
+    for token in _tokens(node, is_gtir(node, limit)):
         if type(token) is str:
             text = token
         elif isinstance(token, _Break):
@@ -120,12 +135,37 @@ def sym_text(sym: Sym) -> str:
     return f"{text}: {head}" if dtype is None else f"{text}: {head}[{dtype}]"
 
 
-def _tokens(root: Node) -> Iterator[Token]:
+def is_gtir(root: Node, limit: int | None = None) -> bool:
+    """Whether `root` is GTIR: a GTIR statement or program, or a tree holding a node only GTIR
+    has, a typed name or an axis with a kind. `limit` looks at that many nodes at most."""
+    if isinstance(root, GTIR_CLASSES):
+        return True
+    if isinstance(root, (FencilDefinition, StencilClosure)):
+        return False
+    stack: list[object] = [root]
+    count = 0
+    while stack and (limit is None or count < limit):
+        node = stack.pop()
+        count += 1
+        cls = type(node)
+        if (
+            (cls is AxisLiteral and node.kind is not None)  # type: ignore[attr-defined]
+            or ((cls is Sym or cls is SymRef) and node.type is not None)  # type: ignore[attr-defined]
+            or cls in GTIR_CLASSES
+        ):
+            return True
+        if isinstance(node, Node):  # a tree built in Python may hold anything: the printer says so
+            stack.extend(node.children())
+    return False
+
+
+def _tokens(root: Node, gtir: bool) -> Iterator[Token]:
+    pieces = _gtir_pieces if gtir else _pieces
     stack: list[Piece] = [(root, voc.LAMBDA_PRECEDENCE)]
     while stack:
         item = stack.pop()
         if type(item) is tuple:
-            stack.extend(reversed(_pieces(*item)))
+            stack.extend(reversed(pieces(*item)))
         else:
             yield item
 
@@ -140,11 +180,13 @@ def _listed(items: tuple[Node, ...] | list[Node]) -> list[Piece]:
     return out
 
 
-def _params(open_: str, params: tuple[Sym, ...]) -> list[Piece]:
+def _params(
+    open_: str, params: tuple[Sym, ...], text_of: Callable[[Sym], str] = sym_text
+) -> list[Piece]:
     """`open_p1, p2)`, as many parameters on each line as fit."""
     pieces: list[Piece] = [open_, BEGIN]
     for i, param in enumerate(params):
-        text = sym_text(param)
+        text = text_of(param)
         pieces += [",", _Break(" ", fill=len(text) + 2), text] if i else [text]
     return [*pieces, END, ")"]
 
@@ -203,14 +245,19 @@ def _pieces(node: Node, minimum: int) -> list[Piece]:
     raise TypeError(f"cannot print {type(node).__name__}: not an IR node")
 
 
-def _call_pieces(node: FunCall, minimum: int) -> list[Piece]:
+def _call_pieces(
+    node: FunCall,
+    minimum: int,
+    infix: dict[str, tuple[str, int]] = voc.INFIX_BY_BUILTIN,
+    prefix: dict[str, str] = voc.PREFIX_BY_BUILTIN,
+) -> list[Piece]:
     """A call, in its sugared form where the callee is a builtin with sugar."""
     name = node.fun.id if isinstance(node.fun, SymRef) else None
     args = node.args
-    if name in voc.INFIX_BY_BUILTIN and len(args) == 2:
-        return _infix_chain(node, minimum)
-    if name in voc.PREFIX_BY_BUILTIN and len(args) == 1:
-        pieces: list[Piece] = [voc.PREFIX_BY_BUILTIN[name], (args[0], voc.PREFIX_PRECEDENCE)]
+    if name in infix and len(args) == 2:
+        return _infix_chain(node, minimum, infix)
+    if name in prefix and len(args) == 1:
+        pieces: list[Piece] = [prefix[name], (args[0], voc.PREFIX_PRECEDENCE)]
         return _parenthesized(pieces, voc.PREFIX_PRECEDENCE, minimum)
     if name == "if_" and len(args) == 3:
         level = voc.IF_PRECEDENCE
@@ -242,23 +289,154 @@ def _call_pieces(node: FunCall, minimum: int) -> list[Piece]:
     return _parenthesized(pieces, voc.POSTFIX_PRECEDENCE, minimum)
 
 
-def _infix_chain(node: FunCall, minimum: int) -> list[Piece]:
+def _infix_chain(node: FunCall, minimum: int, infix: dict[str, tuple[str, int]]) -> list[Piece]:
     """`a + b - c` as one group: the left-nested calls of one precedence level, flattened."""
-    level = voc.INFIX_BY_BUILTIN[node.fun.id][1]  # type: ignore[union-attr]
+    level = infix[node.fun.id][1]  # type: ignore[union-attr]
     rights: list[Piece] = []
     left: Node = node
     while (
         isinstance(left, FunCall)
         and isinstance(left.fun, SymRef)
-        and left.fun.id in voc.INFIX_BY_BUILTIN
+        and left.fun.id in infix
         and len(left.args) == 2
-        and voc.INFIX_BY_BUILTIN[left.fun.id][1] == level
+        and infix[left.fun.id][1] == level
     ):
-        symbol = voc.INFIX_BY_BUILTIN[left.fun.id][0]
+        symbol = infix[left.fun.id][0]
         rights += [(left.args[1], level + 1), f"{symbol} ", SPACE]
         left = left.args[0]
     pieces: list[Piece] = [BEGIN, (left, level), *reversed(rights), END]
     return _parenthesized(pieces, level, minimum)
+
+
+# -- GTIR ----------------------------------------------------------------------------------------
+def gtir_literal_text(value: str, dtype: str) -> str:
+    """A GTIR literal as GT4Py writes it: bare where the text implies the type (`1`, `1.0`,
+    `True`), else typed (`1:i64`, `1.0:f32`), quoted when the text is not a number."""
+    short = gt.ABBREVIATIONS.get(dtype)
+    if short is None:
+        raise ValueError(f"cannot print a literal of type {dtype!r}: not a scalar type")
+    if (
+        (dtype == "bool" and value in ("True", "False"))
+        or (dtype == "int32" and voc.INT_RE.fullmatch(value))
+        or (dtype == "float64" and voc.FLOAT_RE.fullmatch(value))
+    ):
+        return value
+    if voc.NUMBER_BODY_RE.fullmatch(value) or value in ("True", "False"):
+        return f"{value}:{short}"
+    return json.dumps(value, ensure_ascii=False) + ":" + short
+
+
+def type_text(value: gt.GType, braces: bool = False) -> str:
+    """A GTIR type in text (docs/gtir.md): `Field[[IDimₕ, KDimᵥ], f64]`."""
+    return gt.type_text(value, name_text, braces)
+
+
+def axis_text(axis: AxisLiteral) -> str:
+    """`IDimₕ`, `KDimᵥ`, `V2Eₗ`; the fencil IR's axes, which have no kind, `IDimₐ`."""
+    return name_text(axis.value) + ("ₐ" if axis.kind is None else gt.KIND_SUFFIXES[axis.kind])
+
+
+def gtir_sym_text(sym: Sym) -> str:
+    """A GTIR parameter with its type, if it has one: `x`, `inp: Field[[IDimₕ], f64]`."""
+    if sym.kind is not None or sym.dtype is not None:
+        return sym_text(sym)
+    if sym.type is None:
+        return name_text(sym.id)
+    return f"{name_text(sym.id)}: {type_text(sym.type)}"
+
+
+def _statements(items: tuple[Node, ...]) -> list[Piece]:
+    """Each item on its own line, indented."""
+    body: list[Piece] = [BEGIN]
+    for item in items:
+        body += [HARD, (item, 0)]
+    return [*body, END]
+
+
+def _gtir_pieces(node: Node, minimum: int) -> list[Piece]:
+    """What a GTIR node prints as, in a place that needs at least precedence `minimum`."""
+    cls = type(node)
+    if cls is SymRef:
+        if node.type is None:  # type: ignore[attr-defined]
+            return [name_text(node.id)]  # type: ignore[attr-defined]
+        return [f"({name_text(node.id)}: {type_text(node.type)})"]  # type: ignore[attr-defined]
+    if cls is Literal:
+        return [gtir_literal_text(node.value, node.type)]  # type: ignore[attr-defined]
+    if cls is AxisLiteral:
+        return [axis_text(node)]  # type: ignore[arg-type]
+    if isinstance(node, Sym):
+        return [gtir_sym_text(node)]
+    if isinstance(node, InfinityLiteral):
+        return ["∞" if node.name == "POSITIVE" else "-∞"]
+    if isinstance(node, CartesianOffset):
+        return [f"{axis_text(node.domain)}→{axis_text(node.codomain)}"]
+    if isinstance(node, FunCall):
+        args = node.args
+        if (
+            isinstance(node.fun, SymRef)
+            and node.fun.id == "named_range"
+            and len(args) == 3
+            and isinstance(args[0], AxisLiteral)
+            and args[0].kind is not None
+        ):
+            # `IDimₕ: [lo, hi[`: its last `[` reads as a range's end only before what ends an
+            # expression at the lowest precedence, so elsewhere it takes parentheses.
+            pieces = [f"{axis_text(args[0])}: [", (args[1], 0), ", ", (args[2], 0), "["]
+            return _parenthesized(pieces, voc.LAMBDA_PRECEDENCE, minimum)
+        return _call_pieces(node, minimum, voc.GTIR_INFIX_BY_BUILTIN, voc.GTIR_PREFIX_BY_BUILTIN)
+    if isinstance(node, Lambda):
+        pieces = [
+            BEGIN,
+            *_params("λ(", node.params, gtir_sym_text),
+            " →",
+            SPACE,
+            (node.expr, 0),
+            END,
+        ]
+        return _parenthesized(pieces, voc.LAMBDA_PRECEDENCE, minimum)
+    if isinstance(node, FunctionDefinition):
+        head = _params(f"{name_text(node.id)} = λ(", node.params, gtir_sym_text)
+        return [BEGIN, *head, " →", SPACE, (node.expr, 0), ";", END]
+    if isinstance(node, SetAt):
+        return [
+            BEGIN,
+            (node.target, 0),
+            " @ ",
+            (node.domain, 0),
+            HANG,
+            "← ",
+            (node.expr, 0),
+            ";",
+            END,
+        ]
+    if isinstance(node, IfStmt):
+        return [
+            "if (",
+            (node.cond, 0),
+            ") {",
+            *_statements(node.true_branch),
+            HARD,
+            "} else {",
+            *_statements(node.false_branch),
+            HARD,
+            "}",
+        ]
+    if isinstance(node, Temporary):
+        fields: list[Piece] = []
+        if node.domain is not None:
+            fields += ["domain=", (node.domain, 0)]
+        if node.dtype is not None:
+            fields += [",", SPACE] if fields else []
+            fields.append("dtype=" + type_text(node.dtype, braces=True))
+        head = f"{name_text(node.id)} = temporary("
+        return [head, BEGIN, SOFT, *fields, CLOSE, END, ");"]
+    if isinstance(node, Program):
+        # A program with no statements would read back as a fencil: `program` marks it.
+        mark = "" if node.declarations or node.body else "program "
+        head = _params(f"{mark}{name_text(node.id)}(", node.params, gtir_sym_text)
+        items = (*node.function_definitions, *node.declarations, *node.body)
+        return [*head, " {", *_statements(items), HARD, "}"]
+    return _pieces(node, minimum)
 
 
 def _layout(tokens: list[Token]) -> str:
@@ -299,6 +477,9 @@ def _layout(tokens: list[Token]) -> str:
             if broken and not (fill and column + len(token.flat) + fill <= WIDTH):  # type: ignore[union-attr, arg-type]
                 if token.dedent:  # type: ignore[union-attr]
                     indent = modes[-2][1] if len(modes) > 1 else 0
+                elif token.hang:  # type: ignore[union-attr]
+                    indent += token.hang  # type: ignore[union-attr]
+                    modes[-1] = (broken, indent)
                 out.append("\n" + " " * indent)
                 column = indent
             else:

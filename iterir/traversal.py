@@ -177,7 +177,7 @@ class NodeTranslator(NodeVisitor):
                     new.append((yield child))
                 if any(a is not b for a, b in zip(new, value)):
                     changes[name] = tuple(new)
-            else:
+            elif value is not None:  # an optional child (a Temporary's domain) may be absent
                 new_child = yield value
                 if new_child is not value:
                     changes[name] = new_child

@@ -63,6 +63,19 @@ INFIX_BY_BUILTIN: dict[str, tuple[str, int]] = {b: (sym, prec) for sym, (b, prec
 PREFIX: dict[str, str] = {"·": "deref", "¬": "not_", "↑": "lift"}
 PREFIX_BY_BUILTIN: dict[str, str] = {b: sym for sym, b in PREFIX.items()}
 
+#: GTIR's text has more sugar than the fencil IR's: `<=`, `>=` and `⇑stencil` (`as_fieldop`
+#: with no domain).
+GTIR_INFIX: dict[str, tuple[str, int]] = {"<=": ("less_equal", 4), ">=": ("greater_equal", 4)}
+GTIR_INFIX_BY_BUILTIN: dict[str, tuple[str, int]] = {
+    **INFIX_BY_BUILTIN,
+    **{b: (sym, prec) for sym, (b, prec) in GTIR_INFIX.items()},
+}
+GTIR_PREFIX: dict[str, str] = {"⇑": "as_fieldop"}
+GTIR_PREFIX_BY_BUILTIN: dict[str, str] = {
+    **PREFIX_BY_BUILTIN,
+    **{b: sym for sym, b in GTIR_PREFIX.items()},
+}
+
 LAMBDA_PRECEDENCE = 0
 IF_PRECEDENCE = 1
 PREFIX_PRECEDENCE = 7
@@ -76,6 +89,14 @@ FLOAT_RE = re.compile(r"-?(?:(?:\d+\.\d*|\.\d+)(?:[eE][+-]?\d+)?|\d+[eE][+-]?\d+
 NUMBER_BODY_RE = re.compile(r"-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 
 
+#: GTIR's axis kinds: a bare name ending in one reads as an axis (`IDimₕ`).
+AXIS_KIND_SUFFIXES = "ₕᵥₗ"
+
+
 def is_plain_name(name: str) -> bool:
     """Whether `name` can be written bare in text (else it is written in backquotes)."""
-    return NAME_RE.fullmatch(name) is not None and name not in KEYWORDS
+    return (
+        NAME_RE.fullmatch(name) is not None
+        and name not in KEYWORDS
+        and not name.endswith(tuple(AXIS_KIND_SUFFIXES))
+    )
