@@ -30,7 +30,29 @@ from iterir.nodes import PLACEMENT, MisplacedNodeError
 from iterir.symbols import BindingKind, SymbolTable, resolve
 from iterir.traversal import child_positions, depths, preorder
 from iterir.vocabulary import PRIMITIVES
+from typeinf import shaped
 from typeinf.constraints import Equal, Reason, callee_text, ordinal
+from typeinf.constructors import (
+    D_EMPTY,
+    FUN,
+    ITERATOR,
+    LENGTH,
+    LIST,
+    SCALAR,
+    SKIP,
+    T_EMPTY,
+    TTUPLE,
+    VAL,
+    VALUE,
+    constant,
+    fixed_params,
+    fun,
+    loc,
+    prim,
+    row,
+    row_items,
+    val,
+)
 from typeinf.errors import (
     DuplicateNameError,
     GrammarBuiltinError,
@@ -40,33 +62,13 @@ from typeinf.errors import (
     UnboundSymbolError,
     UnsatisfiableConstraintError,
 )
-from typeinf import shaped
 from typeinf.matching import Template
 from typeinf.offsets import Connectivity, Dimension, OffsetProvider
 from typeinf.order import definition_order
+from typeinf.schemes import Scheme
 from typeinf.signatures import BUILTINS, Signature
 from typeinf.solve import Solver, check_finite
-from typeinf.terms import (
-    D_EMPTY,
-    ITERATOR,
-    SCALAR,
-    T_EMPTY,
-    VALUE,
-    Cell,
-    Scheme,
-    Sort,
-    constant,
-    find,
-    fixed_params,
-    fun,
-    loc,
-    make,
-    prim,
-    row,
-    row_items,
-    val,
-    var,
-)
+from typeinf.terms import Cell, Sort, find, make, var
 from typeinf.unify import Mismatch
 
 
@@ -306,7 +308,7 @@ class Collection:
                 name, is_list = sym.dtype
                 dtype = prim(name)
                 if is_list:
-                    dtype = make("List", dtype, var(Sort.LENGTH), var(Sort.SKIP))
+                    dtype = make(LIST, dtype, var(Sort.LENGTH), var(Sort.SKIP))
             annotated = val(kind, dtype, var(Sort.SIZE), var(Sort.LOC), var(Sort.LOC))
             self.equal(annotated, cell, position, f"the annotation of `{sym.id}`")
         return cell
@@ -398,7 +400,7 @@ class Collection:
             self._arguments(node, params, args, fun_position)
             return find(fun_type).args[1]  # type: ignore[no-any-return]
         ret = var(Sort.TYPE)
-        called = make("Fun", row("TTuple", [self.type_at(a) for a in args], T_EMPTY), ret)
+        called = make(FUN, row(TTUPLE, [self.type_at(a) for a in args], T_EMPTY), ret)
         self.equal(fun_type, called, position, self._call_reason(position, len(args)))
         return ret
 
@@ -490,7 +492,7 @@ class Collection:
         """An index past the end of a tuple whose length is known by now is said so, instead of
         as a mismatch of two rows (of which one has `index` + 1 elements)."""
         type_ = find(self.type_at(tuple_position))
-        if type_.ctor != "Val":
+        if type_.ctor is not VAL:
             return
         items, tail = row_items(type_.args[1])
         if tail is D_EMPTY and index >= len(items):
@@ -564,8 +566,8 @@ class Collection:
             )
         if isinstance(entry, Connectivity):
             length, skip = (
-                constant("Length", entry.max_neighbors),
-                constant("Skip", entry.has_skip_values),
+                constant(LENGTH, entry.max_neighbors),
+                constant(SKIP, entry.has_skip_values),
             )
             current, defined = loc(entry.origin), loc(entry.neighbor)
         dtype, size = var(Sort.DTYPE), var(Sort.SIZE)
@@ -575,7 +577,7 @@ class Collection:
             args[1],
             f"the iterator whose neighbors along `{tag.value}` are taken",
         )
-        return val(VALUE, make("List", dtype, length, skip), size)
+        return val(VALUE, make(LIST, dtype, length, skip), size)
 
     def rule_cast_(self, position: int, node: FunCall, args: list[int]) -> Cell:
         self.arity(node, args, 2)

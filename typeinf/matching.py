@@ -13,17 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from typeinf.terms import (
-    MOST_COMPILED_CELLS,
-    Cell,
-    Scheme,
-    copy_graph,
-    creation,
-    find,
-    fixed_params,
-    root_of,
-    var,
-)
+from typeinf.constructors import PRIM, fixed_params
+from typeinf.schemes import MOST_COMPILED_CELLS, Scheme, copy_graph, creation
+from typeinf.terms import Cell, find, root_of, var
 from typeinf.unify import unify
 
 #: `match(argument_types, undecided)` → the call's type (None for a wrong number of arguments);
@@ -63,7 +55,7 @@ def compiled_matcher(scheme: Scheme) -> Matcher | None:
 def in_family(actual: Cell, family: frozenset[str]) -> bool:
     """Whether `actual` (a root) may stand for a dtype variable of `family` as it is: a dtype of
     the family, or a variable restricted to (a part of) it already."""
-    if actual.ctor == "Prim":
+    if actual.ctor is PRIM:
         return actual.label in family
     return actual.ctor is None and actual.family is not None and actual.family <= family
 
@@ -119,10 +111,10 @@ class _Writer:
             self.build(i, indent)
             lines.append(f"{indent}pairs.append((v{i}, y))")
         else:  # a structure: its parts, if the type has the same constructor
-            ctor, arguments = step[0], [self.index[id(find(a))] for a in self.cells[i].args]
+            self.names[f"t{i}"], arguments = step[0], [self.index[id(find(a))] for a in self.cells[i].args]
             parts = [f"m{i}_{n}" for n in range(len(arguments))]
             lines += [
-                f"{indent}if y.ctor == {ctor!r}:",
+                f"{indent}if y.ctor is t{i}:",
                 f"{indent}    v{i} = y",
                 f"{indent}    {', '.join(parts)}, = y.args",
             ]
@@ -211,7 +203,7 @@ class Template:
                 if actual is not pattern:
                     pairs.append((pattern, actual))
             elif (
-                actual.ctor == pattern.ctor
+                actual.ctor is pattern.ctor
             ):  # a structure: its parts, if the type has its constructor
                 matches[id(pattern)] = actual
                 stack += zip(pattern.args, actual.args)

@@ -15,34 +15,44 @@ import lark
 from lark import Token
 from lark.exceptions import LarkError, UnexpectedInput
 
-from typeinf.terms import (
+from iterir.vocabulary import PRIMITIVES
+from typeinf.constructors import (
     ANYWHERE,
     COLUMN,
     D_EMPTY,
-    FAMILIES,
+    DTUPLE,
+    FUN,
     ITERATOR,
+    LENGTH,
+    LIST,
     SCALAR,
-    SPECIAL_DTYPES,
+    SKIP,
     T_EMPTY,
+    TTUPLE,
+    VALLISTTUPLE,
+    VALTUPLE,
     VALUE,
+    constant,
+    loc,
+    prim,
+    row,
+    row_items,
+    val,
+)
+from typeinf.terms import (
+    FAMILIES,
+    SPECIAL_DTYPES,
     Cell,
     ClosureType,
     DefinitionType,
     FencilType,
     Sort,
     Type,
-    constant,
     find,
-    loc,
     make,
-    prim,
-    row,
-    row_items,
     sort_meet,
     var,
-    val,
 )
-from iterir.vocabulary import PRIMITIVES
 
 _DIGITS = {c: i for i, c in enumerate("₀₁₂₃₄₅₆₇₈₉")} | {c: i for i, c in enumerate("⁰¹²³⁴⁵⁶⁷⁸⁹")}
 
@@ -169,7 +179,7 @@ class _Builder(lark.Transformer):  # type: ignore[type-arg]
                 raise TypeSyntaxError("a function's arguments must be a tuple")
         elif root.sort is not Sort.TROW:
             raise TypeSyntaxError("a function's arguments must be a tuple")
-        return make("Fun", args, ret)
+        return make(FUN, args, ret)
 
     def type_var(self, token: Token) -> Cell:
         return self.variable(token, Sort.TYPE)
@@ -178,10 +188,10 @@ class _Builder(lark.Transformer):  # type: ignore[type-arg]
         return self.variable(token, Sort.TROW)
 
     def args(self, *items: Cell) -> Cell:
-        return row("TTuple", list(items), T_EMPTY)
+        return row(TTUPLE, list(items), T_EMPTY)
 
     def args_with_tail(self, *items: Cell) -> Cell:
-        return row("TTuple", list(items[:-1]), items[-1])
+        return row(TTUPLE, list(items[:-1]), items[-1])
 
     def plain_value(self, dtype: Cell, size: Token) -> Cell:
         return val(VALUE, dtype, self.size(size))
@@ -206,28 +216,28 @@ class _Builder(lark.Transformer):  # type: ignore[type-arg]
         return prim(token.value)
 
     def dtype_tuple(self, *items: Cell) -> Cell:
-        return row("DTuple", list(items), D_EMPTY)
+        return row(DTUPLE, list(items), D_EMPTY)
 
     def dtype_tuple_with_tail(self, *items: Any) -> Cell:
-        return row("DTuple", list(items[:-1]), self.variable(items[-1], Sort.DROW))
+        return row(DTUPLE, list(items[:-1]), self.variable(items[-1], Sort.DROW))
 
     def list(self, dtype: Cell, length: Cell, skip: Cell) -> Cell:
-        return make("List", dtype, length, skip)
+        return make(LIST, dtype, length, skip)
 
     def length_var(self, token: Token) -> Cell:
         return self.variable(token, Sort.LENGTH)
 
     def length(self, token: Token) -> Cell:
-        return constant("Length", int(token.value))
+        return constant(LENGTH, int(token.value))
 
     def skip_var(self, token: Token) -> Cell:
         return self.variable(token, Sort.SKIP)
 
     def skip_true(self) -> Cell:
-        return constant("Skip", True)
+        return constant(SKIP, True)
 
     def skip_false(self) -> Cell:
-        return constant("Skip", False)
+        return constant(SKIP, False)
 
     def location_var(self, token: Token) -> Cell:
         return self.variable(token, Sort.LOC)
@@ -238,7 +248,7 @@ class _Builder(lark.Transformer):  # type: ignore[type-arg]
     # -- rows of values and lists -----------------------------------------------------------------
     def value_row(self, item: tuple[Cell, Cell, Cell, Cell], dtypes: Token) -> Cell:
         kind, size, current, defined = item
-        return make("ValTuple", kind, self.variable(dtypes, Sort.DROW), size, current, defined)
+        return make(VALTUPLE, kind, self.variable(dtypes, Sort.DROW), size, current, defined)
 
     def row_of_values(self, size: Token) -> tuple[Cell, Cell, Cell, Cell]:
         return (VALUE, self.size(size), var(Sort.LOC), var(Sort.LROW))
@@ -253,4 +263,4 @@ class _Builder(lark.Transformer):  # type: ignore[type-arg]
         return (self.variable(kind, Sort.KIND), self.size(size), var(Sort.LOC), var(Sort.LROW))
 
     def list_row(self, dtypes: Token, length: Cell, skip: Cell, size: Token) -> Cell:
-        return make("ValListTuple", VALUE, self.variable(dtypes, Sort.DROW), length, skip, self.size(size))
+        return make(VALLISTTUPLE, VALUE, self.variable(dtypes, Sort.DROW), length, skip, self.size(size))

@@ -8,26 +8,25 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from typeinf.signatures import Signature, typed_by
-from typeinf.terms import (
+from typeinf.constructors import (
     ANYWHERE,
     COLUMN,
     D_EMPTY,
+    DTUPLE,
     ITERATOR,
     SCALAR,
     T_EMPTY,
+    TTUPLE,
     VALUE,
-    Sort,
-    find,
     fixed_params,
     fun,
     prim,
     row,
     val,
-    var,
 )
+from typeinf.signatures import Signature, typed_by
+from typeinf.terms import Sort, find, var
 from typeinf.unify import Mismatch, unify
-
 
 #: `tuple_get(i, x)` makes a type for each element up to i, so an index must be bounded: a
 #: tuple of millions of elements would take all memory, and no stencil has one.
@@ -47,7 +46,7 @@ def make_tuple(count: int) -> Signature:
     elements = [val(kind, dtype, size, current, defined) for dtype in dtypes]
     return typed_by(
         "`make_tuple`",
-        fun(elements, val(kind, row("DTuple", dtypes, D_EMPTY), size, current, defined)),
+        fun(elements, val(kind, row(DTUPLE, dtypes, D_EMPTY), size, current, defined)),
     )
 
 
@@ -56,7 +55,7 @@ def tuple_get(index: int) -> Signature:
     """`((T₀, …, Tᵢ, …)ᵏ) → Tᵢᵏ`: the tuple has at least `index` + 1 elements."""
     kind, size, current, defined = _common()
     dtypes = [var(Sort.DTYPE) for _ in range(index + 1)]
-    whole = val(kind, row("DTuple", dtypes, var(Sort.DROW)), size, current, defined)
+    whole = val(kind, row(DTUPLE, dtypes, var(Sort.DROW)), size, current, defined)
     return typed_by("`tuple_get`", fun([whole], val(kind, dtypes[-1], size, current, defined)))
 
 
@@ -90,7 +89,7 @@ def for_arity(signature: Signature, count: int) -> Signature:
     type_ = signature.instantiate()  # type: ignore[misc]
     first = find(fixed_params(type_)[0])  # type: ignore[index]
     try:
-        if unify(first.args[0], row("TTuple", [var(Sort.TYPE) for _ in range(count)], T_EMPTY)):
+        if unify(first.args[0], row(TTUPLE, [var(Sort.TYPE) for _ in range(count)], T_EMPTY)):
             return signature  # a row of values against a row of lists, both of unknown length
     except Mismatch:
         return signature  # the call is an error: the general way reports it

@@ -7,10 +7,12 @@ from collections.abc import Callable
 from functools import cached_property, lru_cache
 from pathlib import Path
 
+from typeinf.constructors import FUN, fixed_params
 from typeinf.matching import Matcher, compiled_matcher
 from typeinf.packaged import data_folder
 from typeinf.reader import TypeSyntaxError, parse_type
-from typeinf.terms import Cell, Scheme, Sort, Type, compiled, find, fixed_params
+from typeinf.schemes import Scheme, compiled
+from typeinf.terms import Cell, Sort, Type, find
 
 
 class Signature:
@@ -58,7 +60,7 @@ class Signature:
         """Whether its first parameter is a function of any number of parameters (`lift`, `scan`,
         `reduce`, `map_`): a call is then typed by `shaped.for_arity`."""
         params = None if self.type is None else fixed_params(self.type)
-        return bool(params) and find(params[0]).ctor == "Fun" and fixed_params(params[0]) is None  # type: ignore[index]
+        return bool(params) and find(params[0]).ctor is FUN and fixed_params(params[0]) is None  # type: ignore[index]
 
     @cached_property
     def match(self) -> Matcher | None:

@@ -14,7 +14,8 @@ from typeinf.constraints import Equal, Reason, callee_text, reason_text
 from typeinf.errors import InfiniteTypeError, UnsatisfiableConstraintError
 from typeinf.matching import Template
 from typeinf.notation import Printer, pformat_all
-from typeinf.terms import Cell, Scheme, Sort, find, new_marks
+from typeinf.schemes import Scheme
+from typeinf.terms import Cell, Sort, find, new_marks
 from typeinf.unify import Mismatch, unify
 
 
