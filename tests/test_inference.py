@@ -394,8 +394,8 @@ def test_matching_a_builtin_call_gives_what_unifying_its_parameters_gives(argume
 
 def test_a_template_instance_is_a_fresh_copy_like_a_schemes_and_matching_it_is_unifying() -> None:
     from typeinf.constructors import fun
-    from typeinf.matching import Template
-    from typeinf.schemes import Scheme
+    from typeinf.matching import walk_match
+    from typeinf.schemes import Scheme, Template
     from typeinf.terms import Sort, var
     from typeinf.unify import unify
 
@@ -415,13 +415,13 @@ def test_a_template_instance_is_a_fresh_copy_like_a_schemes_and_matching_it_is_u
         arity = len(_params(copy))
         for given in ([var(Sort.TYPE) for _ in range(arity)], _params(template.instantiate())):
             instance = template.instantiate()
-            matched = template.match(given, [])
+            matched = walk_match(template.root, given, [])
             for param, argument in zip(_params(instance), given):
                 assert not unify(param, argument)
             assert typeinf.pformat(fun(given, matched), locations=True) == typeinf.pformat(
                 instance, locations=True
             )
-        assert template.match([var(Sort.TYPE) for _ in range(arity + 1)], []) is None
+        assert walk_match(template.root, [var(Sort.TYPE) for _ in range(arity + 1)], []) is None
 
 
 def _params(function: typeinf.terms.Cell) -> list[typeinf.terms.Cell]:

@@ -1,5 +1,6 @@
 """A call typed by matching the callee's type against the arguments' types: for a builtin, as
-straight-line code generated once per builtin; for a function definition, by a walk.
+straight-line code generated once per builtin (and per shape of `make_tuple`, `tuple_get` and
+closures); for a function definition, by a walk.
 
 Unifying fresh parameters with the arguments' types mostly binds each fresh variable to the part
 of an argument's type it stands for. The matcher does that directly: it reads the parts off the
@@ -12,6 +13,7 @@ gives; it is used only where the solver keeps no history (errors are reported by
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from typeinf.constructors import PRIM, fixed_params
 from typeinf.schemes import MOST_COMPILED_CELLS, Scheme, copy_graph, creation
@@ -25,13 +27,14 @@ Matcher = Callable[..., Cell]
 
 def compiled_matcher(scheme: Scheme) -> Matcher | None:
     """The matcher of a builtin whose type is a function of a fixed number of parameters (else
-    None). Past `MOST_COMPILED_CELLS`, a `Template`'s walk."""
+    None). Past `MOST_COMPILED_CELLS`, a walk (`walk_match`): such a shape (a `tuple_get` of a
+    far element) is used a few times, and compiling it would cost more than it saves."""
     cells = scheme.cells
     root, params = cells[-1], fixed_params(cells[-1])
     if params is None:
         return None
     if len(cells) > MOST_COMPILED_CELLS:
-        return Template(root).match
+        return partial(walk_match, root)
     index = {id(c): i for i, c in enumerate(cells)}
     writer = _Writer(scheme, index)
     arguments = [f"a{n}" for n in range(len(params))]
@@ -159,57 +162,47 @@ class _Writer:
         return self.name(i)
 
 
-class Template:
-    """A type that nothing changes any more (a definition's solved type, a large builtin shape),
-    instantiated by copying its graph. Most definitions are used once or twice: copying is then
-    cheaper than compiling a `Scheme`'s plan. It does not look for cycles (a Scheme does)."""
-
-    __slots__ = ("root",)
-
-    def __init__(self, root: Cell) -> None:
-        self.root = root
-
-    def instantiate(self) -> Cell:
-        return copy_graph(self.root, {})
-
-    def match(self, types: list[Cell], undecided: list[tuple[Cell, Cell]]) -> Cell | None:
-        """A call's type, as a compiled matcher gives it (see `Matcher`), by walking the
-        parameters against the arguments' types and copying only the result: a definition is
-        called too few times for generated code to pay."""
-        root, params = root_of(self.root), fixed_params(self.root)
-        if params is None or len(params) != len(types):
-            return None
-        matches: dict[int, Cell] = {}  # id of a parameter's cell → what stands for it
-        pairs: list[tuple[Cell, Cell]] = []
-        stack = list(zip(params, types))
-        while stack:
-            pattern, actual = stack.pop()
-            pattern, actual = root_of(pattern), root_of(actual)
-            known = matches.get(id(pattern))
-            if known is not None:  # seen before: the two must be one
-                known = root_of(known)
-                if known is not actual:
-                    pairs.append((known, actual))
-            elif pattern.ctor is None:  # a variable: the part itself, if it has the sort and family
-                family = pattern.family
-                if not (
-                    actual.sort is pattern.sort if family is None else in_family(actual, family)
-                ):
-                    fresh = var(pattern.sort, family)  # type: ignore[arg-type]
-                    pairs.append((fresh, actual))
-                    actual = fresh
-                matches[id(pattern)] = actual
-            elif not pattern.args:  # a constant
-                if actual is not pattern:
-                    pairs.append((pattern, actual))
-            elif (
-                actual.ctor is pattern.ctor
-            ):  # a structure: its parts, if the type has its constructor
-                matches[id(pattern)] = actual
-                stack += zip(pattern.args, actual.args)
-            else:
-                pairs.append((copy_graph(pattern, matches), actual))
-        result = copy_graph(root.args[1], matches)
-        for x, y in pairs:
-            undecided += unify(x, y)
-        return result
+def walk_match(type_: Cell, types: list[Cell], undecided: list[tuple[Cell, Cell]]) -> Cell | None:
+    """The type of a call of a function of type `type_` (solved: nothing changes it any more), as
+    a compiled matcher gives it (see `Matcher`), by walking its parameters against the arguments'
+    types and copying only the result: for a definition, called too few times for generated code
+    to pay, and for a shape too large to compile. With it and `shaped.for_arity` retired, the
+    chained-definitions shape ran at 0.86× (`python3 -m benchmarks.compare`, 5 interleaved
+    pairs at 100k nodes)."""
+    root, params = root_of(type_), fixed_params(type_)
+    if params is None or len(params) != len(types):
+        return None
+    matches: dict[int, Cell] = {}  # id of a parameter's cell → what stands for it
+    pairs: list[tuple[Cell, Cell]] = []
+    stack = list(zip(params, types, strict=True))
+    while stack:
+        pattern, actual = stack.pop()
+        pattern, actual = root_of(pattern), root_of(actual)
+        known = matches.get(id(pattern))
+        if known is not None:  # seen before: the two must be one
+            known = root_of(known)
+            if known is not actual:
+                pairs.append((known, actual))
+        elif pattern.ctor is None:  # a variable: the part itself, if it has the sort and family
+            family = pattern.family
+            if not (
+                actual.sort is pattern.sort if family is None else in_family(actual, family)
+            ):
+                fresh = var(pattern.sort, family)  # type: ignore[arg-type]
+                pairs.append((fresh, actual))
+                actual = fresh
+            matches[id(pattern)] = actual
+        elif not pattern.args:  # a constant
+            if actual is not pattern:
+                pairs.append((pattern, actual))
+        elif (
+            actual.ctor == pattern.ctor
+        ):  # a structure: its parts, if the type has its constructor
+            matches[id(pattern)] = actual
+            stack += zip(pattern.args, actual.args)
+        else:
+            pairs.append((copy_graph(pattern, matches), actual))
+    result = copy_graph(root.args[1], matches)
+    for x, y in pairs:
+        undecided += unify(x, y)
+    return result

@@ -237,3 +237,17 @@ def creation(
         f"{target}.ctor = t{i}; {target}.label = l{i}; {target}.args = ({', '.join(arguments)},); "
         f"{target}.sort = s{i}; {target}.family = None"
     )
+
+
+class Template:
+    """A type that nothing changes any more (a definition's solved type, in the fast run),
+    instantiated by copying its graph. Most definitions are used once or twice: copying is then
+    cheaper than compiling a `Scheme`'s plan. It does not look for cycles (a Scheme does)."""
+
+    __slots__ = ("root",)
+
+    def __init__(self, root: Cell) -> None:
+        self.root = root
+
+    def instantiate(self) -> Cell:
+        return copy_graph(self.root, {})
