@@ -293,7 +293,7 @@ import iterir, typeinf, json
 sample = json.loads(open({path!r}).readlines()[{line}])
 node = iterir.from_json(sample["ir"])
 print(typeinf.pformat(typeinf.infer(node, sample["offset_provider"]), locations=True))
-print(typeinf.pformat(typeinf.infer(iterir.parse("λ(f, g) → {{f(g), g}}")))) 
+print(typeinf.pformat(typeinf.infer(iterir.parse("λ(f, g) → {{f(g), g}}"))))
 """
 
 
@@ -361,7 +361,9 @@ def test_compiled_builtin_instances_equal_the_plan_and_are_fresh() -> None:
         assert typeinf.pformat(second, locations=True) == expected, name
         assert not _variables(first) & _variables(second), name
         *params, result = signature.instantiate_call()  # type: ignore[misc]
-        assert typeinf.pformat(typeinf.constructors.fun(params, result), locations=True) == expected, name
+        assert (
+            typeinf.pformat(typeinf.constructors.fun(params, result), locations=True) == expected
+        ), name
 
 
 @pytest.mark.parametrize("arguments", ["fresh variables", "the parameters' own types"])
@@ -381,9 +383,11 @@ def test_matching_a_builtin_call_gives_what_unifying_its_parameters_gives(argume
         undecided: list = []
         matched = signature.match(given, undecided)
         assert matched is not None and not undecided, name
-        for param, argument in zip(params, list(given)):
+        for param, argument in zip(params, list(given), strict=True):
             assert not unify(param, argument), name
-        by_matching = typeinf.pformat(typeinf.constructors.fun(list(given), matched), locations=True)
+        by_matching = typeinf.pformat(
+            typeinf.constructors.fun(list(given), matched), locations=True
+        )
         assert by_matching == typeinf.pformat(
             typeinf.constructors.fun(params, expected), locations=True
         ), name
@@ -416,7 +420,7 @@ def test_a_template_instance_is_a_fresh_copy_like_a_schemes_and_matching_it_is_u
         for given in ([var(Sort.TYPE) for _ in range(arity)], _params(template.instantiate())):
             instance = template.instantiate()
             matched = walk_match(template.root, given, [])
-            for param, argument in zip(_params(instance), given):
+            for param, argument in zip(_params(instance), given, strict=True):
                 assert not unify(param, argument)
             assert typeinf.pformat(fun(given, matched), locations=True) == typeinf.pformat(
                 instance, locations=True
@@ -513,7 +517,7 @@ def test_a_builtin_of_any_arity_made_to_one_types_a_use_as_its_signature_does(na
                 *params, result = signature.instantiate_call()  # type: ignore[misc]
                 function = fun([var(Sort.TYPE) for _ in range(count)], var(Sort.TYPE))
                 arguments = [function, *(var(Sort.TYPE) for _ in params[1:])]
-                for param, argument in zip(params, arguments):
+                for param, argument in zip(params, arguments, strict=True):
                     assert not unify(param, argument)
                 if called:
                     inputs, out = [var(Sort.TYPE) for _ in range(count - state)], var(Sort.TYPE)

@@ -73,5 +73,7 @@ def test_a_node_class_typeinf_does_not_type_is_a_malformed_ir_error(monkeypatch)
     visit = dict(collect._VISIT)
     del visit[iterir.Literal]
     monkeypatch.setattr(collect, "_VISIT", visit)
-    with pytest.raises(typeinf.MalformedIRError, match="a Literal cannot be typed: typeinf types the fencil IR"):
+    with pytest.raises(
+        typeinf.MalformedIRError, match="a Literal cannot be typed: typeinf types the fencil IR"
+    ):
         typeinf.infer(iterir.parse("λ(x) → x + 1"))

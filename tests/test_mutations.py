@@ -5,6 +5,7 @@ succeeds), and never raises anything else."""
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections.abc import Callable
 from typing import Any
 
@@ -127,4 +128,4 @@ def test_a_recursive_reference_is_reported_as_recursion(
     assert (
         cycle[0] == cycle[-1] and len(cycle) >= 2 and definitions[k].id in cycle
     )  # every cycle is new
-    assert all(after in uses[before] for before, after in zip(cycle, cycle[1:])), (cycle, uses)
+    assert all(after in uses[before] for before, after in itertools.pairwise(cycle)), (cycle, uses)

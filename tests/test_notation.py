@@ -124,7 +124,7 @@ def types(draw: st.DrawFn) -> Cell:
     return type_(0)
 
 
-def _row_view(cell: Cell) -> tuple[Cell, Cell] | None | str:
+def _row_view(cell: Cell) -> tuple[Cell, Cell] | str | None:
     """A row as (first item, rest), "empty", or None when it is not a known row. A ValTuple or
     ValListTuple whose dtypes are known is the same type as the tuple of its items."""
     if cell.ctor is TEMPTY:
@@ -165,11 +165,8 @@ def _equivalent(a: Cell, b: Cell, locations: bool) -> bool:
     stack = [(a, b)]
     while stack:
         x, y = (find(c) for c in stack.pop())
-        if (
-            not locations
-            and Sort.LOC in (x.sort, y.sort)
-            or Sort.LROW in (x.sort, y.sort)
-            and not locations
+        if (not locations and Sort.LOC in (x.sort, y.sort)) or (
+            Sort.LROW in (x.sort, y.sort) and not locations
         ):
             continue
         if x.ctor is None or y.ctor is None:
@@ -185,12 +182,16 @@ def _equivalent(a: Cell, b: Cell, locations: bool) -> bool:
             if x_row is None or y_row is None or (x_row == "empty") != (y_row == "empty"):
                 return False
             if x_row != "empty":
-                stack.extend(zip(x_row, y_row))  # type: ignore[arg-type]
+                stack.extend(zip(x_row, y_row, strict=True))  # type: ignore[arg-type]  # both (item, rest): neither None nor "empty" here
             continue
         if (x.label, len(x.args)) != (y.label, len(y.args)):
             return False
         unprinted = x.ctor is VAL and find(x.args[0]) is VALUE  # a value's locations
-        stack.extend(zip(x.args[:3], y.args[:3]) if unprinted else zip(x.args, y.args))
+        stack.extend(
+            zip(x.args[:3], y.args[:3], strict=True)
+            if unprinted
+            else zip(x.args, y.args, strict=True)
+        )
     return True
 
 

@@ -8,9 +8,9 @@ import iterir
 from iterir import AxisLiteral, FunCall, Literal, OffsetLiteral, Sym, SymRef
 from iterir.builders import (
     call,
+    closure,
     deref,
     fencil,
-    closure,
     fundef,
     if_,
     lam,

@@ -90,7 +90,7 @@ def test_renaming_parameters_does_not_change_the_type(
     shuffled = names[:]
     random.shuffle(shuffled)
     # A permutation of the declared names, plus a fresh spelling: a bijection keeps every binding.
-    renamed = _Rename({a: f"{b}_ᐞ" for a, b in zip(names, shuffled)}).visit(program)
+    renamed = _Rename({a: f"{b}_ᐞ" for a, b in zip(names, shuffled, strict=True)}).visit(program)
     assert _printed(typeinf.infer(renamed)) == _printed(typeinf.infer(program))
 
 

@@ -184,7 +184,7 @@ def _apply_lambda(draw: st.DrawFn, target: Desc, env: Env, namer: Namer, depth: 
     """`(λ(p) → body)(arg)`, with a parameter of some other type."""
     param_type = draw(_descs(target[2] if target[0] != "fun" else "s"))
     name = namer()
-    body = _sub(draw, target, env + ((name, param_type),), namer, depth)
+    body = _sub(draw, target, (*env, (name, param_type)), namer, depth)
     return call(Lambda((Sym(name),), body))(_sub(draw, param_type, env, namer, depth))
 
 
@@ -229,7 +229,7 @@ def _reduce(draw: st.DrawFn, target: Desc, env: Env, namer: Namer, depth: int) -
     item = ("val", draw(st.sampled_from(PRIMITIVES)), target[2])
     acc, x = namer(), namer()
     step = Lambda(
-        (Sym(acc), Sym(x)), _sub(draw, target, env + ((acc, target), (x, item)), namer, depth)
+        (Sym(acc), Sym(x)), _sub(draw, target, (*env, (acc, target), (x, item)), namer, depth)
     )
     return call(call("reduce")(step, _sub(draw, target, env, namer, depth)))(
         _const_list(draw, item, env, namer, depth)
@@ -241,7 +241,7 @@ def _list_get(draw: st.DrawFn, target: Desc, env: Env, namer: Namer, depth: int)
     item = ("val", draw(st.sampled_from(PRIMITIVES)), target[2])
     x = namer()
     mapped = call(
-        call("map_")(Lambda((Sym(x),), _sub(draw, target, env + ((x, item),), namer, depth)))
+        call("map_")(Lambda((Sym(x),), _sub(draw, target, (*env, (x, item)), namer, depth)))
     )(_const_list(draw, item, env, namer, depth))
     return call("list_get")(Literal("0", "int32"), mapped)
 
@@ -251,7 +251,7 @@ def _scan(draw: st.DrawFn, target: Desc, env: Env, namer: Namer, depth: int) -> 
     scalar = ("val", target[1], "s")
     column_input = ("it", draw(st.sampled_from(PRIMITIVES)), "c")
     acc, it = namer(), namer()
-    step_env = env + ((acc, scalar), (it, ("it", column_input[1], "s")))
+    step_env = (*env, (acc, scalar), (it, ("it", column_input[1], "s")))
     step = Lambda((Sym(acc), Sym(it)), _sub(draw, scalar, step_env, namer, depth))
     forward = Literal(draw(st.sampled_from(["True", "False"])), "bool")
     return call(call("scan")(step, forward, _sub(draw, scalar, env, namer, depth)))(

@@ -15,7 +15,7 @@ import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Literal, NotRequired, TextIO, TypedDict
 
 import iterir
 from iterir.errors import excerpt, source_line
@@ -197,7 +197,8 @@ def _read(path: str) -> _Program:
 def _provider_path(path: str, args: argparse.Namespace, err: TextIO) -> str | None:
     """The offset provider FILE is typed with: --offset-provider, else `NAME.offsets.json` beside
     it, as for its snapshot (standard input has nothing beside it); --verbose says which."""
-    found, beside = args.offset_provider, None
+    found: str | None = args.offset_provider
+    beside: Path | None = None
     if found is None and path != "-":
         beside = sibling_provider(Path(path))
         found = str(beside) if beside.exists() else None
@@ -230,7 +231,8 @@ def _infer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     except iterir.ParseError as error:
         err.write(f"{error}\n")
         return EXIT_USAGE
-    code, reports = EXIT_OK, []
+    code = EXIT_OK
+    reports: list[_Report] = []
     for path in args.files:
         provider_path = _provider_path(path, args, err)
         try:
@@ -314,7 +316,8 @@ def _print_report(
             )
             err.write(f"{program.source.filename}: no function definitions ({kind})\n")
     else:
-        out.write(prefix + pformat(checked.type, args.locations) + "\n")  # type: ignore[arg-type]
+        assert checked.type is not None  # no errors (see above): `check` gave the type
+        out.write(prefix + pformat(checked.type, args.locations) + "\n")
 
 
 def _definitions(type_: Type | None) -> tuple[DefinitionType, ...]:
@@ -323,7 +326,70 @@ def _definitions(type_: Type | None) -> tuple[DefinitionType, ...]:
     return (type_,) if isinstance(type_, DefinitionType) else ()
 
 
-def _span(node: iterir.Node | None, source: Source) -> dict[str, Any]:
+# The JSON output's objects (docs/json-output.md); their keys are printed in the order made.
+class _Span(TypedDict):
+    line: int
+    column: int | None
+    end_line: int
+    end_column: int | None
+
+
+class _Where(TypedDict):
+    span: _Span | None
+    json_path: str | None
+    node: str | None
+
+
+class _Note(TypedDict):
+    message: str
+    span: _Span | None
+    json_path: str | None
+    node: str | None
+
+
+class _Diagnostic(TypedDict):
+    severity: Literal["error"]
+    kind: str
+    message: str
+    summary: str
+    span: _Span | None
+    json_path: str | None
+    node: str | None
+    details: list[str]
+    expected: str | None
+    actual: str | None
+    notes: list[_Note]
+
+
+class _Typed(TypedDict):
+    type: str
+    tree: dict[str, Any]  # notation.type_tree's
+
+
+class _Definition(TypedDict):
+    name: str
+    type: str
+    tree: dict[str, Any]
+
+
+class _NodeReport(TypedDict):
+    span: _Span | None
+    json_path: str | None
+    node: str | None
+    type: str
+    tree: dict[str, Any]
+
+
+class _Report(TypedDict):
+    file: str
+    type: str | None
+    tree: NotRequired[dict[str, Any]]
+    definitions: NotRequired[list[_Definition]]
+    nodes: NotRequired[list[_NodeReport]]
+    diagnostics: NotRequired[list[_Diagnostic]]  # always there, added last: it is printed last
+
+
+def _span(node: iterir.Node | None, source: Source) -> _Where:
     """Where a node is, for JSON output: its span, or its JSON path, and its short text."""
     if node is None:
         return {"span": None, "json_path": None, "node": None}
@@ -336,9 +402,7 @@ def _span(node: iterir.Node | None, source: Source) -> dict[str, Any]:
     }
 
 
-def _span_json(
-    line: int, column: int | None, end_line: int, end_column: int | None
-) -> dict[str, Any]:
+def _span_json(line: int, column: int | None, end_line: int, end_column: int | None) -> _Span:
     return {"line": line, "column": column, "end_line": end_line, "end_column": end_column}
 
 
@@ -346,12 +410,12 @@ def _diagnostic(
     kind: str,
     message: str,
     summary: str,
-    where: dict[str, Any],
+    where: _Where,
     details: list[str],
     expected: str | None,
     actual: str | None,
-    notes: list[dict[str, Any]],
-) -> dict[str, Any]:
+    notes: list[_Note],
+) -> _Diagnostic:
     """One entry of `diagnostics` in the JSON output (its schema is docs/json-output.md)."""
     return {
         "severity": "error",
@@ -368,13 +432,14 @@ def _diagnostic(
 
 def _json_report(
     path: str, program: _Program, checked: Checked, args: argparse.Namespace
-) -> dict[str, Any]:
-    def typed(type_: Type) -> dict[str, Any]:
+) -> _Report:
+    def typed(type_: Type) -> _Typed:
         return {"type": pformat(type_, args.locations), "tree": type_tree(type_)}
 
-    report: dict[str, Any] = {"file": path, "type": None}
+    report: _Report = {"file": path, "type": None}
     if checked.type is not None:
-        report.update(typed(checked.type))
+        shown = typed(checked.type)
+        report["type"], report["tree"] = shown["type"], shown["tree"]
         report["definitions"] = [
             {"name": d.name, **typed(d.type)} for d in _definitions(checked.type)
         ]
@@ -400,12 +465,12 @@ def _json_report(
     return report
 
 
-def _parse_diagnostic(error: iterir.ParseError, filename: str) -> dict[str, Any]:
+def _parse_diagnostic(error: iterir.ParseError, filename: str) -> _Diagnostic:
     """A ParseError in FILE (`filename`), or in its offset provider: that one's location is in the
     message, as a span would say where in FILE."""
     if error.filename != filename:
         message = f"{error.location}: {error.message}"
-        where: dict[str, Any] = {"span": None, "json_path": None, "node": None}
+        where: _Where = {"span": None, "json_path": None, "node": None}
         return _diagnostic("ParseError", message, message, where, [], None, None, [])
     span = (
         None
@@ -586,7 +651,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # `typeinf … | head` is not an error
         sys.stderr.close()
         return EXIT_OK
-    except Exception as error:  # noqa: BLE001 - a bug of ours: said as one, without a traceback
+    except Exception as error:  # a bug of ours: said as one, without a traceback
         if os.environ.get("TYPEINF_TRACEBACK"):
             raise
         sys.stderr.write(

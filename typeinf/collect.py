@@ -214,7 +214,9 @@ class Collection:
                     continue
             typing = visit.get(cls)
             if typing is None:  # a node of another dialect (GTIR): read by iterir, not typed yet
-                raise MalformedIRError(f"a {cls.__name__} cannot be typed: typeinf types the fencil IR", node)
+                raise MalformedIRError(
+                    f"a {cls.__name__} cannot be typed: typeinf types the fencil IR", node
+                )
             cell = typing(self, position, node)
             if types[position] is None:
                 types[position] = cell
@@ -409,7 +411,8 @@ class Collection:
             )  # type: ignore[attr-defined]
 
     def rule_make_tuple(self, position: int, node: FunCall, args: list[int]) -> Cell:
-        return self.run.shaped(self, 
+        return self.run.shaped(
+            self,
             shaped.make_tuple(len(args)),
             args,
             position,
@@ -420,7 +423,8 @@ class Collection:
         self.arity(node, args, 2)
         index = _tuple_index(node.args[0])
         self.run.check_tuple_index(self, index, args[1])
-        return self.run.shaped(self, 
+        return self.run.shaped(
+            self,
             shaped.tuple_get(index),
             args[1:],
             position,
@@ -535,7 +539,6 @@ class Collection:
             )
         return val(VALUE, prim("domain"), SCALAR)
 
-
     # -- closures (docs/rules.md) ------------------------------------------------------------
     def closure(self, position: int, node: StencilClosure) -> None:
         domain, stencil, output, *inputs = self.children(position)
@@ -546,7 +549,8 @@ class Collection:
             *(f"the {ordinal(i)} input of the closure" for i in range(len(inputs))),
             f"the stencil, which is applied to the closure's {len(inputs)} input{plural}",
         ]
-        self.run.shaped(self, 
+        self.run.shaped(
+            self,
             shaped.closure(len(inputs)),
             [domain, output, *inputs, stencil],
             position,

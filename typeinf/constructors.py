@@ -82,8 +82,11 @@ LOC = Constructor("Loc", _LOC, labelled=True)
 LENGTH = Constructor("Length", Sort.LENGTH, labelled=True)
 SKIP = Constructor("Skip", Sort.SKIP, labelled=True)
 
+
 # -- the unification rule of rows of values ----------------------------------------------------
-def _meet_row_of_values(row_: Cell, other: Cell, postponed: list[tuple[Cell, Cell]]) -> list[tuple[Cell, Cell]]:
+def _meet_row_of_values(
+    row_: Cell, other: Cell, postponed: list[tuple[Cell, Cell]]
+) -> list[tuple[Cell, Cell]]:
     """A row of values meeting a concrete argument row expands into it, one item at a time, so
     that rows of any length, and partially known rows, are handled alike. Against the other kind
     of row of values, whichever has a known first item becomes a concrete row first; while
@@ -99,7 +102,9 @@ def _meet_row_of_values(row_: Cell, other: Cell, postponed: list[tuple[Cell, Cel
         concrete = T_EMPTY if empty else make(TTUPLE, var(Sort.TYPE), var(Sort.TROW))
         return [*_expand(first, concrete), (concrete, second)]
     same_family = other.ctor is not None and other.ctor.row == "argument"
-    raise Mismatch(row_, other, "different numbers of items" if same_family else "different constructors")
+    raise Mismatch(
+        row_, other, "different numbers of items" if same_family else "different constructors"
+    )
 
 
 def _expand(row_: Cell, concrete: Cell) -> list[tuple[Cell, Cell]]:
@@ -158,12 +163,21 @@ LEMPTY = Constructor("LEmpty", _LROW, row="location")
 #: `ValTuple(kind, dtypes, size, current location, defined locations)`: arguments of one shape,
 #: each with its own dtype and defined location (the stencil's inputs of `lift`, `scan`).
 VALTUPLE = Constructor(
-    "ValTuple", _TROW, (_KIND, _DROW, _SIZE, _LOC, _LROW), row="argument", locations=(3, 4), meet=_meet_row_of_values
+    "ValTuple",
+    _TROW,
+    (_KIND, _DROW, _SIZE, _LOC, _LROW),
+    row="argument",
+    locations=(3, 4),
+    meet=_meet_row_of_values,
 )
 #: `ValListTuple(kind, dtypes, length, skip flag, size)`: lists sharing length and skip flag
 #: (the inputs of `reduce`, `map_`).
 VALLISTTUPLE = Constructor(
-    "ValListTuple", _TROW, (_KIND, _DROW, Sort.LENGTH, Sort.SKIP, _SIZE), row="argument", meet=_meet_row_of_values
+    "ValListTuple",
+    _TROW,
+    (_KIND, _DROW, Sort.LENGTH, Sort.SKIP, _SIZE),
+    row="argument",
+    meet=_meet_row_of_values,
 )
 
 #: Every constructor of the core, by name (for the reader and JSON trees).
@@ -210,7 +224,9 @@ EMPTY_OF = {TTUPLE: T_EMPTY, DTUPLE: D_EMPTY, LTUPLE: L_EMPTY}
 
 
 # -- building types -------------------------------------------------------------------------------
-def val(kind: Cell, dtype: Cell, size: Cell, current: Cell = ANYWHERE, defined: Cell = ANYWHERE) -> Cell:
+def val(
+    kind: Cell, dtype: Cell, size: Cell, current: Cell = ANYWHERE, defined: Cell = ANYWHERE
+) -> Cell:
     return make(VAL, kind, dtype, size, current, defined)
 
 
@@ -243,5 +259,3 @@ def fixed_params(function: Cell) -> list[Cell] | None:
         return None
     params, tail = row_items(root.args[0])
     return params if tail.ctor is TEMPTY else None
-
-

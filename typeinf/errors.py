@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict, Unpack
 
 from iterir import Node, pformat_short
 
@@ -44,11 +44,24 @@ class TypeInferenceError(Exception):
         return f"{self.location}: error: {self.message}"
 
 
+class _Parts(TypedDict, total=False):
+    """The optional parts of a TypeInferenceError, as its keyword arguments."""
+
+    summary: str | None
+    details: list[str] | None
+    notes: list[tuple[str, Node]] | None
+
+
 class UnsatisfiableConstraintError(TypeInferenceError):
     """Two types that must be equal cannot be: `expected` and `actual` say which."""
 
     def __init__(
-        self, message: str, node: Node | None, expected: str, actual: str, **parts: Any
+        self,
+        message: str,
+        node: Node | None,
+        expected: str,
+        actual: str,
+        **parts: Unpack[_Parts],
     ) -> None:
         super().__init__(message, node, **parts)
         self.expected, self.actual = expected, actual

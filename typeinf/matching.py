@@ -114,7 +114,10 @@ class _Writer:
             self.build(i, indent)
             lines.append(f"{indent}pairs.append((v{i}, y))")
         else:  # a structure: its parts, if the type has the same constructor
-            self.names[f"t{i}"], arguments = step[0], [self.index[id(find(a))] for a in self.cells[i].args]
+            self.names[f"t{i}"], arguments = (
+                step[0],
+                [self.index[id(find(a))] for a in self.cells[i].args],
+            )
             parts = [f"m{i}_{n}" for n in range(len(arguments))]
             lines += [
                 f"{indent}if y.ctor is t{i}:",
@@ -185,9 +188,7 @@ def walk_match(type_: Cell, types: list[Cell], undecided: list[tuple[Cell, Cell]
                 pairs.append((known, actual))
         elif pattern.ctor is None:  # a variable: the part itself, if it has the sort and family
             family = pattern.family
-            if not (
-                actual.sort is pattern.sort if family is None else in_family(actual, family)
-            ):
+            if not (actual.sort is pattern.sort if family is None else in_family(actual, family)):
                 fresh = var(pattern.sort, family)  # type: ignore[arg-type]
                 pairs.append((fresh, actual))
                 actual = fresh
@@ -195,9 +196,7 @@ def walk_match(type_: Cell, types: list[Cell], undecided: list[tuple[Cell, Cell]
         elif not pattern.args:  # a constant
             if actual is not pattern:
                 pairs.append((pattern, actual))
-        elif (
-            actual.ctor == pattern.ctor
-        ):  # a structure: its parts, if the type has its constructor
+        elif actual.ctor == pattern.ctor:  # a structure: its parts, if the type has its constructor
             matches[id(pattern)] = actual
             stack += zip(pattern.args, actual.args)
         else:

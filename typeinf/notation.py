@@ -306,7 +306,11 @@ def type_tree(type_: Type) -> dict[str, Any]:
         cell, ready = stack.pop()
         if id(cell) in done:
             continue
-        items, tail = row_items(cell) if cell.ctor is not None and cell.ctor.is_cons else (list(cell.args), None)
+        items, tail = (
+            row_items(cell)
+            if cell.ctor is not None and cell.ctor.is_cons
+            else (list(cell.args), None)
+        )
         parts = [find(c) for c in (*items, *([tail] if tail is not None else []))]
         if not ready:
             stack.append((cell, True))
@@ -325,6 +329,10 @@ def type_tree(type_: Type) -> dict[str, Any]:
         elif parts:
             tree = {"ctor": cell.ctor.name, "args": [done[id(c)] for c in parts]}
         else:
-            tree = {"ctor": cell.ctor.name} if cell.label is None else {"ctor": cell.ctor.name, "label": cell.label}
+            tree = (
+                {"ctor": cell.ctor.name}
+                if cell.label is None
+                else {"ctor": cell.ctor.name, "label": cell.label}
+            )
         done[id(cell)] = tree
     return done[id(find(type_))]

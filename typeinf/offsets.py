@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Union
+from typing import Any, TypeVar
 
 from iterir.errors import ParseError
 from iterir.files import read_text
@@ -29,14 +29,17 @@ class Connectivity:
     has_skip_values: bool
 
 
-OffsetProvider = Mapping[str, Union[Dimension, Connectivity]]
+OffsetProvider = Mapping[str, Dimension | Connectivity]
+
+
+_T = TypeVar("_T")
 
 
 class OffsetProviderFormatError(ValueError):
     """An offset provider document that is not of the form of docs/offset-providers.md."""
 
 
-def load_offset_provider(data: Any) -> dict[str, Dimension | Connectivity]:
+def load_offset_provider(data: object) -> dict[str, Dimension | Connectivity]:
     """Read an offset provider from decoded JSON; informational keys (`class`, …) are ignored."""
     if not isinstance(data, dict):
         raise OffsetProviderFormatError("an offset provider is a JSON object of offset tags")
@@ -65,7 +68,7 @@ def load_offset_provider(data: Any) -> dict[str, Dimension | Connectivity]:
     return provider
 
 
-def _typed(entry: dict[str, Any], key: str, kind: type) -> Any:
+def _typed(entry: dict[str, Any], key: str, kind: type[_T]) -> _T:
     value = entry[key]
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         raise TypeError(

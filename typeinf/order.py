@@ -58,7 +58,8 @@ def _uses(
             current = next(spans, None)
         if current is None:
             break  # the rest are in closures
-        uses[current].append((binding.position, position))  # type: ignore[arg-type]
+        assert binding.position is not None  # a function definition's binding: it is declared
+        uses[current].append((binding.position, position))
     return uses
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import difflib
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -49,7 +50,7 @@ class TypeinfSnapshot:
     def check(
         self,
         node: Node,
-        offset_provider: OffsetProvider | dict | None = None,
+        offset_provider: OffsetProvider | dict[str, Any] | None = None,
         *,
         name: str | None = None,
     ) -> None:

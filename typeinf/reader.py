@@ -3,18 +3,41 @@
 A variable's number names it across the whole text (`T₁` and the size mark `¹` are one
 variable); the place it stands in gives its sort. What the compact notation leaves out (an
 iterator's locations) reads as fresh variables; the located notation's `It[d]` is `ANYWHERE`.
+
+The reader is written by hand, a tokenizer and a recursive descent: the generated (Earley) parser
+it replaces cost ~45 ms of CPU to build in every run that reads a type (every `typeinf infer`: the
+builtins' signatures are read on first use), ~4 ms per signature, and read in superlinear time,
+recursively. This one reads in linear time and runs its descent on an explicit stack (`_run`), so
+that a type nested 100,000 deep reads at Python's default recursion limit.
+
+The notation (docs/notation.md) has this grammar, `T`, `It`, `L`, `True`, `False` and `where`
+written as they are:
+
+    start     := (type ["⇒" type] | NAME "::" type | fencil) ["where" VAR ":" NAME ("," …)*]
+    fencil    := "{" (NAME "::" type ",")* NAME "(" [type ("," type)*] ")" "}"
+    type      := operand ["→" type]
+    operand   := VAR | dtype SIZE | "It" "[" [loc "," loc ","] dtype SIZE "]"
+               | ITORVAL "[" dtype SIZE "]" | "(" [type ("," type)*] ")" [":" tail] | rows
+    tail      := VAR | rows                      (a tail, here and below, follows one item or more)
+    dtype     := VAR | NAME | "(" [dtype ("," dtype)*] ")" [":" VAR] | "L" "[" dtype "," length "," skip "]"
+    rows      := "(" ("T" SIZE | "It" "[" "T" SIZE "]" | "It" "[" loc "," ELLIPSIS_ROW "," "T" SIZE "]"
+                     | ITORVAL "[" "T" SIZE "]") "," "…" ")" SUB
+               | "(" "L" "[" ELLIPSIS_ROW "," length "," skip "]" SIZE "," "…" ")"
+    loc := VAR | NAME        length := VAR | INT        skip := VAR | "True" | "False"
+
+Whitespace may stand between any two tokens. A group's items are read before what it is is known:
+`(T₀, T₁)` is an argument tuple, `(T₀, T₁)¹` a value of a dtype tuple, `((T₀, T₁), T₂)¹` makes the
+inner group a dtype tuple too. A syntax error names the column where no reading of the text can go
+on, as the Earley parser did: the 1-based column on its line, or "at its end".
 """
 
 from __future__ import annotations
 
-import functools
-from importlib import resources
-from typing import Any
+import re
+from collections.abc import Generator
+from typing import Any, NamedTuple
 
-import lark
-from lark import Token
-from lark.exceptions import LarkError, UnexpectedInput
-
+from iterir.gcpause import gc_paused
 from iterir.vocabulary import PRIMITIVES
 from typeinf.constructors import (
     ANYWHERE,
@@ -54,15 +77,37 @@ from typeinf.terms import (
     var,
 )
 
-_DIGITS = {c: i for i, c in enumerate("₀₁₂₃₄₅₆₇₈₉")} | {c: i for i, c in enumerate("⁰¹²³⁴⁵⁶⁷⁸⁹")}
+_DIGITS = {c: str(i) for i, c in enumerate("₀₁₂₃₄₅₆₇₈₉")} | {
+    c: str(i) for i, c in enumerate("⁰¹²³⁴⁵⁶⁷⁸⁹")
+}
+#: Longer texts are shown in error messages by a piece around the error.
+_ECHOED = 200
 
+# The tokens, longest first where one is the start of another (`T₀` before `T`, `…₀` before `…`):
+# a name, number or mark reads as far as it goes, as each of the Earley parser's terminals did.
+_TOKEN = re.compile(
+    r"""[ \t\f\r\n]*(?:
+      (?P<ITORVAL>ItOrVal[₀-₉]+)
+    | (?P<VAR>T[₀-₉]+)
+    | (?P<NAME>[A-Za-z_][A-Za-z0-9_]*)
+    | (?P<INT>[0-9]+)
+    | (?P<SIZE>[⁰¹²³⁴⁵⁶⁷⁸⁹]+|[ᶜˢ])
+    | (?P<SUB>[₀-₉]+)
+    | (?P<ELLIPSIS_ROW>…[₀-₉]+)
+    | (?P<MARK>::|[…()\[\]{},:→⇒])
+    | (?P<EOF>\Z)
+    | (?P<BAD>.))""",
+    re.VERBOSE | re.DOTALL,
+)
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
+#: The kinds of token that are terminals; the others are marks (`(`, `::`, …), matched as text.
+_TERMINALS = frozenset(
+    {"ITORVAL", "VAR", "NAME", "INT", "SIZE", "SUB", "ELLIPSIS_ROW", "EOF", "BAD"}
+)
 
-@functools.cache
-def _parser() -> lark.Lark:
-    """The reader, made when a type is first read: `import typeinf` does not pay for it."""
-    grammar = resources.files("typeinf").joinpath("type_grammar.lark").read_text(encoding="utf-8")
-    return lark.Lark(grammar, parser="earley", maybe_placeholders=False)
+_TYPE, _DTYPE = 1, 2  # what a part of a type reads as (a bit set: both, while undecided)
+_ROWS = 4  # a group that may still be a row of values or lists, `(It[T¹], …)₀`
 
 
 class TypeSyntaxError(ValueError):
@@ -75,100 +120,559 @@ def parse_type(text: str, locations: bool | None = None) -> Type:
     `locations` says which notation; by default it is the located one if any iterator shows
     its locations.
     """
-    try:
-        tree = _parser().parse(text)
-    except UnexpectedInput as exc:
-        where = f"at column {exc.column}" if exc.column > 0 else "at its end"  # lark says -1 there
-        raise TypeSyntaxError(f"not a type {where}: {text!r}") from None
-    except (LarkError, RecursionError) as exc:
-        raise TypeSyntaxError(f"not a type: {text!r} ({type(exc).__name__})") from None
-    if locations is None:
-        located = ("located_iterator", "row_of_located_iterators")
-        locations = any(t.data in located for t in tree.iter_subtrees())
-    try:
-        return _Builder(locations).transform(tree)  # type: ignore[no-any-return]
-    except lark.exceptions.VisitError as exc:
-        if isinstance(exc.orig_exc, TypeSyntaxError):
-            raise TypeSyntaxError(f"{exc.orig_exc} in {text!r}") from None
-        raise
+    reader = _Reader(text)
+    with gc_paused():  # a long type is many small acyclic objects: the collector would rescan them
+        tree = _run(reader.start())
+        try:
+            return _build(tree, _Builder(reader.located if locations is None else locations))  # type: ignore[no-any-return]
+        except TypeSyntaxError as exc:
+            raise TypeSyntaxError(f"{exc} in {_echo(text, 0)}") from None
+
+
+def _echo(text: str, position: int) -> str:
+    """`text` quoted for a message: whole, or the part around `position` if it is long."""
+    if len(text) <= _ECHOED:
+        return repr(text)
+    start = max(0, min(position - _ECHOED // 2, len(text) - _ECHOED))
+    return f"{text[start : start + _ECHOED]!r} (characters {start + 1}–{start + _ECHOED} of {len(text)})"
+
+
+class _Token(NamedTuple):
+    kind: str  # a terminal's name (VAR, NAME, SIZE, …, EOF, BAD) or the mark itself (`(`, `→`, …)
+    text: str
+    start: int
+
+
+class _Node:
+    """A production to build: the `_Builder` method and its arguments (nodes, built first and in
+    order, and texts). A variable or group that reads as a type or a dtype has the two `methods`
+    instead and a `choice` that decides between them."""
+
+    __slots__ = ("args", "choice", "method", "methods")
+
+    def __init__(
+        self,
+        method: str | None,
+        args: list[Any],
+        methods: tuple[str, str] = ("", ""),
+        choice: _Choice | None = None,
+    ) -> None:
+        self.method, self.args, self.methods, self.choice = method, args, methods, choice
+
+    def resolved(self) -> str:
+        if self.method is None:
+            self.method = self.methods[self.choice.decided() == _DTYPE]  # type: ignore[union-attr]
+        return self.method
+
+
+class _Choice:
+    """Whether a group (and the variables and groups in it that read either way) is read as types
+    or dtypes: known from what follows the group or from its items, or else the same as the
+    group around it (`outer`), known later."""
+
+    __slots__ = ("outer", "reading")
+
+    def __init__(self, reading: int | None = None) -> None:
+        self.reading = reading
+        self.outer: _Choice | None = None
+
+    def decided(self) -> int:
+        choice, undecided = self, []
+        while choice.reading is None:
+            undecided.append(choice)
+            choice = choice.outer  # type: ignore[assignment]
+        for each in undecided:  # shortened for the other parts that ask
+            each.reading = choice.reading
+        return choice.reading
+
+
+class _Part:
+    """What reading a type or dtype gave: its node, how it may still read (`reads`), the choice
+    that decides that, and, for the first item of a group, its node as the first of a row
+    (`row`: `It[T¹]` in `(It[T¹], …)₀`; `only_row`: it cannot be anything else)."""
+
+    __slots__ = ("bare_t", "choice", "node", "only_row", "reads", "row")
+
+    def __init__(
+        self,
+        node: _Node | None,
+        reads: int,
+        choice: _Choice | None = None,
+        row: _Node | None = None,
+        only_row: bool = False,
+        bare_t: bool = False,
+    ) -> None:
+        self.node, self.reads, self.choice = node, reads, choice
+        self.row, self.only_row, self.bare_t = row, only_row, bare_t  # bare_t: the dtype `T`
+
+    def decide(self, reading: int, outer: _Choice | None = None) -> None:
+        """Read as `reading`; if that is both, as the group around it (`outer`) turns out."""
+        if self.choice is None:
+            return
+        if reading in (_TYPE, _DTYPE):
+            self.choice.reading = reading
+        else:
+            self.choice.outer = outer
+
+
+#: A step of the descent, run by `_run`: it yields the steps it needs the results of.
+_Step = Generator["_Step", Any, Any]
+
+
+def _run(step: _Step) -> Any:
+    """Run a descent whose steps call each other by yielding: an explicit stack, not Python's."""
+    stack, result = [step], None
+    while stack:
+        try:
+            called = stack[-1].send(result)
+        except StopIteration as done:
+            stack.pop()
+            result = done.value
+        else:
+            stack.append(called)
+            result = None
+    return result
+
+
+class _Reader:
+    """The descent over one text, with one or two tokens of look-ahead."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.end = 0  # where the token after those in `ahead` starts (whitespace first)
+        self.ahead: list[_Token] = []
+        self.located = False  # whether an iterator shows its locations
+
+    # -- tokens -----------------------------------------------------------------------------------
+    def peek(self, index: int = 0) -> _Token:
+        while len(self.ahead) <= index:
+            match = _TOKEN.match(self.text, self.end)
+            assert match is not None and match.lastgroup is not None  # EOF and BAD match anywhere
+            kind = match.lastgroup
+            text = match.group(kind)
+            self.ahead.append(_Token(text if kind == "MARK" else kind, text, match.start(kind)))
+            self.end = match.end()
+        return self.ahead[index]
+
+    def take(self) -> _Token:
+        token = self.peek()
+        del self.ahead[0]
+        return token
+
+    def expect(self, kind: str) -> _Token:
+        token = self.take()
+        if token.kind != kind:
+            raise self.unexpected(token, kind)
+        return token
+
+    def keyword(self, word: str) -> None:
+        """`T`, `It`, `L`: a word only where no name can stand."""
+        token = self.take()
+        if token.kind != "NAME" or token.text != word:
+            raise self.unexpected(token, word)
+
+    def unexpected(self, token: _Token, *expected: str) -> TypeSyntaxError:
+        """The error at `token`, or just after the start of it that is something `expected`
+        (`T₀` where only a name can stand is the name `T`, then `₀`): where the Earley parser,
+        which matched every terminal it expected at every position, found nothing to go on."""
+        if token.kind == "EOF":
+            return TypeSyntaxError(f"not a type at its end: {_echo(self.text, len(self.text))}")
+        skip = 0
+        for kind in expected:
+            if kind == "NAME":
+                name = _NAME.match(token.text)
+                skip = max(skip, name.end() if name else 0)
+            elif kind not in _TERMINALS and token.text.startswith(kind):  # a mark or a word
+                skip = max(skip, len(kind))
+        position = token.start + skip
+        column = position - self.text.rfind("\n", 0, position)
+        return TypeSyntaxError(f"not a type at column {column}: {_echo(self.text, position)}")
+
+    # -- programs ---------------------------------------------------------------------------------
+    def start(self) -> _Step:
+        """A type, `name :: type`, `inputs ⇒ output` or a fencil, and its `where` clause."""
+        token = self.peek()
+        if token.kind == "{":
+            self.take()
+            tree: _Node = yield self.fencil()
+        elif token.kind == "NAME" and self.peek(1).kind == "::":
+            self.take(), self.take()
+            type_ = yield self.term(_TYPE)
+            tree = _Node("definition", [token.text, type_.node])
+        else:
+            type_ = yield self.term(_TYPE)
+            if self.peek().kind == "⇒":
+                self.take()
+                output = yield self.term(_TYPE)
+                tree = _Node("closure", [type_.node, output.node])
+            else:
+                tree = _Node("typed", [type_.node])
+        tree.args.append(self.where())
+        return tree
+
+    def fencil(self) -> _Step:
+        """`{f :: type, …, name(types…)}` after its `{`."""
+        names: list[str] = []
+        types: list[_Node] = []
+        while True:
+            name = self.expect("NAME").text
+            token = self.take()
+            if token.kind == "(":
+                break
+            if token.kind != "::":
+                raise self.unexpected(token)
+            names.append(name)
+            types.append((yield self.term(_TYPE)).node)
+            self.expect(",")
+        if self.peek().kind == ")":
+            self.take()
+        else:
+            while True:
+                types.append((yield self.term(_TYPE)).node)
+                token = self.take()
+                if token.kind == ")":
+                    break
+                if token.kind != ",":
+                    raise self.unexpected(token)
+        self.expect("}")
+        return _Node("fencil", [name, names, *types])
+
+    def where(self) -> list[tuple[str, str]]:
+        """`where T₀: float, …` and the end of the text. `whereT₀` is `where T₀` (as to the
+        Earley parser, whose terminals need no space between them)."""
+        token = self.take()
+        if token.kind == "EOF":
+            return []
+        if token.kind != "NAME" or not token.text.startswith("where"):
+            raise self.unexpected(token)
+        self.ahead.clear()
+        self.end = token.start + len("where")
+        families = []
+        while True:
+            variable = self.expect("VAR").text
+            self.expect(":")
+            families.append((variable, self.expect("NAME").text))
+            token = self.take()
+            if token.kind == "EOF":
+                return families
+            if token.kind != ",":
+                raise self.unexpected(token)
+
+    # -- types and dtypes -------------------------------------------------------------------------
+    def term(self, reads: int, first: bool = False, outer: _Choice | None = None) -> _Step:
+        """A type or dtype (`reads`; both inside a group not known to be either, whose choice
+        is `outer`), `first` of its group: then it may be the first item of a row."""
+        functions: list[_Node] = []  # the parameters of `a → b → c`, which nests to the right
+        while True:
+            token = self.take()
+            if token.kind == "VAR":
+                choice = _Choice()
+                part = _Part(
+                    _Node(None, [token.text], ("type_var", "dtype_var"), choice),
+                    _TYPE | _DTYPE,
+                    choice,
+                )
+            elif (
+                token.kind == "NAME"
+                and self.peek().kind == "["
+                and (token.text == "L" or (token.text == "It" and reads & _TYPE))
+            ):
+                self.take()
+                part = yield (self.list_dtype(first) if token.text == "L" else self.iterator(first))
+                if part.only_row:
+                    return part
+            elif token.kind == "NAME":
+                part = _Part(_Node("primitive", [token.text]), _DTYPE, bare_t=token.text == "T")
+            elif token.kind == "ITORVAL" and reads & _TYPE:
+                part = yield self.it_or_val(token.text, first)
+            elif token.kind == "(":
+                part = yield self.group(reads)
+            else:
+                raise self.unexpected(token, "NAME")
+            if reads & _TYPE and part.reads & _DTYPE and self.peek().kind == "SIZE":
+                part.decide(_DTYPE)
+                size = self.take().text
+                row_item = _Node("row_of_values", [size]) if first and part.bare_t else None
+                part = _Part(_Node("plain_value", [part.node, size]), _TYPE, row=row_item)
+            reads &= part.reads
+            if not reads:
+                raise self.unexpected(self.peek())
+            if not reads & _TYPE or self.peek().kind != "→":
+                break
+            self.take()
+            part.decide(_TYPE)
+            functions.append(part.node)  # type: ignore[arg-type]
+            reads, first, outer = _TYPE, False, None
+        part.decide(reads, outer)
+        if functions:
+            node = part.node
+            for parameters in reversed(functions):
+                node = _Node("fun", [parameters, node])
+            return _Part(node, _TYPE)
+        part.reads = reads
+        return part
+
+    def group(self, reads: int) -> _Step:
+        """`(…)` after its `(`: arguments, a dtype tuple, or a row of values or lists; which is
+        known from its items and from what follows it."""
+        roles = _TYPE | _DTYPE | _ROWS if reads & _TYPE else _DTYPE
+        choice = _Choice(None if roles & _TYPE else _DTYPE)
+        items: list[_Node] = []
+        closed = self.peek().kind == ")"
+        if closed:
+            self.take()
+        while not closed:
+            item = yield self.term(roles & (_TYPE | _DTYPE), bool(roles & _ROWS), choice)
+            token = self.take()
+            if item.row is not None and token.kind == ",":
+                after = self.peek()
+                if after.kind == "…":
+                    return _Part(self.rows(item.row), _TYPE)
+                if item.only_row or after.kind == "ELLIPSIS_ROW":
+                    raise self.unexpected(after, "…")
+            elif item.only_row:
+                raise self.unexpected(token)
+            items.append(item.node)
+            roles &= item.reads
+            if roles != _TYPE | _DTYPE:
+                choice.reading = roles
+            closed = token.kind == ")"
+            if not closed and token.kind != ",":
+                raise self.unexpected(token)
+        if items and self.peek().kind in (":", "::"):
+            token = self.take()
+            if token.kind == "::":
+                raise self.unexpected(token, ":")
+            token = self.take()
+            if token.kind == "VAR":
+                items.append(_Node(None, [token.text], ("row_var", "drow_var"), choice))
+            elif token.kind == "(" and roles & _TYPE:
+                roles = choice.reading = _TYPE
+                items.append(self.tail())
+            else:
+                raise self.unexpected(token)
+            methods = ("args_with_tail", "dtype_tuple_with_tail")
+        else:
+            methods = ("args", "dtype_tuple")
+        return _Part(_Node(None, items, methods, choice), roles & (_TYPE | _DTYPE), choice)
+
+    def rows(self, first: _Node) -> _Node:
+        """The `…)` of a row of values or lists, and the number of its dtype row."""
+        self.take()
+        self.expect(")")
+        if first.method == "list_row":
+            return first
+        return _Node("value_row", [first, self.expect("SUB").text])
+
+    def tail(self) -> _Node:
+        """The row after `(…):(`: only a row of values or lists can stand there."""
+        token = self.take()
+        word = token.text if token.kind == "NAME" else None
+        if word == "T":
+            first = _Node("row_of_values", [self.expect("SIZE").text])
+        elif word == "It":
+            self.expect("[")
+            token = self.take()
+            if token.kind not in ("VAR", "NAME"):
+                raise self.unexpected(token, "NAME")
+            if token.text == "T" and self.peek().kind == "SIZE":
+                first = _Node("row_of_iterators", [self.take().text])
+                self.expect("]")
+            elif self.peek().kind == ",":
+                self.take()
+                first = self.located_row(self.location(token))
+            else:
+                raise self.unexpected(self.peek())
+        elif token.kind == "ITORVAL":
+            self.expect("[")
+            self.keyword("T")
+            first = _Node("row_of_either", [token.text, self.expect("SIZE").text])
+            self.expect("]")
+        elif word == "L":
+            self.expect("[")
+            first = self.list_row()
+        else:
+            raise self.unexpected(token, "T", "It", "L")
+        self.expect(",")
+        if self.peek().kind != "…":
+            raise self.unexpected(self.peek(), "…")
+        return self.rows(first)
+
+    def located_row(self, current: _Node) -> _Node:
+        """`…₃, T¹]` of `It[T₂, …₃, T¹]`."""
+        defined = self.expect("ELLIPSIS_ROW").text
+        self.expect(",")
+        self.keyword("T")
+        size = self.expect("SIZE").text
+        self.expect("]")
+        self.located = True
+        return _Node("row_of_located_iterators", [current, defined, size])
+
+    def iterator(self, first: bool) -> _Step:
+        """`It[…]` after its `[`: `It[d¹]`, `It[cur, def, d¹]`, or, first in a group, the first
+        of a row of iterators `It[T¹]` or `It[cur, …₃, T¹]`."""
+        if self.peek().kind in ("VAR", "NAME") and self.peek(1).kind == ",":
+            current = self.location(self.take())
+            self.take()
+            if first and self.peek().kind == "ELLIPSIS_ROW":
+                return _Part(None, _TYPE, row=self.located_row(current), only_row=True)
+            token = self.take()
+            if token.kind not in ("VAR", "NAME"):
+                raise self.unexpected(token, "NAME")
+            defined = self.location(token)
+            self.expect(",")
+            dtype = yield self.term(_DTYPE)
+            size = self.expect("SIZE").text
+            self.expect("]")
+            self.located = True
+            return _Part(_Node("located_iterator", [current, defined, dtype.node, size]), _TYPE)
+        dtype = yield self.term(_DTYPE)
+        size = self.expect("SIZE").text
+        self.expect("]")
+        row_item = _Node("row_of_iterators", [size]) if first and dtype.bare_t else None
+        return _Part(_Node("iterator", [dtype.node, size]), _TYPE, row=row_item)
+
+    def it_or_val(self, kind: str, first: bool) -> _Step:
+        """`ItOrVal₀[d¹]` after its name."""
+        self.expect("[")
+        dtype = yield self.term(_DTYPE)
+        size = self.expect("SIZE").text
+        self.expect("]")
+        row_item = _Node("row_of_either", [kind, size]) if first and dtype.bare_t else None
+        return _Part(_Node("it_or_val", [kind, dtype.node, size]), _TYPE, row=row_item)
+
+    def list_dtype(self, first: bool) -> _Step:
+        """`L[d, n, k]` after its `[`, or, first in a group, `L[…₀, n, k]¹` of a row of lists."""
+        if first and self.peek().kind == "ELLIPSIS_ROW":
+            return _Part(None, _TYPE, row=self.list_row(), only_row=True)
+        dtype = yield self.term(_DTYPE)
+        self.expect(",")
+        length = self.length()
+        self.expect(",")
+        skip = self.skip()
+        self.expect("]")
+        return _Part(_Node("list", [dtype.node, length, skip]), _DTYPE)
+
+    def list_row(self) -> _Node:
+        """`…₀, n, k]¹` of `(L[…₀, n, k]¹, …)`."""
+        dtypes = self.expect("ELLIPSIS_ROW").text
+        self.expect(",")
+        length = self.length()
+        self.expect(",")
+        skip = self.skip()
+        self.expect("]")
+        return _Node("list_row", [dtypes, length, skip, self.expect("SIZE").text])
+
+    def location(self, token: _Token) -> _Node:
+        return _Node("location_var" if token.kind == "VAR" else "location", [token.text])
+
+    def length(self) -> _Node:
+        token = self.take()
+        if token.kind not in ("VAR", "INT"):
+            raise self.unexpected(token)
+        return _Node("length_var" if token.kind == "VAR" else "length", [token.text])
+
+    def skip(self) -> _Node:
+        token = self.take()
+        if token.kind == "VAR":
+            return _Node("skip_var", [token.text])
+        if token.kind == "NAME" and token.text in ("True", "False"):
+            return _Node(f"skip_{token.text.lower()}", [])
+        raise self.unexpected(token, "True", "False")
+
+
+def _build(tree: _Node, builder: _Builder) -> Any:
+    """The value of `tree`: each node's parts built before it, left to right (the order in which
+    variables are met decides which sort a conflict names first), without recursion."""
+    built: list[Any] = []
+    stack: list[tuple[_Node, bool]] = [(tree, False)]
+    while stack:
+        node, ready = stack.pop()
+        if not ready:
+            stack.append((node, True))
+            stack.extend((arg, False) for arg in reversed(node.args) if type(arg) is _Node)
+            continue
+        count = sum(type(arg) is _Node for arg in node.args)
+        parts = iter(built[len(built) - count :])
+        del built[len(built) - count :]
+        args = [next(parts) if type(arg) is _Node else arg for arg in node.args]
+        built.append(getattr(builder, node.resolved())(*args))
+    return built[0]
 
 
 def _number(text: str) -> int:
-    return int("".join(str(_DIGITS[c]) for c in text if c in _DIGITS))
+    digits = "".join(_DIGITS[c] for c in text if c in _DIGITS)
+    try:
+        return int(digits)
+    except ValueError:  # more digits than `int` reads
+        raise TypeSyntaxError(f"a number of {len(digits)} digits") from None
 
 
-@lark.v_args(inline=True)
-class _Builder(lark.Transformer):  # type: ignore[type-arg]
+class _Builder:
+    """The cells of each production (the `_Node.method`s)."""
+
     def __init__(self, located: bool) -> None:
-        super().__init__()
         self.located = located
         self.variables: dict[int, Cell] = {}
 
-    def variable(self, token: Token, sort: Sort) -> Cell:
-        number = _number(token.value)
+    def variable(self, text: str, sort: Sort) -> Cell:
+        number = _number(text)
         cell = self.variables.get(number)
         if cell is None:
             cell = self.variables[number] = var(sort)
             return cell
         root = find(cell)
-        meet = sort_meet(root.sort, sort)  # type: ignore[arg-type]
+        known = root.sort
+        assert known is not None  # every variable has its sort
+        meet = sort_meet(known, sort)
         if meet is None:
-            raise TypeSyntaxError(f"variable {number} stands for a {root.sort.value} and a "
-                                  f"{sort.value}")  # type: ignore[union-attr]
+            raise TypeSyntaxError(
+                f"variable {number} stands for a {known.value} and a {sort.value}"
+            )
         root.sort = meet
         return cell
 
     def fresh_locations(self) -> tuple[Cell, Cell]:
         return (ANYWHERE, ANYWHERE) if self.located else (var(Sort.LOC), var(Sort.LOC))
 
-    def size(self, token: Token) -> Cell:
-        if token.value == "ᶜ":
+    def size(self, text: str) -> Cell:
+        if text == "ᶜ":
             return COLUMN
-        if token.value == "ˢ":
+        if text == "ˢ":
             return SCALAR
-        return self.variable(token, Sort.SIZE)
+        return self.variable(text, Sort.SIZE)
 
     # -- programs ---------------------------------------------------------------------------------
-    def start(self, result: Type) -> Type:
-        return result
-
-    def typed(self, type_: Cell, families: list[tuple[Token, Token]] | None = None) -> Cell:
+    def typed(self, type_: Cell, families: list[tuple[str, str]]) -> Cell:
         self.restrict(families)
         return type_
 
-    def definition(self, name: Token, type_: Cell, families: Any = None) -> DefinitionType:
+    def definition(self, name: str, type_: Cell, families: list[tuple[str, str]]) -> DefinitionType:
         self.restrict(families)
-        return DefinitionType(name.value, type_)
+        return DefinitionType(name, type_)
 
-    def closure(self, inputs: Cell, output: Cell, families: Any = None) -> ClosureType:
+    def closure(self, inputs: Cell, output: Cell, families: list[tuple[str, str]]) -> ClosureType:
         self.restrict(families)
         items, tail = row_items(inputs)
         if tail is not T_EMPTY:
             raise TypeSyntaxError("a closure's inputs are a tuple")
         return ClosureType(tuple(items), output)
 
-    def fencil(self, *parts: Any) -> FencilType:
-        families = parts[-1] if parts and isinstance(parts[-1], list) else None
-        items = list(parts[:-1] if families is not None else parts)
+    def fencil(self, name: str, names: list[str], *parts: Any) -> FencilType:
+        """The definitions' types, then the fencil's parameter types, then the `where` clause."""
+        *types, families = parts
         self.restrict(families)
-        # (name, type) pairs for the definitions, then the fencil's name and parameter types.
-        last = max(i for i, item in enumerate(items) if isinstance(item, Token))
-        defs = tuple(DefinitionType(items[i].value, items[i + 1]) for i in range(0, last, 2))
-        return FencilType(items[last].value, defs, tuple(items[last + 1 :]))
+        definitions = tuple(DefinitionType(n, t) for n, t in zip(names, types, strict=False))
+        return FencilType(name, definitions, tuple(types[len(names) :]))
 
-    def where(self, *families: tuple[Token, Token]) -> list[tuple[Token, Token]]:
-        return list(families)
-
-    def family(self, variable: Token, name: Token) -> tuple[Token, Token]:
-        return (variable, name)
-
-    def restrict(self, families: list[tuple[Token, Token]] | None) -> None:
-        for variable, name in families or []:
-            if name.value not in FAMILIES:
-                raise TypeSyntaxError(f"unknown family {name.value!r}; expected one of: "
-                                      + ", ".join(sorted(FAMILIES)))  # fmt: skip
+    def restrict(self, families: list[tuple[str, str]]) -> None:
+        for variable, name in families:
+            if name not in FAMILIES:
+                raise TypeSyntaxError(
+                    f"unknown family {name!r}; expected one of: " + ", ".join(sorted(FAMILIES))
+                )
             root = find(self.variable(variable, Sort.DTYPE))
-            root.family = FAMILIES[name.value]
+            root.family = FAMILIES[name]
 
     # -- types ------------------------------------------------------------------------------------
     def fun(self, args: Cell, ret: Cell) -> Cell:
@@ -181,11 +685,11 @@ class _Builder(lark.Transformer):  # type: ignore[type-arg]
             raise TypeSyntaxError("a function's arguments must be a tuple")
         return make(FUN, args, ret)
 
-    def type_var(self, token: Token) -> Cell:
-        return self.variable(token, Sort.TYPE)
+    def type_var(self, text: str) -> Cell:
+        return self.variable(text, Sort.TYPE)
 
-    def row_var(self, token: Token) -> Cell:
-        return self.variable(token, Sort.TROW)
+    def row_var(self, text: str) -> Cell:
+        return self.variable(text, Sort.TROW)
 
     def args(self, *items: Cell) -> Cell:
         return row(TTUPLE, list(items), T_EMPTY)
@@ -193,45 +697,51 @@ class _Builder(lark.Transformer):  # type: ignore[type-arg]
     def args_with_tail(self, *items: Cell) -> Cell:
         return row(TTUPLE, list(items[:-1]), items[-1])
 
-    def plain_value(self, dtype: Cell, size: Token) -> Cell:
+    def plain_value(self, dtype: Cell, size: str) -> Cell:
         return val(VALUE, dtype, self.size(size))
 
-    def iterator(self, dtype: Cell, size: Token) -> Cell:
+    def iterator(self, dtype: Cell, size: str) -> Cell:
         return val(ITERATOR, dtype, self.size(size), *self.fresh_locations())
 
-    def located_iterator(self, current: Cell, defined: Cell, dtype: Cell, size: Token) -> Cell:
+    def located_iterator(self, current: Cell, defined: Cell, dtype: Cell, size: str) -> Cell:
         return val(ITERATOR, dtype, self.size(size), current, defined)
 
-    def it_or_val(self, kind: Token, dtype: Cell, size: Token) -> Cell:
+    def it_or_val(self, kind: str, dtype: Cell, size: str) -> Cell:
         kind_var = self.variable(kind, Sort.KIND)
         return val(kind_var, dtype, self.size(size), var(Sort.LOC), var(Sort.LOC))
 
     # -- dtypes -----------------------------------------------------------------------------------
-    def dtype_var(self, token: Token) -> Cell:
-        return self.variable(token, Sort.DTYPE)
+    def dtype_var(self, text: str) -> Cell:
+        return self.variable(text, Sort.DTYPE)
 
-    def primitive(self, token: Token) -> Cell:
-        if token.value not in PRIMITIVES | SPECIAL_DTYPES:
-            raise TypeSyntaxError(f"unknown dtype {token.value!r}")
-        return prim(token.value)
+    def drow_var(self, text: str) -> Cell:
+        return self.variable(text, Sort.DROW)
+
+    def primitive(self, name: str) -> Cell:
+        if name not in PRIMITIVES | SPECIAL_DTYPES:
+            raise TypeSyntaxError(f"unknown dtype {name!r}")
+        return prim(name)
 
     def dtype_tuple(self, *items: Cell) -> Cell:
         return row(DTUPLE, list(items), D_EMPTY)
 
-    def dtype_tuple_with_tail(self, *items: Any) -> Cell:
-        return row(DTUPLE, list(items[:-1]), self.variable(items[-1], Sort.DROW))
+    def dtype_tuple_with_tail(self, *items: Cell) -> Cell:
+        return row(DTUPLE, list(items[:-1]), items[-1])
 
     def list(self, dtype: Cell, length: Cell, skip: Cell) -> Cell:
         return make(LIST, dtype, length, skip)
 
-    def length_var(self, token: Token) -> Cell:
-        return self.variable(token, Sort.LENGTH)
+    def length_var(self, text: str) -> Cell:
+        return self.variable(text, Sort.LENGTH)
 
-    def length(self, token: Token) -> Cell:
-        return constant(LENGTH, int(token.value))
+    def length(self, text: str) -> Cell:
+        try:
+            return constant(LENGTH, int(text))
+        except ValueError:  # more digits than `int` reads
+            raise TypeSyntaxError(f"a list length of {len(text)} digits") from None
 
-    def skip_var(self, token: Token) -> Cell:
-        return self.variable(token, Sort.SKIP)
+    def skip_var(self, text: str) -> Cell:
+        return self.variable(text, Sort.SKIP)
 
     def skip_true(self) -> Cell:
         return constant(SKIP, True)
@@ -239,28 +749,32 @@ class _Builder(lark.Transformer):  # type: ignore[type-arg]
     def skip_false(self) -> Cell:
         return constant(SKIP, False)
 
-    def location_var(self, token: Token) -> Cell:
-        return self.variable(token, Sort.LOC)
+    def location_var(self, text: str) -> Cell:
+        return self.variable(text, Sort.LOC)
 
-    def location(self, token: Token) -> Cell:
-        return loc(token.value)
+    def location(self, name: str) -> Cell:
+        return loc(name)
 
     # -- rows of values and lists -----------------------------------------------------------------
-    def value_row(self, item: tuple[Cell, Cell, Cell, Cell], dtypes: Token) -> Cell:
+    def value_row(self, item: tuple[Cell, Cell, Cell, Cell], dtypes: str) -> Cell:
         kind, size, current, defined = item
         return make(VALTUPLE, kind, self.variable(dtypes, Sort.DROW), size, current, defined)
 
-    def row_of_values(self, size: Token) -> tuple[Cell, Cell, Cell, Cell]:
+    def row_of_values(self, size: str) -> tuple[Cell, Cell, Cell, Cell]:
         return (VALUE, self.size(size), var(Sort.LOC), var(Sort.LROW))
 
-    def row_of_iterators(self, size: Token) -> tuple[Cell, Cell, Cell, Cell]:
+    def row_of_iterators(self, size: str) -> tuple[Cell, Cell, Cell, Cell]:
         return (ITERATOR, self.size(size), var(Sort.LOC), var(Sort.LROW))
 
-    def row_of_located_iterators(self, current: Cell, defined: Token, size: Token) -> tuple[Cell, Cell, Cell, Cell]:
+    def row_of_located_iterators(
+        self, current: Cell, defined: str, size: str
+    ) -> tuple[Cell, Cell, Cell, Cell]:
         return (ITERATOR, self.size(size), current, self.variable(defined, Sort.LROW))
 
-    def row_of_either(self, kind: Token, size: Token) -> tuple[Cell, Cell, Cell, Cell]:
+    def row_of_either(self, kind: str, size: str) -> tuple[Cell, Cell, Cell, Cell]:
         return (self.variable(kind, Sort.KIND), self.size(size), var(Sort.LOC), var(Sort.LROW))
 
-    def list_row(self, dtypes: Token, length: Cell, skip: Cell, size: Token) -> Cell:
-        return make(VALLISTTUPLE, VALUE, self.variable(dtypes, Sort.DROW), length, skip, self.size(size))
+    def list_row(self, dtypes: str, length: Cell, skip: Cell, size: str) -> Cell:
+        return make(
+            VALLISTTUPLE, VALUE, self.variable(dtypes, Sort.DROW), length, skip, self.size(size)
+        )

@@ -56,7 +56,9 @@ class FastRun:
         try:
             undecided = unify(expected, actual)
         except Mismatch as mismatch:
-            raise self.solver.unsatisfiable(Equal(expected, actual, position, reason), mismatch) from None
+            raise self.solver.unsatisfiable(
+                Equal(expected, actual, position, reason), mismatch
+            ) from None
         if undecided:
             self.solver.postpone(undecided, Equal(expected, actual, position, reason))
 
@@ -90,7 +92,9 @@ class FastRun:
             return None
         return self.solver.instance(definition)
 
-    def call_definition(self, collection: Collection, fun_position: int, args: list[int], position: int) -> Cell | None:
+    def call_definition(
+        self, collection: Collection, fun_position: int, args: list[int], position: int
+    ) -> Cell | None:
         """The type of a call of a definition, by walking its solved type against the arguments'
         types (`matching.walk_match`) and copying only the result; None if the callee is no
         definition or the walk does not fit (the callee then has its type, for the general way)."""
@@ -108,7 +112,9 @@ class FastRun:
         """The type of a use typed by a signature of its shape (`shaped`), matched as a builtin's
         call is (`reason` is left to the explaining run)."""
         if signature.match is not None:
-            result = self.matched(collection, signature.match, args, position, f"the typing rule of {signature.name}")
+            result = self.matched(
+                collection, signature.match, args, position, f"the typing rule of {signature.name}"
+            )
             if result is not None:
                 return result
         return _part_by_part(self, collection, signature, args, reason)
@@ -123,7 +129,9 @@ class FastRun:
             result = match([types[a] or collection.type_at(a) for a in args], undecided)
         except Mismatch as mismatch:
             said = reason or collection.call_reason(position, len(args))
-            raise self.solver.unsatisfiable(Equal(mismatch.left, mismatch.right, position, said), mismatch) from None
+            raise self.solver.unsatisfiable(
+                Equal(mismatch.left, mismatch.right, position, said), mismatch
+            ) from None
         if undecided:
             said = reason or collection.call_reason(position, len(args))
             for x, y in undecided:
@@ -155,7 +163,9 @@ class ExplainingRun:
         try:
             undecided = unify(expected, actual, trail)  # type: ignore[arg-type]
         except Mismatch as mismatch:
-            raise self.solver.unsatisfiable(Equal(expected, actual, position, reason), mismatch) from None
+            raise self.solver.unsatisfiable(
+                Equal(expected, actual, position, reason), mismatch
+            ) from None
         self.solver.record(trail, position, reason)
         if undecided:
             self.solver.postpone(undecided, Equal(expected, actual, position, reason))
@@ -185,7 +195,9 @@ class ExplainingRun:
         """A fresh instance of the definition's scheme, at every reference."""
         return self.solver.instance(definition)
 
-    def call_definition(self, collection: Collection, fun_position: int, args: list[int], position: int) -> Cell | None:
+    def call_definition(
+        self, collection: Collection, fun_position: int, args: list[int], position: int
+    ) -> Cell | None:
         """Nothing: the callee was typed at its reference, and the call is typed the general way."""
         return None
 

@@ -13,6 +13,7 @@ import difflib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import iterir
 from iterir.files import read_text
@@ -29,7 +30,7 @@ IR_SUFFIXES = (".itir", ".json")
 
 
 def snapshot_text(
-    node: iterir.Node, offset_provider: OffsetProvider | dict | None, source: Source
+    node: iterir.Node, offset_provider: OffsetProvider | dict[str, Any] | None, source: Source
 ) -> str:
     """What an expected-types file holds for `node`."""
     checked = check(node, offset_provider)
@@ -38,11 +39,12 @@ def snapshot_text(
             f"{_where(error, source)}: error: {error.message}\n" for error in checked.errors
         )
     type_ = checked.type
+    assert type_ is not None  # `check` gives the program's type when it finds no errors
     if isinstance(type_, FencilType):
         lines = [pformat(d, locations=True) for d in type_.definitions]
         lines.append(pformat(FencilType(type_.name, (), type_.params), locations=True))
         return "".join(line + "\n" for line in lines)
-    return pformat(type_, locations=True) + "\n"  # type: ignore[arg-type]
+    return pformat(type_, locations=True) + "\n"
 
 
 def _where(error: TypeInferenceError, source: Source) -> str:

@@ -159,6 +159,8 @@ def _merge_variables(x: Cell, y: Cell) -> None:
 def _bind(variable: Cell, structure: Cell) -> None:
     if sort_meet(variable.sort, structure.sort) is not structure.sort:  # type: ignore[arg-type]
         raise Mismatch(variable, structure, "different sorts")
-    if variable.family is not None and not (structure.ctor is PRIM and structure.label in variable.family):
+    if variable.family is not None and not (
+        structure.ctor is PRIM and structure.label in variable.family
+    ):
         raise Mismatch(variable, structure, "outside the family")
     variable.parent = structure
