@@ -15,6 +15,7 @@ from typeinf.errors import (
     DuplicateNameError,
     GrammarBuiltinError,
     InfiniteTypeError,
+    InternalError,
     MalformedIRError,
     OffsetProviderError,
     RecursionCycleError,
