@@ -106,6 +106,8 @@ class _Writer:
             ]
         elif step[0] is None:  # a variable: the part itself, if it has the sort and family
             self.names[f"s{i}"], self.names[f"f{i}"] = step[1], step[2]
+            # The part itself stands for the variable: `unify.binds_directly` with the pattern's
+            # variable as the variable, inlined; with a family, `in_family`.
             fits = f"y.sort is s{i}" if step[2] is None else f"in_family(y, f{i})"
             lines += [f"{indent}if {fits}: v{i} = y", f"{indent}else:"]
             lines.append(creation(f"v{i}", i, step, [], f"{indent}    ", self.names))

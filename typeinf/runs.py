@@ -46,7 +46,7 @@ class FastRun:
         """`expected` and `actual` are one type, unified without undo: a
         mismatch leaves the graph half-changed, which is fine since this run then stops."""
         # Inlined fast path of `unify` (the most frequent case, and this runs once per
-        # constraint): a fresh variable without a family meets a structure of its sort.
+        # constraint): a fresh variable binds directly to a structure (`unify.binds_directly`).
         if actual.parent is None and actual.ctor is None and actual.family is None:
             while expected.parent is not None:
                 expected = expected.parent

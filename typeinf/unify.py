@@ -32,8 +32,9 @@ def unify(a: Cell, b: Cell, trail: _Trail | None = None) -> list[tuple[Cell, Cel
         return []
     postponed: list[tuple[Cell, Cell]] = []
     if trail is None:
-        # Fast paths, the most frequent cases: a variable without a family meets a structure of
-        # its sort (a fresh result, a parameter meeting its first use), or another such variable.
+        # Fast paths, the most frequent cases: a variable binds directly to a structure (a fresh
+        # result, a parameter meeting its first use; `binds_directly`, inlined), or two variables
+        # of one sort, neither restricted to a family, merge.
         if x.ctor is None and y.ctor is not None and x.family is None and x.sort is y.sort:
             x.parent = y
         elif y.ctor is None and x.ctor is not None and y.family is None and y.sort is x.sort:
@@ -76,10 +77,7 @@ def _solve(a: Cell, b: Cell, postponed: list[tuple[Cell, Cell]], trail: _Trail |
             if keep:
                 save((x, None, x.rank, x.sort, x.family))
             if y.ctor is not None:  # a variable meets a structure
-                if x.family is None and x.sort is y.sort:
-                    x.parent = y
-                else:
-                    _bind(x, y)
+                bind(x, y)
             else:
                 if keep:
                     save((y, None, y.rank, y.sort, y.family))
@@ -91,8 +89,8 @@ def _solve(a: Cell, b: Cell, postponed: list[tuple[Cell, Cell]], trail: _Trail |
                 save((x, None, x.rank, x.sort, x.family))
                 save((y, None, y.rank, y.sort, y.family))
             _link(x, y)
-            # Arguments that are already one, or a plain variable meeting a structure of its
-            # sort, are settled here; the rest go on the stack.
+            # Arguments that are already one, or a variable that binds directly to a structure
+            # (`binds_directly`, inlined), are settled here; the rest go on the stack.
             for u, v in zip(x.args, y.args):
                 while u.parent is not None:
                     u = u.parent
@@ -156,11 +154,21 @@ def _merge_variables(x: Cell, y: Cell) -> None:
     root.sort, root.family = sort, family
 
 
-def _bind(variable: Cell, structure: Cell) -> None:
-    if sort_meet(variable.sort, structure.sort) is not structure.sort:  # type: ignore[arg-type]
-        raise Mismatch(variable, structure, "different sorts")
-    if variable.family is not None and not (
-        structure.ctor is PRIM and structure.label in variable.family
-    ):
-        raise Mismatch(variable, structure, "outside the family")
+def binds_directly(variable: Cell, structure: Cell) -> bool:
+    """The binding rule's fast case: a variable of the structure's own sort, restricted to no
+    family, stands for it by pointing at it. The hot paths (here, `runs.FastRun.equal`, the
+    generated matchers) inline this test: it runs for nearly every constraint."""
+    return variable.family is None and variable.sort is structure.sort
+
+
+def bind(variable: Cell, structure: Cell) -> None:
+    """The binding rule: a variable (a root) stands for a structure (a root) of its sort or a
+    subsort of it; a dtype variable restricted to a family, only for a primitive of the family."""
+    if not binds_directly(variable, structure):
+        if sort_meet(variable.sort, structure.sort) is not structure.sort:
+            raise Mismatch(variable, structure, "different sorts")
+        if variable.family is not None and not (
+            structure.ctor is PRIM and structure.label in variable.family
+        ):
+            raise Mismatch(variable, structure, "outside the family")
     variable.parent = structure
