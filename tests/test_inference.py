@@ -339,10 +339,10 @@ def _shapes() -> list[tuple[str, typeinf.signatures.Signature]]:
     shapes += [(f"tuple_get/{i}", shaped.tuple_get(i)) for i in (0, 1, 2, 10, 99, 200)]
     shapes += [(f"closure/{n}", shaped.closure(n)) for n in (0, 1, 2, 8, 20)]
     sizes = {name: len(signature.scheme.cells) for name, signature in shapes}  # type: ignore[union-attr]
-    assert sizes["tuple_get/10"] < typeinf.schemes.MOST_COMPILED_CELLS < sizes["tuple_get/200"]
+    assert sizes["tuple_get/10"] < typeinf.codegen.MOST_COMPILED_CELLS < sizes["tuple_get/200"]
     assert (
         sizes["closure/8"]
-        < typeinf.schemes.MOST_COMPILED_CELLS
+        < typeinf.codegen.MOST_COMPILED_CELLS
         < sizes["closure/20"]
         < sizes["make_tuple/70"]
     )

@@ -41,6 +41,7 @@ __all__ = [
     "Dimension",
     "GrammarBuiltinError",
     "InfiniteTypeError",
+    "InternalError",
     "MalformedIRError",
     "OffsetProviderError",
     "RecursionCycleError",

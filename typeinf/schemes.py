@@ -1,15 +1,36 @@
-"""Generalized types (schemes) and their instantiation: a plan of the type's cells, children
-first, that is interpreted (`Scheme.copy`) or turned into straight-line code (`compiled`); and
-`copy_graph`, which copies a solved graph without a plan."""
+"""Generalized types (schemes) and their instantiation: a typed plan of the type's cells,
+children first, that is interpreted here (`Scheme.copy`) or turned into straight-line code
+(`codegen`); and `copy_graph`, which copies a solved graph without a plan (`Template`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from operator import itemgetter
-from typing import Any
+from typing import NamedTuple
 
-from typeinf.constructors import TTUPLE, fixed_params
-from typeinf.terms import Cell, find, new_marks, root_of
+from typeinf.constructors import Constructor, fixed_params
+from typeinf.terms import Cell, Sort, find, new_marks, root_of
+
+
+class Fresh(NamedTuple):
+    """A step of a plan: a fresh variable of `sort`, restricted to `family` if any."""
+
+    sort: Sort
+    family: frozenset[str] | None
+
+
+class Build(NamedTuple):
+    """A step of a plan: a fresh structure of `ctor` with `label`, whose arguments are the copies
+    made at the steps `args` (`get` picks them out of the list of copies)."""
+
+    ctor: Constructor
+    label: object
+    args: tuple[int, ...]
+    get: Callable[[list[Cell]], tuple[Cell, ...]]
+
+
+#: A plan: one step per cell of a type, children first. A constant (a `Cell`) is shared.
+Step = Cell | Fresh | Build
 
 
 class Scheme:
@@ -23,9 +44,7 @@ class Scheme:
 
     def __init__(self, root: Cell) -> None:
         order: list[Cell] = []  # post-order: a cell after all its arguments
-        #: Per cell of `order`: a shared constant, (None, sort, family) for a variable, or
-        #: (ctor, label, getter of its arguments from the copies made before it).
-        plan: list[Cell | tuple] = []
+        plan: list[Step] = []
         index: dict[int, int] = {}  # id of a cell → its place in `order`
         active, done = new_marks()  # on the current path / ordered
         root = find(root)
@@ -47,7 +66,7 @@ class Scheme:
                 child.mark = done  # a leaf: a variable or a constant
                 index[id(child)] = len(order)
                 order.append(child)
-                plan.append((None, child.sort, child.family) if child.ctor is None else child)
+                plan.append(Fresh(child.sort, child.family) if child.ctor is None else child)
             else:  # every argument of the cell on top is ordered: order it
                 cell = path.pop()
                 pending.pop()
@@ -55,15 +74,11 @@ class Scheme:
                 index[id(cell)] = len(order)
                 order.append(cell)
                 if not cell.args:
-                    plan.append((None, cell.sort, cell.family) if cell.ctor is None else cell)
+                    plan.append(Fresh(cell.sort, cell.family) if cell.ctor is None else cell)
                     continue
-                indices = [index[id(root_of(a))] for a in cell.args]
-                getter = (
-                    itemgetter(*indices)
-                    if len(indices) > 1
-                    else (lambda cells, i=indices[0]: (cells[i],))
-                )
-                plan.append((cell.ctor, cell.label, getter))
+                indices = tuple(index[id(root_of(a))] for a in cell.args)
+                getter = itemgetter(*indices) if len(indices) > 1 else (lambda cells, i=indices[0]: (cells[i],))
+                plan.append(Build(cell.ctor, cell.label, indices, getter))  # type: ignore[arg-type]  # a structure
         self.plan = plan
         self.cells = order  # the generalized cells, in the order of the plan
 
@@ -83,20 +98,22 @@ class Scheme:
                 continue
             cell = new(Cell)
             cell.parent, cell.rank, cell.mark = None, 0, 0
-            ctor = step[0]
-            if ctor is None:
-                cell.ctor, cell.label, cell.args, cell.sort, cell.family = (
-                    None,
-                    None,
-                    (),
-                    step[1],
-                    step[2],
-                )
+            if type(step) is Fresh:
+                cell.ctor, cell.label, cell.args, cell.sort, cell.family = None, None, (), step[0], step[1]
             else:
-                cell.ctor, cell.label, cell.args = ctor, step[1], step[2](cells)
+                ctor = step[0]
+                cell.ctor, cell.label, cell.args = ctor, step[1], step[3](cells)
                 cell.sort, cell.family = ctor.sort, None
             append(cell)
         return cells
+
+    def instantiate_call(self) -> tuple[Cell, ...] | None:
+        """For a direct call: fresh parameters and result, result last, by copying the whole
+        type (the interpreted form of `codegen.compiled_call`); None if the type is not a
+        function of a fixed number of parameters."""
+        copy = self.copy()[-1]
+        params = fixed_params(copy)
+        return None if params is None else (*params, copy.args[1])
 
 
 def copy_graph(root: Cell, copies: dict[int, Cell]) -> Cell:
@@ -141,102 +158,6 @@ def copy_graph(root: Cell, copies: dict[int, Cell]) -> Cell:
             arguments.append(copies[id(argument)])
         copy.args = tuple(arguments)
     return copies[id(root_of(root))]
-
-
-#: A type of more cells than this (a tuple of many elements, say) is instantiated and matched
-#: without generated code: its code would cost more to compile than it saves, for a shape that
-#: is used a few times.
-MOST_COMPILED_CELLS = 128
-
-
-def compiled(scheme: Scheme, call: bool = False) -> Callable[[], Any] | None:
-    """`scheme.instantiate` as straight-line code, without the plan's interpretation: for the
-    builtins, which are instantiated at nearly every call of a program.
-
-    With `call`, the code makes only what a direct call needs, the parameters and the result
-    (returned as a tuple, result last), not the function and argument-tuple cells around them;
-    None if the type is not a function of a fixed number of parameters. Past
-    `MOST_COMPILED_CELLS`, the same is done by interpreting the plan."""
-    cells = scheme.cells
-    if len(cells) > MOST_COMPILED_CELLS:
-        return _interpreted_call(scheme) if call else scheme.instantiate
-    position = {id(c): i for i, c in enumerate(cells)}
-    returned, skipped = [len(cells) - 1], set()
-    if call:
-        root, params = cells[-1], fixed_params(cells[-1])
-        if params is None:
-            return None
-        skipped.add(len(cells) - 1)
-        row = find(root.args[0])
-        while row.ctor is TTUPLE:
-            skipped.add(position[id(row)])
-            row = find(row.args[1])
-        returned = [position[id(find(p))] for p in params] + [position[id(find(root.args[1]))]]
-        if any(
-            position[id(find(a))] in skipped
-            for i, c in enumerate(cells)
-            if i not in skipped
-            for a in c.args
-        ):
-            return None  # a skipped cell is part of another: make them all
-    names: dict[str, object] = {"new": Cell.__new__, "Cell": Cell}
-    lines = ["def instantiate():"]
-    for i, step in enumerate(scheme.plan):
-        if i in skipped:
-            continue
-        if type(step) is Cell:
-            names[f"k{i}"] = step
-            lines.append(f"    c{i} = k{i}")
-            continue
-        lines.append(
-            creation(
-                f"c{i}",
-                i,
-                step,
-                [f"c{position[id(find(a))]}" for a in cells[i].args],
-                "    ",
-                names,
-            )
-        )
-    if call:
-        lines.append(f"    return ({', '.join(f'c{i}' for i in returned)},)")
-    else:
-        lines.append(f"    return c{returned[0]}")
-    exec("\n".join(lines), names)  # noqa: S102 - our own generated code, from our own plan
-    return names["instantiate"]  # type: ignore[return-value]
-
-
-def _interpreted_call(scheme: Scheme) -> Callable[[], tuple[Cell, ...]] | None:
-    """What `compiled(scheme, call=True)` gives, by copying the whole type."""
-    if fixed_params(scheme.cells[-1]) is None:
-        return None
-
-    def instantiate() -> tuple[Cell, ...]:
-        copy = scheme.copy()[-1]
-        return (*fixed_params(copy), copy.args[1])  # type: ignore[misc]
-
-    return instantiate
-
-
-def creation(
-    target: str, i: int, step: tuple, arguments: list[str], indent: str, names: dict[str, object]
-) -> str:
-    """A line of generated code that makes `target`, a fresh copy of step `i` of a scheme's plan
-    (a variable, or a structure of the cells named `arguments`), with the values it refers to
-    added to `names`. The slots are filled directly, without `Cell.__init__`'s call."""
-    ctor, second, third = step
-    line = f"{indent}{target} = new(Cell); {target}.parent = None; {target}.rank = 0; {target}.mark = 0; "
-    if ctor is None:
-        names[f"s{i}"], names[f"f{i}"] = second, third
-        return (
-            line
-            + f"{target}.ctor = None; {target}.label = None; {target}.args = (); {target}.sort = s{i}; {target}.family = f{i}"
-        )
-    names[f"t{i}"], names[f"l{i}"], names[f"s{i}"] = ctor, second, ctor.sort
-    return line + (
-        f"{target}.ctor = t{i}; {target}.label = l{i}; {target}.args = ({', '.join(arguments)},); "
-        f"{target}.sort = s{i}; {target}.family = None"
-    )
 
 
 class Template:
