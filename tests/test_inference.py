@@ -339,10 +339,10 @@ def _shapes() -> list[tuple[str, typeinf.signatures.Signature]]:
     shapes += [(f"tuple_get/{i}", shaped.tuple_get(i)) for i in (0, 1, 2, 10, 99, 200)]
     shapes += [(f"closure/{n}", shaped.closure(n)) for n in (0, 1, 2, 8, 20)]
     sizes = {name: len(signature.scheme.cells) for name, signature in shapes}  # type: ignore[union-attr]
-    assert sizes["tuple_get/10"] < typeinf.terms.MOST_COMPILED_CELLS < sizes["tuple_get/200"]
+    assert sizes["tuple_get/10"] < typeinf.codegen.MOST_COMPILED_CELLS < sizes["tuple_get/200"]
     assert (
         sizes["closure/8"]
-        < typeinf.terms.MOST_COMPILED_CELLS
+        < typeinf.codegen.MOST_COMPILED_CELLS
         < sizes["closure/20"]
         < sizes["make_tuple/70"]
     )
@@ -361,7 +361,9 @@ def test_compiled_builtin_instances_equal_the_plan_and_are_fresh() -> None:
         assert typeinf.pformat(second, locations=True) == expected, name
         assert not _variables(first) & _variables(second), name
         *params, result = signature.instantiate_call()  # type: ignore[misc]
-        assert typeinf.pformat(typeinf.terms.fun(params, result), locations=True) == expected, name
+        assert (
+            typeinf.pformat(typeinf.constructors.fun(params, result), locations=True) == expected
+        ), name
 
 
 @pytest.mark.parametrize("arguments", ["fresh variables", "the parameters' own types"])
@@ -383,9 +385,11 @@ def test_matching_a_builtin_call_gives_what_unifying_its_parameters_gives(argume
         assert matched is not None and not undecided, name
         for param, argument in zip(params, list(given), strict=True):
             assert not unify(param, argument), name
-        by_matching = typeinf.pformat(typeinf.terms.fun(list(given), matched), locations=True)
+        by_matching = typeinf.pformat(
+            typeinf.constructors.fun(list(given), matched), locations=True
+        )
         assert by_matching == typeinf.pformat(
-            typeinf.terms.fun(params, expected), locations=True
+            typeinf.constructors.fun(params, expected), locations=True
         ), name
         assert signature.match([*given, var(Sort.TYPE)], []) is None, (
             name
@@ -393,8 +397,10 @@ def test_matching_a_builtin_call_gives_what_unifying_its_parameters_gives(argume
 
 
 def test_a_template_instance_is_a_fresh_copy_like_a_schemes_and_matching_it_is_unifying() -> None:
-    from typeinf.matching import Template
-    from typeinf.terms import Scheme, Sort, fun, var
+    from typeinf.constructors import fun
+    from typeinf.matching import walk_match
+    from typeinf.schemes import Scheme, Template
+    from typeinf.terms import Sort, var
     from typeinf.unify import unify
 
     program = iterir.parse(
@@ -413,17 +419,17 @@ def test_a_template_instance_is_a_fresh_copy_like_a_schemes_and_matching_it_is_u
         arity = len(_params(copy))
         for given in ([var(Sort.TYPE) for _ in range(arity)], _params(template.instantiate())):
             instance = template.instantiate()
-            matched = template.match(given, [])
+            matched = walk_match(template.root, given, [])
             for param, argument in zip(_params(instance), given, strict=True):
                 assert not unify(param, argument)
             assert typeinf.pformat(fun(given, matched), locations=True) == typeinf.pformat(
                 instance, locations=True
             )
-        assert template.match([var(Sort.TYPE) for _ in range(arity + 1)], []) is None
+        assert walk_match(template.root, [var(Sort.TYPE) for _ in range(arity + 1)], []) is None
 
 
 def _params(function: typeinf.terms.Cell) -> list[typeinf.terms.Cell]:
-    return typeinf.terms.row_items(typeinf.terms.find(function).args[0])[0]
+    return typeinf.constructors.row_items(typeinf.terms.find(function).args[0])[0]
 
 
 def _variables(cell: typeinf.terms.Cell) -> set[int]:
@@ -491,8 +497,9 @@ def test_a_builtin_of_any_arity_made_to_one_types_a_use_as_its_signature_does(na
     # The builtin given a function of `count` parameters, and its result left alone or called
     # (with one input per parameter, but the state of `scan` and `reduce`).
     from typeinf import shaped
+    from typeinf.constructors import fun
     from typeinf.signatures import BUILTINS
-    from typeinf.terms import Sort, fun, var
+    from typeinf.terms import Sort, var
     from typeinf.unify import unify
 
     general = BUILTINS[name]

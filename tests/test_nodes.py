@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from iterir import FunCall, Literal, OffsetLiteral, SourceSpan, Sym, SymRef, AxisLiteral, Lambda
+from iterir import AxisLiteral, FunCall, Lambda, Literal, OffsetLiteral, SourceSpan, Sym, SymRef
 from iterir.builders import call, deref, lam, plus
 
 SPAN = SourceSpan("a.itir", 1, 2, 1, 5)

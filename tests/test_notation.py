@@ -12,26 +12,33 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from typeinf import TypeSyntaxError, parse_type, pformat
-from typeinf.terms import (
+from typeinf.constructors import (
     ANYWHERE,
     COLUMN,
     D_EMPTY,
-    FAMILIES,
+    DEMPTY,
+    DTUPLE,
+    FUN,
     ITERATOR,
     L_EMPTY,
+    LENGTH,
+    LIST,
+    LTUPLE,
     SCALAR,
+    SKIP,
     T_EMPTY,
+    TEMPTY,
+    TTUPLE,
+    VAL,
+    VALLISTTUPLE,
+    VALTUPLE,
     VALUE,
-    Cell,
-    Sort,
     constant,
-    find,
     loc,
-    make,
     prim,
     row,
-    var,
 )
+from typeinf.terms import FAMILIES, Cell, Sort, find, make, var
 
 
 @st.composite
@@ -64,45 +71,45 @@ def types(draw: st.DrawFn) -> Cell:
         if choice == 2:
             items = [dtype(depth + 1) for _ in range(draw(st.integers(0, 3)))]
             tail = D_EMPTY if draw(st.booleans()) or not items else pooled(Sort.DROW)
-            return row("DTuple", items, tail)
+            return row(DTUPLE, items, tail)
         length = (
-            constant("Length", draw(st.integers(0, 9)))
+            constant(LENGTH, draw(st.integers(0, 9)))
             if draw(st.booleans())
             else pooled(Sort.LENGTH)
         )
-        skip = constant("Skip", draw(st.booleans())) if draw(st.booleans()) else pooled(Sort.SKIP)
-        return make("List", dtype(depth + 1), length, skip)
+        skip = constant(SKIP, draw(st.booleans())) if draw(st.booleans()) else pooled(Sort.SKIP)
+        return make(LIST, dtype(depth + 1), length, skip)
 
     def value() -> Cell:
         kind = draw(st.integers(0, 2))
         if kind == 0:
-            return make("Val", VALUE, dtype(0), size(), ANYWHERE, ANYWHERE)
+            return make(VAL, VALUE, dtype(0), size(), ANYWHERE, ANYWHERE)
         if kind == 1:
-            return make("Val", ITERATOR, dtype(0), size(), location(), location())
-        return make("Val", pooled(Sort.KIND), dtype(0), size(), var(Sort.LOC), var(Sort.LOC))
+            return make(VAL, ITERATOR, dtype(0), size(), location(), location())
+        return make(VAL, pooled(Sort.KIND), dtype(0), size(), var(Sort.LOC), var(Sort.LOC))
 
     def value_row() -> Cell:
         kind = draw(st.sampled_from([VALUE, ITERATOR]))
         current = var(Sort.LOC) if kind is VALUE else location()
         if draw(st.booleans()):
-            return make("ValTuple", kind, var(Sort.DROW), size(), current, var(Sort.LROW))
+            return make(VALTUPLE, kind, var(Sort.DROW), size(), current, var(Sort.LROW))
         count = draw(st.integers(0, 2))
-        dtypes = row("DTuple", [dtype(1) for _ in range(count)], D_EMPTY)
-        locations = row("LTuple", [location() for _ in range(count)], L_EMPTY)
-        return make("ValTuple", kind, dtypes, size(), current, locations)
+        dtypes = row(DTUPLE, [dtype(1) for _ in range(count)], D_EMPTY)
+        locations = row(LTUPLE, [location() for _ in range(count)], L_EMPTY)
+        return make(VALTUPLE, kind, dtypes, size(), current, locations)
 
     def arguments(depth: int) -> Cell:
         choice = draw(st.integers(0, 3))
         items = [type_(depth + 1) for _ in range(draw(st.integers(0, 2)))]
         if choice == 0:
-            return row("TTuple", items, T_EMPTY)
+            return row(TTUPLE, items, T_EMPTY)
         if choice == 1:
-            return row("TTuple", items, pooled(Sort.TROW))
+            return row(TTUPLE, items, pooled(Sort.TROW))
         if choice == 2:
-            return row("TTuple", items, value_row())
-        length = constant("Length", 3) if draw(st.booleans()) else pooled(Sort.LENGTH)
-        tail = make("ValListTuple", VALUE, var(Sort.DROW), length, pooled(Sort.SKIP), size())
-        return row("TTuple", items, tail)
+            return row(TTUPLE, items, value_row())
+        length = constant(LENGTH, 3) if draw(st.booleans()) else pooled(Sort.LENGTH)
+        tail = make(VALLISTTUPLE, VALUE, var(Sort.DROW), length, pooled(Sort.SKIP), size())
+        return row(TTUPLE, items, tail)
 
     def type_(depth: int) -> Cell:
         choice = draw(st.integers(0, 3 if depth < 3 else 1))
@@ -111,8 +118,8 @@ def types(draw: st.DrawFn) -> Cell:
         if choice == 1:
             return value()
         if choice == 2:
-            return make("Fun", arguments(depth), type_(depth + 1))
-        return row("TTuple", [type_(depth + 1) for _ in range(draw(st.integers(0, 2)))], T_EMPTY)
+            return make(FUN, arguments(depth), type_(depth + 1))
+        return row(TTUPLE, [type_(depth + 1) for _ in range(draw(st.integers(0, 2)))], T_EMPTY)
 
     return type_(0)
 
@@ -120,31 +127,31 @@ def types(draw: st.DrawFn) -> Cell:
 def _row_view(cell: Cell) -> tuple[Cell, Cell] | str | None:
     """A row as (first item, rest), "empty", or None when it is not a known row. A ValTuple or
     ValListTuple whose dtypes are known is the same type as the tuple of its items."""
-    if cell.ctor == "TEmpty":
+    if cell.ctor is TEMPTY:
         return "empty"
-    if cell.ctor == "TTuple":
+    if cell.ctor is TTUPLE:
         return cell.args[0], cell.args[1]
-    if cell.ctor in ("ValTuple", "ValListTuple"):
+    if cell.ctor is VALTUPLE or cell.ctor is VALLISTTUPLE:
         dtypes = find(cell.args[1])
-        if dtypes.ctor == "DEmpty":
+        if dtypes.ctor is DEMPTY:
             return "empty"
-        if dtypes.ctor == "DTuple":
-            if cell.ctor == "ValTuple":
+        if dtypes.ctor is DTUPLE:
+            if cell.ctor is VALTUPLE:
                 kind, _, size, current, defined = cell.args
                 locations = find(defined)
-                item = make("Val", kind, dtypes.args[0], size, current, locations.args[0])
-                rest = make("ValTuple", kind, dtypes.args[1], size, current, locations.args[1])
+                item = make(VAL, kind, dtypes.args[0], size, current, locations.args[0])
+                rest = make(VALTUPLE, kind, dtypes.args[1], size, current, locations.args[1])
             else:
                 kind, _, length, skip, size = cell.args
                 item = make(
-                    "Val",
+                    VAL,
                     kind,
-                    make("List", dtypes.args[0], length, skip),
+                    make(LIST, dtypes.args[0], length, skip),
                     size,
                     ANYWHERE,
                     ANYWHERE,
                 )
-                rest = make("ValListTuple", kind, dtypes.args[1], length, skip, size)
+                rest = make(VALLISTTUPLE, kind, dtypes.args[1], length, skip, size)
             return item, rest
     return None
 
@@ -170,7 +177,7 @@ def _equivalent(a: Cell, b: Cell, locations: bool) -> bool:
             ):
                 return False
             continue
-        if x.ctor != y.ctor:
+        if x.ctor is not y.ctor:
             x_row, y_row = _row_view(x), _row_view(y)
             if x_row is None or y_row is None or (x_row == "empty") != (y_row == "empty"):
                 return False
@@ -179,7 +186,7 @@ def _equivalent(a: Cell, b: Cell, locations: bool) -> bool:
             continue
         if (x.label, len(x.args)) != (y.label, len(y.args)):
             return False
-        unprinted = x.ctor == "Val" and find(x.args[0]) is VALUE  # a value's locations
+        unprinted = x.ctor is VAL and find(x.args[0]) is VALUE  # a value's locations
         stack.extend(
             zip(x.args[:3], y.args[:3], strict=True)
             if unprinted

@@ -18,20 +18,19 @@ from hypothesis import strategies as st
 
 from iterir import FencilDefinition, FunCall, FunctionDefinition, Lambda, Literal, Node, Sym, SymRef
 from iterir.builders import call, cartesian_domain, closure, named_range, shift
-from typeinf.terms import (
+from typeinf.constructors import (
     COLUMN,
     D_EMPTY,
+    DTUPLE,
     ITERATOR,
     SCALAR,
     VALUE,
-    Cell,
-    DefinitionType,
-    FencilType,
     fun,
     prim,
     row,
     val,
 )
+from typeinf.terms import Cell, DefinitionType, FencilType
 
 Desc = tuple[Any, ...]
 Env = tuple[tuple[str, Desc], ...]  # the names in scope and their types, innermost last
@@ -53,7 +52,7 @@ def to_cell(desc: Desc) -> Cell:
 
 def _dtype(dtype: str | tuple) -> Cell:
     if isinstance(dtype, tuple):
-        return row("DTuple", [_dtype(d) for d in dtype], D_EMPTY)
+        return row(DTUPLE, [_dtype(d) for d in dtype], D_EMPTY)
     return prim(dtype)
 
 

@@ -30,7 +30,29 @@ from iterir.nodes import PLACEMENT, MisplacedNodeError
 from iterir.symbols import BindingKind, SymbolTable, resolve
 from iterir.traversal import child_positions, depths, preorder
 from iterir.vocabulary import PRIMITIVES
-from typeinf.constraints import Equal, Reason, callee_text, ordinal
+from typeinf import shaped
+from typeinf.constraints import Reason, callee_text, ordinal
+from typeinf.constructors import (
+    D_EMPTY,
+    FUN,
+    ITERATOR,
+    LENGTH,
+    LIST,
+    SCALAR,
+    SKIP,
+    T_EMPTY,
+    TTUPLE,
+    VAL,
+    VALUE,
+    constant,
+    fixed_params,
+    fun,
+    loc,
+    prim,
+    row,
+    row_items,
+    val,
+)
 from typeinf.errors import (
     DuplicateNameError,
     GrammarBuiltinError,
@@ -40,34 +62,13 @@ from typeinf.errors import (
     UnboundSymbolError,
     UnsatisfiableConstraintError,
 )
-from typeinf import shaped
-from typeinf.matching import Template
 from typeinf.offsets import Connectivity, Dimension, OffsetProvider
 from typeinf.order import definition_order
+from typeinf.runs import ExplainingRun, FastRun, Run
+from typeinf.schemes import Scheme
 from typeinf.signatures import BUILTINS, Signature
 from typeinf.solve import Solver, check_finite
-from typeinf.terms import (
-    D_EMPTY,
-    ITERATOR,
-    SCALAR,
-    T_EMPTY,
-    VALUE,
-    Cell,
-    Scheme,
-    Sort,
-    constant,
-    find,
-    fixed_params,
-    fun,
-    loc,
-    make,
-    prim,
-    row,
-    row_items,
-    val,
-    var,
-)
-from typeinf.unify import Mismatch
+from typeinf.terms import Cell, Sort, find, make, var
 
 
 def _tuple_index(index: Node) -> int:
@@ -126,13 +127,13 @@ class Collection:
         self.symbols: SymbolTable = resolve(root, BUILTINS.keys(), tree=(self.nodes, self.sizes))
         self.types: list[Cell | None] = [None] * len(self.nodes)
         self.solver = Solver(self.nodes, self.types, explain)
-        self.equal = self.solver.equal
-        self.explain = explain
+        #: What the fast and the explaining run do differently (see `runs`).
+        self.run: Run = (ExplainingRun if explain else FastRun)(self.solver)
+        self.equal = self.run.equal
         self.free_names: dict[str, Cell] = {}
         self.in_fencil = isinstance(root, FencilDefinition)
         self.uncalled: dict[int, str] = {}  # grammar builtins and type names not yet consumed
         self.builtin_callees: dict[int, Signature] = {}  # SymRef position → builtin it calls
-        self.definition_callees: dict[int, int] = {}  # SymRef position → definition it calls
         try:
             self._collect()
             self._guarded(0, check_finite, self.nodes, self.types, range(len(self.nodes)))
@@ -197,22 +198,13 @@ class Collection:
         out.extend(definition_order(self.nodes, self.sizes, self.symbols, definitions))
 
     def _generalize(self, position: int) -> None:
-        self.solver.generalize(position, self.type_at(position), self.types, self.sizes[position])
+        self.run.generalize(position, self.type_at(position), self.types, self.sizes[position])
 
     def _collect_part(self, start: int) -> None:
-        """Type the definition, closure or expression at `start`.
-
-        Without history (the fast run, which only has to find out whether there is an error),
-        nodes are visited in reverse pre-order, which also puts children before parents and
-        needs no ordering; with it, in post-order, so that an error is the one a reader meets
-        first: the later of two conflicting uses. Unification does not depend on the order."""
+        """Type the definition, closure or expression at `start`, children before parents in the
+        order the run chooses (unification does not depend on it)."""
         nodes, types, bindings, visit = self.nodes, self.types, self.symbols.bindings, _VISIT
-        order = (
-            self.postorder(start)
-            if self.explain
-            else range(start + self.sizes[start] - 1, start - 1, -1)
-        )
-        for position in order:
+        for position in self.run.order(self, start):
             node = nodes[position]
             cls = type(node)
             if cls is SymRef:  # the most frequent node: a parameter's use is typed here
@@ -222,7 +214,9 @@ class Collection:
                     continue
             typing = visit.get(cls)
             if typing is None:  # a node of another dialect (GTIR): read by iterir, not typed yet
-                raise MalformedIRError(f"a {cls.__name__} cannot be typed: typeinf types the fencil IR", node)
+                raise MalformedIRError(
+                    f"a {cls.__name__} cannot be typed: typeinf types the fencil IR", node
+                )
             cell = typing(self, position, node)
             if types[position] is None:
                 types[position] = cell
@@ -249,8 +243,8 @@ class Collection:
         return child_positions(self.sizes, position, node.child_count())
 
     def built(self, position: int) -> Cell | None:
-        """The type of the node at `position`, for reading it off. A builtin (or, without
-        history, a definition) called directly gets its type at the call (its arguments' types
+        """The type of the node at `position`, for reading it off. A builtin (or, in the fast
+        run, a definition) called directly gets its type at the call (its arguments' types
         to its result) only here: inference itself never needs it, and it would be a few cells
         more at every such call."""
         types = self.types
@@ -306,7 +300,7 @@ class Collection:
                 name, is_list = sym.dtype
                 dtype = prim(name)
                 if is_list:
-                    dtype = make("List", dtype, var(Sort.LENGTH), var(Sort.SKIP))
+                    dtype = make(LIST, dtype, var(Sort.LENGTH), var(Sort.SKIP))
             annotated = val(kind, dtype, var(Sort.SIZE), var(Sort.LOC), var(Sort.LOC))
             self.equal(annotated, cell, position, f"the annotation of `{sym.id}`")
         return cell
@@ -331,10 +325,7 @@ class Collection:
             self.uncalled[position] = signature.how  # the call or cast_ that uses it clears this
             return None
         if kind is _FUNCTION_DEFINITION:
-            if not self.explain and position and type(self.nodes[position - 1]) is FunCall:
-                self.definition_callees[position] = declared  # type: ignore[assignment]  # `call` matches it
-                return None
-            return self.solver.instance(declared)  # type: ignore[arg-type]
+            return self.run.definition_use(self, position, declared)  # type: ignore[arg-type]
         if self.in_fencil:
             raise UnboundSymbolError(
                 f"`{node.id}` is not defined: not a parameter, a function definition or a builtin",
@@ -370,76 +361,29 @@ class Collection:
                     f"with `cast_(x, {callee.id})`",
                     callee,
                 )  # type: ignore[attr-defined]
-            result: Cell = getattr(self, "rule_" + callee.id)(position, node, args)  # type: ignore[attr-defined]
+            result: Cell = _RULES[callee.id](self, position, node, args)  # type: ignore[attr-defined]
             return result  # its callee's type is made only if read (see `built`)
         signature = self.builtin_callees.pop(fun_position, None)
-        if signature is not None:
-            # A builtin called directly: its function type is made only if read (see `built`).
-            result = (
-                None
-                if self.explain
-                else self._matched(self._fitted(signature, args), args, position)
-            )
-            if result is None:
-                *params, result = signature.instantiate_call()  # type: ignore[misc]
-                self._arguments(node, params, args, fun_position)
-            return result  # type: ignore[no-any-return]
-        definition = self.definition_callees.pop(fun_position, None)
-        if definition is not None:  # a definition called directly, without history
-            template = self.solver.schemes[definition]
-            result = self._matched(template, args, position)
-            if result is not None:
-                return result  # its callee's type is made only if read (see `built`)
-            fun_type = self.types[fun_position] = template.instantiate()
-        else:
-            fun_type = self.type_at(fun_position)
+        if signature is not None:  # its function type is made only if read (see `built`)
+            return self.run.call_builtin(self, signature, node, args, position)
+        result = self.run.call_definition(self, fun_position, args, position)
+        if result is not None:  # its callee's type is made only if read (see `built`)
+            return result
+        fun_type = self.type_at(fun_position)
         params = fixed_params(fun_type)
         if params is not None:  # a callee of known arity: the call's type is its result
-            self._arguments(node, params, args, fun_position)
+            self.arguments(node, params, args, fun_position)
             return find(fun_type).args[1]  # type: ignore[no-any-return]
         ret = var(Sort.TYPE)
-        called = make("Fun", row("TTuple", [self.type_at(a) for a in args], T_EMPTY), ret)
-        self.equal(fun_type, called, position, self._call_reason(position, len(args)))
+        called = make(FUN, row(TTUPLE, [self.type_at(a) for a in args], T_EMPTY), ret)
+        self.equal(fun_type, called, position, self.call_reason(position, len(args)))
         return ret
 
-    def _matched(
-        self,
-        signature: Signature | Template,
-        args: list[int],
-        position: int,
-        reason: Reason | None = None,
-    ) -> Cell | None:
-        """The type of the use at `position` of `signature` by matching (see `matching`); None
-        if the number of arguments is wrong (the general way reports it). Without history only:
-        `reason` is what an error says if this run's error is all there is (by default, made
-        only then: the call at `position`)."""
-        types, undecided = self.types, []
-        try:
-            result = signature.match([types[a] or self.type_at(a) for a in args], undecided)  # type: ignore[misc]
-        except Mismatch as mismatch:
-            reason = reason or self._call_reason(position, len(args))
-            raise self.solver.unsatisfiable(
-                Equal(mismatch.left, mismatch.right, position, reason), mismatch
-            ) from None
-        if undecided:
-            reason = reason or self._call_reason(position, len(args))
-            self.solver.postponed += [(x, y, Equal(x, y, position, reason)) for x, y in undecided]
-        return result
-
-    def _fitted(self, signature: Signature, args: list[int]) -> Signature:
-        """`signature`, or for a builtin that takes a function of any arity (`lift`, …) given
-        one of a known arity, its signature for that arity (`shaped.for_arity`)."""
-        if signature.takes_any_arity and args:
-            params = fixed_params(self.types[args[0]] or self.type_at(args[0]))
-            if params is not None:
-                return shaped.for_arity(signature, len(params))
-        return signature
-
-    def _call_reason(self, position: int, count: int) -> Reason:
+    def call_reason(self, position: int, count: int) -> Reason:
         """The reason of the call at `position`, with `count` arguments (its callee is next)."""
         return ("call", count, self.nodes[position + 1], position + 1)
 
-    def _arguments(
+    def arguments(
         self, node: FunCall, params: list[Cell], args: list[int], fun_position: int
     ) -> None:
         """One constraint per argument of a callee of known arity, for precise errors."""
@@ -467,7 +411,8 @@ class Collection:
             )  # type: ignore[attr-defined]
 
     def rule_make_tuple(self, position: int, node: FunCall, args: list[int]) -> Cell:
-        return self._shaped(
+        return self.run.shaped(
+            self,
             shaped.make_tuple(len(args)),
             args,
             position,
@@ -477,20 +422,20 @@ class Collection:
     def rule_tuple_get(self, position: int, node: FunCall, args: list[int]) -> Cell:
         self.arity(node, args, 2)
         index = _tuple_index(node.args[0])
-        if self.explain:  # without history, the rows' mismatch is found all the same
-            self._in_range(index, args[1])
-        return self._shaped(
+        self.run.check_tuple_index(self, index, args[1])
+        return self.run.shaped(
+            self,
             shaped.tuple_get(index),
             args[1:],
             position,
             lambda i: f"the tuple that `tuple_get` takes element {index} of",
         )
 
-    def _in_range(self, index: int, tuple_position: int) -> None:
+    def tuple_index_in_range(self, index: int, tuple_position: int) -> None:
         """An index past the end of a tuple whose length is known by now is said so, instead of
         as a mismatch of two rows (of which one has `index` + 1 elements)."""
         type_ = find(self.type_at(tuple_position))
-        if type_.ctor != "Val":
+        if type_.ctor is not VAL:
             return
         items, tail = row_items(type_.args[1])
         if tail is D_EMPTY and index >= len(items):
@@ -500,18 +445,6 @@ class Collection:
                 f"at least {index + 1} elements",
                 str(len(items)),
             )
-
-    def _shaped(
-        self, signature: Signature, args: list[int], position: int, reason: Callable[[int], str]
-    ) -> Cell:
-        """The type of a use typed by a signature of its shape (see `shaped`), whose parameters
-        are the types of `args`: each constraint's reason is `reason(i)`."""
-        if not self.explain:
-            return self._matched(signature, args, position, f"the typing rule of {signature.name}")  # type: ignore[return-value]
-        *params, result = signature.instantiate_call()  # type: ignore[misc]
-        for i, (param, arg) in enumerate(zip(params, args)):
-            self.equal(param, self.type_at(arg), arg, reason(i))
-        return result  # type: ignore[no-any-return]
 
     def offset_entry(self, node: OffsetLiteral) -> Dimension | Connectivity | None:
         if self.offset_provider is None or not isinstance(node.value, str):
@@ -564,8 +497,8 @@ class Collection:
             )
         if isinstance(entry, Connectivity):
             length, skip = (
-                constant("Length", entry.max_neighbors),
-                constant("Skip", entry.has_skip_values),
+                constant(LENGTH, entry.max_neighbors),
+                constant(SKIP, entry.has_skip_values),
             )
             current, defined = loc(entry.origin), loc(entry.neighbor)
         dtype, size = var(Sort.DTYPE), var(Sort.SIZE)
@@ -575,7 +508,7 @@ class Collection:
             args[1],
             f"the iterator whose neighbors along `{tag.value}` are taken",
         )
-        return val(VALUE, make("List", dtype, length, skip), size)
+        return val(VALUE, make(LIST, dtype, length, skip), size)
 
     def rule_cast_(self, position: int, node: FunCall, args: list[int]) -> Cell:
         self.arity(node, args, 2)
@@ -596,7 +529,7 @@ class Collection:
         self.types[args[1]] = result
         return result
 
-    def rule_domain(self, node: FunCall, args: list[int]) -> Cell:
+    def rule_domain(self, position: int, node: FunCall, args: list[int]) -> Cell:
         for i, arg in enumerate(args):
             self.equal(
                 val(VALUE, prim("named_range"), SCALAR),
@@ -605,12 +538,6 @@ class Collection:
                 f"the {ordinal(i)} range of the domain",
             )
         return val(VALUE, prim("domain"), SCALAR)
-
-    def rule_cartesian_domain(self, position: int, node: FunCall, args: list[int]) -> Cell:
-        return self.rule_domain(node, args)
-
-    def rule_unstructured_domain(self, position: int, node: FunCall, args: list[int]) -> Cell:
-        return self.rule_domain(node, args)
 
     # -- closures (docs/rules.md) ------------------------------------------------------------
     def closure(self, position: int, node: StencilClosure) -> None:
@@ -622,7 +549,8 @@ class Collection:
             *(f"the {ordinal(i)} input of the closure" for i in range(len(inputs))),
             f"the stencil, which is applied to the closure's {len(inputs)} input{plural}",
         ]
-        self._shaped(
+        self.run.shaped(
+            self,
             shaped.closure(len(inputs)),
             [domain, output, *inputs, stencil],
             position,
@@ -658,4 +586,16 @@ _VISIT: dict[type, Callable[[Collection, int, Any], Cell | None]] = {
     FunctionDefinition: Collection.function,
     FunCall: Collection.call,
     StencilClosure: Collection.closure,
+}
+
+#: How each builtin of the grammar is typed (`builtins/grammar.sig` lists them as `rule`): an
+#: explicit table, checked against the signature files by `tests/test_constructors.py`.
+_RULES: dict[str, Callable[[Collection, int, FunCall, list[int]], Cell]] = {
+    "make_tuple": Collection.rule_make_tuple,
+    "tuple_get": Collection.rule_tuple_get,
+    "shift": Collection.rule_shift,
+    "neighbors": Collection.rule_neighbors,
+    "cast_": Collection.rule_cast_,
+    "cartesian_domain": Collection.rule_domain,
+    "unstructured_domain": Collection.rule_domain,
 }

@@ -11,7 +11,6 @@ from typing import NamedTuple
 from iterir import Node, SymRef, pformat_short
 from typeinf.terms import Cell
 
-
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
 
 

@@ -97,3 +97,9 @@ class OffsetProviderError(TypeInferenceError):
 
 class MalformedIRError(TypeInferenceError):
     """A node standing where the IR does not allow its class (built in Python, not parsed)."""
+
+
+class InternalError(Exception):
+    """A bug of ours, not of the program: for example the two runs of inference disagreeing on
+    whether it has a type. Never a TypeInferenceError, so that no caller takes it for a verdict
+    on the program; the command line exits 3 with it."""

@@ -10,7 +10,7 @@ from iterir import FencilDefinition, FunctionDefinition, Node, StencilClosure
 from iterir.gcpause import gc_paused
 from iterir.traversal import child_positions, walk
 from typeinf.collect import Collection
-from typeinf.errors import TypeInferenceError
+from typeinf.errors import InternalError, TypeInferenceError
 from typeinf.offsets import OffsetProvider, load_offset_provider
 from typeinf.terms import ClosureType, DefinitionType, FencilType, Type
 
@@ -19,12 +19,27 @@ Provider = OffsetProvider | dict[str, Any] | None
 
 def _solved(node: Node, offset_provider: Provider) -> Collection:
     """The solved collection; on a type error, inference runs again keeping the history that
-    gives the error its reasons (errors are rare: the fast path keeps none)."""
+    gives the error its reasons (errors are rare: the fast run keeps none). That the explaining
+    run then finds no error is a bug of ours, said as one."""
     provider = _provider(offset_provider)
     try:
         return Collection(node, provider)
+    except TypeInferenceError as fast:
+        Collection(node, provider, explain=True)  # raises the same error, with reasons
+        raise InternalError(_disagreement("fast", "explaining", fast)) from fast
+
+
+def _disagreement(found: str, other: str, error: TypeInferenceError) -> str:
+    return f"the {found} run of inference found a type error that the {other} run did not: {error}"
+
+
+def _confirmed(node: Node, offset_provider: Provider, error: TypeInferenceError) -> None:
+    """Raise InternalError unless the fast run finds a type error too."""
+    try:
+        Collection(node, _provider(offset_provider))
     except TypeInferenceError:
-        return Collection(node, provider, explain=True)  # raises the same error, with reasons
+        return
+    raise InternalError(_disagreement("explaining", "fast", error))
 
 
 def _provider(offset_provider: Provider) -> OffsetProvider | None:
@@ -120,13 +135,17 @@ def check(
     node: Node, offset_provider: Provider = None, *, max_errors: int | None = None
 ) -> Checked:
     """Infer like `infer_all`, but report every independent error (at least one per failing
-    function definition and closure, at most `max_errors`) instead of raising the first."""
+    function definition and closure, at most `max_errors`) instead of raising the first. Errors
+    are rare, and the fast run is cheap beside this one: it confirms them (a disagreement is a
+    bug of ours, said as one)."""
     with gc_paused():
         try:
             collection = every_error(node, offset_provider, max_errors)
         except TypeInferenceError as error:  # before any part could be typed: a malformed tree
             return Checked(None, {}, [error])
         errors = [error for _, error in collection.errors][:max_errors]
+        if errors:
+            _confirmed(node, offset_provider, errors[0])
         result = _node_types(collection, complete=not errors)
         del collection
     return Checked(None if errors else result[id(node)], result, errors)

@@ -7,20 +7,10 @@ program is known to have as an instance.
 
 from __future__ import annotations
 
-from typeinf.terms import (
-    T_EMPTY,
-    Cell,
-    DefinitionType,
-    FencilType,
-    Scheme,
-    Type,
-    find,
-    roots,
-    row,
-)
+from typeinf.constructors import ROWS_OF_VALUES, T_EMPTY, TTUPLE, row
+from typeinf.schemes import Scheme
+from typeinf.terms import Cell, DefinitionType, FencilType, Type, find, roots
 from typeinf.unify import Mismatch, unify
-
-_ROWS_OF_VALUES = ("ValTuple", "ValListTuple")
 
 
 def substitution(general: Type, specific: Type) -> dict[Cell, Cell] | None:
@@ -31,12 +21,12 @@ def substitution(general: Type, specific: Type) -> dict[Cell, Cell] | None:
     general_cells, specific_cells = list(roots(general)), list(roots(specific))
     if len(general_cells) != len(specific_cells):
         return None
-    scheme = Scheme(row("TTuple", general_cells, T_EMPTY))
+    scheme = Scheme(row(TTUPLE, general_cells, T_EMPTY))
     pattern = scheme.copy()
-    target = Scheme(row("TTuple", specific_cells, T_EMPTY)).copy()
+    target = Scheme(row(TTUPLE, specific_cells, T_EMPTY)).copy()
     # Only the general side may be bound: remember what the specific side's variables and rows
     # of unknown length are, to check that they are still so.
-    rigid = [(c, c.sort, c.family) for c in target if c.ctor is None or c.ctor in _ROWS_OF_VALUES]
+    rigid = [(c, c.sort, c.family) for c in target if c.ctor is None or c.ctor in ROWS_OF_VALUES]
     try:
         if unify(pattern[-1], target[-1]) and unify(pattern[-1], target[-1]):
             return None  # lengths the specific type leaves open, that the general one needs

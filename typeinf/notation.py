@@ -8,10 +8,34 @@ so the type of a 100,000-level program prints without recursion.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Union
 
-from typeinf.terms import (
+from typeinf.constructors import (
     ANYWHERE,
+    COLUMN_SIZE,
+    DEMPTY,
+    DTUPLE,
+    FUN,
+    ITERATOR_KIND,
+    LEMPTY,
+    LENGTH,
+    LIST,
+    LOC,
+    LTUPLE,
+    PRIM,
+    SCALAR_SIZE,
+    SKIP,
+    TEMPTY,
+    TTUPLE,
+    VAL,
+    VALLISTTUPLE,
+    VALTUPLE,
+    VALUE_KIND,
+    Constructor,
+    row_items,
+)
+from typeinf.terms import (
     FAMILY_NAMES,
     Cell,
     ClosureType,
@@ -21,14 +45,10 @@ from typeinf.terms import (
     find,
     make,
     roots,
-    row_items,
 )
 
 _SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
-#: Which arguments of a constructor are locations (left out of the compact walk and output).
-_LOCATION_ARGS = {"Val": (3, 4), "ValTuple": (3, 4)}
-_NAMES = {"Iterator": "Iterator", "Value": "Value", "Column": "Column", "Scalar": "Scalar"}
 
 
 def subscript(n: int) -> str:
@@ -68,7 +88,7 @@ class Printer:
                     self.variables.append(cell)
             elif cell.args and id(cell) not in seen:
                 seen.add(id(cell))
-                skip = () if locations else _LOCATION_ARGS.get(cell.ctor, ())
+                skip = () if locations else cell.ctor.locations
                 stack.extend(a for i, a in reversed(list(enumerate(cell.args))) if i not in skip)
 
     def number(self, cell: Cell) -> int:
@@ -121,43 +141,38 @@ class Printer:
                 stack.extend(reversed(pieces))
         return "".join(out)
 
-    # -- what each constructor prints as ----------------------------------------------------------
+    # -- what each constructor prints as (`_PIECES`) -----------------------------------------------
     def pieces(self, cell: Cell) -> list[Piece]:
         ctor = cell.ctor
         if ctor is None:
             return [f"T{subscript(self.number(cell))}"]
-        if ctor == "Val":
-            kind, dtype, size, current, defined = cell.args
-            return self.kinded(kind, [dtype, self.size(size)], current, defined)
-        if ctor == "Fun":
-            return [cell.args[0], " → ", cell.args[1]]
-        if ctor in ("TTuple", "TEmpty", "DTuple", "DEmpty", "LTuple", "LEmpty"):
-            return self.tuple(cell)
-        if ctor in ("ValTuple", "ValListTuple"):
-            return self.value_row(cell)
-        if ctor == "List":
-            dtype, length, skip = cell.args
-            return ["L[", dtype, ", ", length, ", ", skip, "]"]
-        if ctor == "Skip":
-            return [str(bool(cell.label))]
-        if ctor in ("Prim", "Loc", "Length"):
-            return [str(cell.label)]
-        return [_NAMES[ctor]]
+        return _PIECES[ctor](self, cell)
+
+    def value(self, cell: Cell) -> list[Piece]:
+        kind, dtype, size, current, defined = cell.args
+        return self.kinded(kind, [dtype, self.size(size)], current, defined)
+
+    def function(self, cell: Cell) -> list[Piece]:
+        return [cell.args[0], " → ", cell.args[1]]
+
+    def list_of(self, cell: Cell) -> list[Piece]:
+        dtype, length, skip = cell.args
+        return ["L[", dtype, ", ", length, ", ", skip, "]"]
 
     def size(self, size: Cell) -> str:
         root = find(size)
-        if root.ctor == "Column":
+        if root.ctor is COLUMN_SIZE:
             return "ᶜ"
-        if root.ctor == "Scalar":
+        if root.ctor is SCALAR_SIZE:
             return "ˢ"
         return superscript(self.number(root))
 
     def kinded(self, kind: Cell, inner: list[Piece], current: Piece, defined: Piece) -> list[Piece]:
         """A Val's text around its dtype and size: as is for a value, `It[…]` for an iterator."""
         root = find(kind)
-        if root.ctor == "Value":
+        if root.ctor is VALUE_KIND:
             return inner
-        if root.ctor == "Iterator":
+        if root.ctor is ITERATOR_KIND:
             anywhere = (
                 isinstance(current, Cell)
                 and isinstance(defined, Cell)
@@ -169,15 +184,15 @@ class Printer:
             return ["It[", current, ", ", defined, ", ", *inner, "]"]
         return [f"ItOrVal{subscript(self.number(root))}[", *inner, "]"]
 
-    def tuple(self, cell: Cell) -> list[Piece]:
+    def tuple_of(self, cell: Cell) -> list[Piece]:
         """`(a, b)`, `(a, b):tail` where the rest is unknown or a row of values, or just `tail`."""
         items, tail = row_items(cell)
         out: list[Piece] = []
         for i, item in enumerate(items):
             out += [", ", item] if i else [item]
-        if tail.ctor in ("TEmpty", "DEmpty", "LEmpty"):
+        if tail.ctor is TEMPTY or tail.ctor is DEMPTY or tail.ctor is LEMPTY:
             return ["(", *out, ")"]
-        if tail.ctor in ("ValTuple", "ValListTuple"):
+        if tail.ctor is VALTUPLE or tail.ctor is VALLISTTUPLE:
             known, unknown = self.row_of_values(tail)
             if known:
                 out += [", ", *known] if out else known
@@ -194,7 +209,7 @@ class Printer:
 
     def row_of_values(self, cell: Cell) -> tuple[list[Piece], list[Piece]]:
         """A ValTuple's or ValListTuple's known items, and its unknown rest (`(It[T¹], …)ᵣ`)."""
-        if cell.ctor == "ValListTuple":
+        if cell.ctor is VALLISTTUPLE:
             return self.list_row(cell)
         kind, dtypes, size, current, defined = cell.args
         dtype_items, dtype_tail = row_items(dtypes)
@@ -204,7 +219,7 @@ class Printer:
             location = loc_items[i] if i < len(loc_items) else "_"
             item = self.kinded(kind, [dtype, self.size(size)], current, location)
             known += [", ", *item] if i else item
-        if dtype_tail.ctor == "DEmpty":
+        if dtype_tail.ctor is DEMPTY:
             return known, []
         rest_locations = f"…{subscript(self.number(loc_tail))}" if loc_tail.ctor is None else "…"
         unknown = [
@@ -220,9 +235,9 @@ class Printer:
         items, tail = row_items(dtypes)
         known: list[Piece] = []
         for i, dtype in enumerate(items):
-            item = make("Val", kind, make("List", dtype, length, skip), size, ANYWHERE, ANYWHERE)
+            item = make(VAL, kind, make(LIST, dtype, length, skip), size, ANYWHERE, ANYWHERE)
             known += [", ", item] if i else [item]
-        if tail.ctor == "DEmpty":
+        if tail.ctor is DEMPTY:
             return known, []
         inner: list[Piece] = [
             f"L[…{subscript(self.number(tail))}, ",
@@ -235,6 +250,28 @@ class Printer:
         return known, ["(", *self.kinded(kind, inner, ANYWHERE, ANYWHERE), ", …)"]
 
 
+def _label(printer: Printer, cell: Cell) -> list[Piece]:
+    """A constant by its label: `float64`, `Vertex`, `4`; a skip flag `True`/`False`."""
+    return [str(bool(cell.label)) if cell.ctor is SKIP else str(cell.label)]
+
+
+def _name(printer: Printer, cell: Cell) -> list[Piece]:
+    """A constant without a label, by its constructor's name (`Iterator` in error messages)."""
+    return [cell.ctor.name]  # type: ignore[union-attr]  # a structure
+
+
+#: How each constructor prints (`tests/test_constructors.py` checks that every one has an arm).
+_PIECES: dict[Constructor, Callable[[Printer, Cell], list[Piece]]] = {
+    VAL: Printer.value,
+    FUN: Printer.function,
+    LIST: Printer.list_of,
+    **dict.fromkeys((TTUPLE, TEMPTY, DTUPLE, DEMPTY, LTUPLE, LEMPTY), Printer.tuple_of),
+    **dict.fromkeys((VALTUPLE, VALLISTTUPLE), Printer.value_row),
+    **dict.fromkeys((PRIM, LOC, LENGTH, SKIP), _label),
+    **dict.fromkeys((ITERATOR_KIND, VALUE_KIND, COLUMN_SIZE, SCALAR_SIZE), _name),
+}
+
+
 def pformat(type_: Type, locations: bool = False) -> str:
     """A type in the compact notation, or the located one (GT4Py 1.0.3's) with `locations`."""
     printer = Printer([type_], locations)
@@ -245,9 +282,6 @@ def pformat_all(types: list[Type], locations: bool = False) -> list[str]:
     """Several types numbered together (as a fencil's parts are); no `where` clauses."""
     printer = Printer(types, locations)
     return [printer.format(t) for t in types]
-
-
-_ROW_CTORS = ("TTuple", "DTuple", "LTuple")
 
 
 def type_tree(type_: Type) -> dict[str, Any]:
@@ -272,7 +306,11 @@ def type_tree(type_: Type) -> dict[str, Any]:
         cell, ready = stack.pop()
         if id(cell) in done:
             continue
-        items, tail = row_items(cell) if cell.ctor in _ROW_CTORS else (list(cell.args), None)
+        items, tail = (
+            row_items(cell)
+            if cell.ctor is not None and cell.ctor.is_cons
+            else (list(cell.args), None)
+        )
         parts = [find(c) for c in (*items, *([tail] if tail is not None else []))]
         if not ready:
             stack.append((cell, True))
@@ -284,17 +322,17 @@ def type_tree(type_: Type) -> dict[str, Any]:
                 tree["family"] = FAMILY_NAMES[cell.family]
         elif tail is not None:
             tree = {
-                "ctor": cell.ctor,
+                "ctor": cell.ctor.name,
                 "items": [done[id(c)] for c in parts[:-1]],
                 "tail": done[id(parts[-1])],
             }
         elif parts:
-            tree = {"ctor": cell.ctor, "args": [done[id(c)] for c in parts]}
+            tree = {"ctor": cell.ctor.name, "args": [done[id(c)] for c in parts]}
         else:
             tree = (
-                {"ctor": cell.ctor}
+                {"ctor": cell.ctor.name}
                 if cell.label is None
-                else {"ctor": cell.ctor, "label": cell.label}
+                else {"ctor": cell.ctor.name, "label": cell.label}
             )
         done[id(cell)] = tree
     return done[id(find(type_))]

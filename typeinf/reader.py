@@ -39,31 +39,41 @@ from typing import Any, NamedTuple
 
 from iterir.gcpause import gc_paused
 from iterir.vocabulary import PRIMITIVES
-from typeinf.terms import (
+from typeinf.constructors import (
     ANYWHERE,
     COLUMN,
     D_EMPTY,
-    FAMILIES,
+    DTUPLE,
+    FUN,
     ITERATOR,
+    LENGTH,
+    LIST,
     SCALAR,
-    SPECIAL_DTYPES,
+    SKIP,
     T_EMPTY,
+    TTUPLE,
+    VALLISTTUPLE,
+    VALTUPLE,
     VALUE,
+    constant,
+    loc,
+    prim,
+    row,
+    row_items,
+    val,
+)
+from typeinf.terms import (
+    FAMILIES,
+    SPECIAL_DTYPES,
     Cell,
     ClosureType,
     DefinitionType,
     FencilType,
     Sort,
     Type,
-    constant,
     find,
-    loc,
     make,
-    prim,
-    row,
-    row_items,
     sort_meet,
-    val,
     var,
 )
 
@@ -673,7 +683,7 @@ class _Builder:
                 raise TypeSyntaxError("a function's arguments must be a tuple")
         elif root.sort is not Sort.TROW:
             raise TypeSyntaxError("a function's arguments must be a tuple")
-        return make("Fun", args, ret)
+        return make(FUN, args, ret)
 
     def type_var(self, text: str) -> Cell:
         return self.variable(text, Sort.TYPE)
@@ -682,10 +692,10 @@ class _Builder:
         return self.variable(text, Sort.TROW)
 
     def args(self, *items: Cell) -> Cell:
-        return row("TTuple", list(items), T_EMPTY)
+        return row(TTUPLE, list(items), T_EMPTY)
 
     def args_with_tail(self, *items: Cell) -> Cell:
-        return row("TTuple", list(items[:-1]), items[-1])
+        return row(TTUPLE, list(items[:-1]), items[-1])
 
     def plain_value(self, dtype: Cell, size: str) -> Cell:
         return val(VALUE, dtype, self.size(size))
@@ -713,20 +723,20 @@ class _Builder:
         return prim(name)
 
     def dtype_tuple(self, *items: Cell) -> Cell:
-        return row("DTuple", list(items), D_EMPTY)
+        return row(DTUPLE, list(items), D_EMPTY)
 
     def dtype_tuple_with_tail(self, *items: Cell) -> Cell:
-        return row("DTuple", list(items[:-1]), items[-1])
+        return row(DTUPLE, list(items[:-1]), items[-1])
 
     def list(self, dtype: Cell, length: Cell, skip: Cell) -> Cell:
-        return make("List", dtype, length, skip)
+        return make(LIST, dtype, length, skip)
 
     def length_var(self, text: str) -> Cell:
         return self.variable(text, Sort.LENGTH)
 
     def length(self, text: str) -> Cell:
         try:
-            return constant("Length", int(text))
+            return constant(LENGTH, int(text))
         except ValueError:  # more digits than `int` reads
             raise TypeSyntaxError(f"a list length of {len(text)} digits") from None
 
@@ -734,10 +744,10 @@ class _Builder:
         return self.variable(text, Sort.SKIP)
 
     def skip_true(self) -> Cell:
-        return constant("Skip", True)
+        return constant(SKIP, True)
 
     def skip_false(self) -> Cell:
-        return constant("Skip", False)
+        return constant(SKIP, False)
 
     def location_var(self, text: str) -> Cell:
         return self.variable(text, Sort.LOC)
@@ -748,7 +758,7 @@ class _Builder:
     # -- rows of values and lists -----------------------------------------------------------------
     def value_row(self, item: tuple[Cell, Cell, Cell, Cell], dtypes: str) -> Cell:
         kind, size, current, defined = item
-        return make("ValTuple", kind, self.variable(dtypes, Sort.DROW), size, current, defined)
+        return make(VALTUPLE, kind, self.variable(dtypes, Sort.DROW), size, current, defined)
 
     def row_of_values(self, size: str) -> tuple[Cell, Cell, Cell, Cell]:
         return (VALUE, self.size(size), var(Sort.LOC), var(Sort.LROW))
@@ -766,5 +776,5 @@ class _Builder:
 
     def list_row(self, dtypes: str, length: Cell, skip: Cell, size: str) -> Cell:
         return make(
-            "ValListTuple", VALUE, self.variable(dtypes, Sort.DROW), length, skip, self.size(size)
+            VALLISTTUPLE, VALUE, self.variable(dtypes, Sort.DROW), length, skip, self.size(size)
         )

@@ -12,9 +12,9 @@ from __future__ import annotations
 from iterir import Node
 from typeinf.constraints import Equal, Reason, callee_text, reason_text
 from typeinf.errors import InfiniteTypeError, UnsatisfiableConstraintError
-from typeinf.matching import Template
 from typeinf.notation import Printer, pformat_all
-from typeinf.terms import Cell, Scheme, Sort, find, new_marks
+from typeinf.schemes import Scheme, Template
+from typeinf.terms import Cell, Sort, find, new_marks
 from typeinf.unify import Mismatch, unify
 
 
@@ -23,8 +23,8 @@ class Solver:
     that could not be decided yet.
 
     With `explain`, it also keeps which constraint linked each cell into another class, so that
-    an error can tell the chain of reasons behind a type; inference runs without it, and runs
-    again with it only to report an error.
+    an error can tell the chain of reasons behind a type (the explaining run records it, see
+    `runs`).
     """
 
     def __init__(self, nodes: list[Node], types: list[Cell | None], explain: bool = False) -> None:
@@ -36,30 +36,9 @@ class Solver:
         #: id of a cell → (position, reason) of the constraint that linked it, and its new parent.
         self.history: dict[int, tuple[int, Reason, Cell]] | None = {} if explain else None
 
-    def equal(self, expected: Cell, actual: Cell, position: int, reason: Reason) -> None:
-        """`expected` and `actual` (the type of the node at `position`) are one type, because of
-        `reason`; raise UnsatisfiableConstraintError if they cannot be."""
-        trail: list | None = None
-        if self.history is None:
-            # Inlined fast path of `unify` (the most frequent case, and this runs once per
-            # constraint): a fresh variable without a family meets a structure of its sort.
-            if actual.parent is None and actual.ctor is None and actual.family is None:
-                while expected.parent is not None:
-                    expected = expected.parent
-                if expected.ctor is not None and expected.sort is actual.sort:
-                    actual.parent = expected
-                    return
-        else:
-            trail = []
-        try:
-            undecided = unify(expected, actual, trail)
-        except Mismatch as mismatch:
-            raise self.unsatisfiable(Equal(expected, actual, position, reason), mismatch) from None
-        if trail:
-            self.record(trail, position, reason)
-        if undecided:
-            constraint = Equal(expected, actual, position, reason)
-            self.postponed += [(x, y, constraint) for x, y in undecided]
+    def postpone(self, undecided: list[tuple[Cell, Cell]], constraint: Equal) -> None:
+        """Pairs `unify` could not decide yet, because of `constraint`: `settle` decides them."""
+        self.postponed += [(x, y, constraint) for x, y in undecided]
 
     def record(self, trail: list, position: int, reason: Reason) -> None:
         history = self.history
@@ -84,18 +63,6 @@ class Solver:
     def forget(self) -> None:
         """Drop what a failed definition or closure left undecided."""
         self.postponed = []
-
-    def generalize(self, position: int, cell: Cell, types: list[Cell | None], size: int) -> None:
-        """Make `cell`, the solved type of the definition at `position`, a scheme (a Template
-        without history: the run with history looks for a cycle here, to say where)."""
-        if self.history is None:
-            self.schemes[position] = Template(cell)
-            return
-        try:
-            self.schemes[position] = Scheme(cell)
-        except ValueError:  # the definition's type contains itself: say where
-            check_finite(self.nodes, types, range(position, position + size))
-            raise
 
     def instance(self, definition: int) -> Cell:
         """A fresh instance of the definition at `definition`, which is solved already."""

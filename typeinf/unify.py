@@ -2,9 +2,9 @@
 
 Rules: a variable binds to a structure of its sort (or a subsort) and, for a dtype restricted to
 a family, only to a primitive of that family; two variables merge (sorts and families meet);
-two structures of one constructor and label unify argument by argument. A row of values
-(`ValTuple`) or of lists (`ValListTuple`) that meets a concrete argument tuple expands into it
-one item at a time, so that rows of any length, and partially known rows, are handled alike.
+two structures of one constructor and label unify argument by argument; two structures of
+different constructors are equal only by the rule of one of them (`Constructor.meet`: a row of
+values expands into a concrete argument row, see `constructors`).
 
 There is no occurs check here: a cycle can only come from an infinite type, and the solver looks
 for cycles once at the end, which keeps unification near-linear.
@@ -12,30 +12,10 @@ for cycles once at the end, which keeps unification near-linear.
 
 from __future__ import annotations
 
-from typeinf.terms import (
-    ANYWHERE,
-    D_EMPTY,
-    L_EMPTY,
-    T_EMPTY,
-    Cell,
-    Sort,
-    make,
-    root_of,
-    sort_meet,
-    var,
-)
+from typeinf.constructors import PRIM
+from typeinf.terms import Cell, Mismatch, Sort, root_of, sort_meet
 
-_ROWS_OF_VALUES = ("ValTuple", "ValListTuple")
 _Trail = list[tuple[Cell, "Cell | None", int, "Sort | None", "frozenset[str] | None"]]
-_CONCRETE_ROWS = ("TTuple", "TEmpty")
-
-
-class Mismatch(Exception):
-    """Two types that cannot be made equal: the innermost conflicting pair, and why."""
-
-    def __init__(self, left: Cell, right: Cell, why: str) -> None:
-        super().__init__(why)
-        self.left, self.right, self.why = left, right, why
 
 
 def unify(a: Cell, b: Cell, trail: _Trail | None = None) -> list[tuple[Cell, Cell]]:
@@ -52,8 +32,9 @@ def unify(a: Cell, b: Cell, trail: _Trail | None = None) -> list[tuple[Cell, Cel
         return []
     postponed: list[tuple[Cell, Cell]] = []
     if trail is None:
-        # Fast paths, the most frequent cases: a variable without a family meets a structure of
-        # its sort (a fresh result, a parameter meeting its first use), or another such variable.
+        # Fast paths, the most frequent cases: a variable binds directly to a structure (a fresh
+        # result, a parameter meeting its first use; `binds_directly`, inlined), or two variables
+        # of one sort, neither restricted to a family, merge.
         if x.ctor is None and y.ctor is not None and x.family is None and x.sort is y.sort:
             x.parent = y
         elif y.ctor is None and x.ctor is not None and y.family is None and y.sort is x.sort:
@@ -96,23 +77,20 @@ def _solve(a: Cell, b: Cell, postponed: list[tuple[Cell, Cell]], trail: _Trail |
             if keep:
                 save((x, None, x.rank, x.sort, x.family))
             if y.ctor is not None:  # a variable meets a structure
-                if x.family is None and x.sort is y.sort:
-                    x.parent = y
-                else:
-                    _bind(x, y)
+                bind(x, y)
             else:
                 if keep:
                     save((y, None, y.rank, y.sort, y.family))
                 _merge_variables(x, y)
-        elif x.ctor == y.ctor:
+        elif x.ctor is y.ctor:
             if x.label != y.label:
                 raise Mismatch(x, y, "different constants")
             if keep:
                 save((x, None, x.rank, x.sort, x.family))
                 save((y, None, y.rank, y.sort, y.family))
             _link(x, y)
-            # Arguments that are already one, or a plain variable meeting a structure of its
-            # sort, are settled here; the rest go on the stack.
+            # Arguments that are already one, or a variable that binds directly to a structure
+            # (`binds_directly`, inlined), are settled here; the rest go on the stack.
             for u, v in zip(x.args, y.args):
                 while u.parent is not None:
                     u = u.parent
@@ -136,34 +114,19 @@ def _solve(a: Cell, b: Cell, postponed: list[tuple[Cell, Cell]], trail: _Trail |
             if keep:
                 save((x, None, x.rank, x.sort, x.family))
                 save((y, None, y.rank, y.sort, y.family))
-            if x.ctor in _ROWS_OF_VALUES and y.ctor in _CONCRETE_ROWS:
-                push(_expand(x, y))
-            elif y.ctor in _ROWS_OF_VALUES and x.ctor in _CONCRETE_ROWS:
-                push(_expand(y, x))
-            elif x.ctor in _ROWS_OF_VALUES and y.ctor in _ROWS_OF_VALUES:
-                # A row of values against a row of lists: turn whichever has a known first item
-                # into a concrete tuple, which the other then expands into.
-                row, other = (x, y) if _first_known(x) else (y, x)
-                if not _first_known(row):
-                    postponed.append((x, y))
-                    continue
-                empty = root_of(row.args[1]).ctor == "DEmpty"
-                concrete = T_EMPTY if empty else make("TTuple", var(Sort.TYPE), var(Sort.TROW))
-                push(_expand(row, concrete))
-                stack.append((concrete, other))
+            # Structures of two constructors: equal only by a rule of one of them (a row of values
+            # expands into an argument row, see `constructors`).
+            if x.ctor.meet is not None:  # type: ignore[union-attr]  # both are structures here
+                push(x.ctor.meet(x, y, postponed))  # type: ignore[union-attr]
+            elif y.ctor.meet is not None:  # type: ignore[union-attr]
+                push(y.ctor.meet(y, x, postponed))  # type: ignore[union-attr]
             else:
                 raise Mismatch(x, y, _why(x, y))
 
 
-_ROWS = (
-    {"TTuple", "TEmpty", "ValTuple", "ValListTuple"},
-    {"DTuple", "DEmpty"},
-    {"LTuple", "LEmpty"},
-)
-
-
 def _why(x: Cell, y: Cell) -> str:
-    if any({x.ctor, y.ctor} <= rows for rows in _ROWS):
+    row = x.ctor.row  # type: ignore[union-attr]  # both are structures here
+    if row is not None and row == y.ctor.row:  # type: ignore[union-attr]
         return "different numbers of items"
     return "different constructors"
 
@@ -191,56 +154,21 @@ def _merge_variables(x: Cell, y: Cell) -> None:
     root.sort, root.family = sort, family
 
 
-def _bind(variable: Cell, structure: Cell) -> None:
-    if sort_meet(variable.sort, structure.sort) is not structure.sort:  # type: ignore[arg-type]
-        raise Mismatch(variable, structure, "different sorts")
-    if variable.family is not None and not (
-        structure.ctor == "Prim" and structure.label in variable.family
-    ):
-        raise Mismatch(variable, structure, "outside the family")
+def binds_directly(variable: Cell, structure: Cell) -> bool:
+    """The binding rule's fast case: a variable of the structure's own sort, restricted to no
+    family, stands for it by pointing at it. The hot paths (here, `runs.FastRun.equal`, the
+    generated matchers) inline this test: it runs for nearly every constraint."""
+    return variable.family is None and variable.sort is structure.sort
+
+
+def bind(variable: Cell, structure: Cell) -> None:
+    """The binding rule: a variable (a root) stands for a structure (a root) of its sort or a
+    subsort of it; a dtype variable restricted to a family, only for a primitive of the family."""
+    if not binds_directly(variable, structure):
+        if sort_meet(variable.sort, structure.sort) is not structure.sort:
+            raise Mismatch(variable, structure, "different sorts")
+        if variable.family is not None and not (
+            structure.ctor is PRIM and structure.label in variable.family
+        ):
+            raise Mismatch(variable, structure, "outside the family")
     variable.parent = structure
-
-
-def _expand(row: Cell, concrete: Cell) -> list[tuple[Cell, Cell]]:
-    """Equations making a ValTuple/ValListTuple equal to a TTuple/TEmpty; the row joins it."""
-    row.parent = concrete
-    pairs: list[tuple[Cell, Cell]] = []
-    if row.ctor == "ValTuple":
-        kind, dtypes, size, current, defined = row.args
-        if concrete.ctor == "TEmpty":
-            return [(dtypes, D_EMPTY), (defined, L_EMPTY)]
-        dtype, dtypes_rest = _split(dtypes, "DTuple", Sort.DTYPE, Sort.DROW, pairs)
-        location, defined_rest = _split(defined, "LTuple", Sort.LOC, Sort.LROW, pairs)
-        pairs += [
-            (concrete.args[0], make("Val", kind, dtype, size, current, location)),
-            (concrete.args[1], make("ValTuple", kind, dtypes_rest, size, current, defined_rest)),
-        ]
-        return pairs
-    kind, dtypes, length, skip, size = row.args
-    if concrete.ctor == "TEmpty":
-        return [(dtypes, D_EMPTY)]
-    dtype, dtypes_rest = _split(dtypes, "DTuple", Sort.DTYPE, Sort.DROW, pairs)
-    item = make("Val", kind, make("List", dtype, length, skip), size, ANYWHERE, ANYWHERE)
-    pairs += [
-        (concrete.args[0], item),
-        (concrete.args[1], make("ValListTuple", kind, dtypes_rest, length, skip, size)),
-    ]
-    return pairs
-
-
-def _split(
-    items: Cell, ctor: str, item_sort: Sort, rest_sort: Sort, pairs: list[tuple[Cell, Cell]]
-) -> tuple[Cell, Cell]:
-    """The first item and the rest of the row `items`: its own, when it is known already (a row
-    of values met before, as `lift`'s two rows share their dtypes), else fresh variables that an
-    equation added to `pairs` makes so."""
-    known = root_of(items)
-    if known.ctor == ctor:
-        return known.args  # type: ignore[return-value]
-    first, rest = var(item_sort), var(rest_sort)
-    pairs.append((items, make(ctor, first, rest)))
-    return first, rest
-
-
-def _first_known(row: Cell) -> bool:
-    return root_of(row.args[1]).ctor in ("DTuple", "DEmpty")

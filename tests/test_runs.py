@@ -1,0 +1,66 @@
+"""The fast and the explaining run of inference must agree on whether a program has a type: a
+disagreement is a bug of ours, said as an InternalError (exit 3), never a silent answer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import iterir
+import typeinf
+from typeinf.cli import main
+from typeinf.runs import ExplainingRun, FastRun
+from typeinf.terms import Sort, var
+
+ILL_TYPED = "λ(x) → ·x + True"
+
+
+def _blind(monkeypatch: pytest.MonkeyPatch, run: type) -> None:
+    """Make `run` accept every constraint (and type a builtin's call as anything): it then finds
+    no error where the other does."""
+    monkeypatch.setattr(run, "equal", lambda self, expected, actual, position, reason: None)
+    monkeypatch.setattr(run, "call_builtin", lambda self, *parts: var(Sort.TYPE))
+
+
+def test_an_error_the_explaining_run_cannot_find_is_an_internal_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _blind(monkeypatch, ExplainingRun)
+    with pytest.raises(
+        typeinf.InternalError,
+        match="the fast run of inference found a type error that the explaining run did not",
+    ):
+        typeinf.infer(iterir.parse(ILL_TYPED))
+
+
+def test_an_error_the_fast_run_cannot_find_is_an_internal_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _blind(monkeypatch, FastRun)
+    with pytest.raises(
+        typeinf.InternalError,
+        match="the explaining run of inference found a type error that the fast run did not",
+    ):
+        typeinf.check(iterir.parse(ILL_TYPED))
+
+
+def test_agreeing_runs_report_the_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(typeinf.UnsatisfiableConstraintError):
+        typeinf.infer(iterir.parse(ILL_TYPED))
+    assert len(typeinf.check(iterir.parse(ILL_TYPED)).errors) == 1
+    assert not issubclass(typeinf.InternalError, typeinf.TypeInferenceError)
+
+
+def test_the_command_line_exits_3_on_a_disagreement(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _blind(monkeypatch, FastRun)
+    monkeypatch.delenv("TYPEINF_TRACEBACK", raising=False)
+    program = tmp_path / "p.itir"
+    program.write_text(ILL_TYPED, encoding="utf-8")
+    assert main(["infer", str(program)]) == 3
+    assert (
+        "internal error (a bug in typeinf, not in the input): InternalError: the explaining run"
+        in capsys.readouterr().err
+    )
