@@ -67,7 +67,7 @@ def offset_types_from_json(data: Any, filename: str | None = None) -> dict[str, 
         if not isinstance(value, dict):
             raise fail(f"expected an offset type object, found {json_kind(value)}", name)
         if value.get("t") == "Dimension":
-            out[name] = _type(value, Dimension, fail, name)  # type: ignore[assignment]
+            out[name] = _type(value, Dimension, fail, name)
             continue
         if value.get("t") != "NeighborConnectivityType":
             raise fail("expected 't': 'NeighborConnectivityType' or 'Dimension'", name, "t")
