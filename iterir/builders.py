@@ -9,7 +9,7 @@ Wherever an expression is expected, a `str` stands for a SymRef, an `int` for an
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Union
+from typing import TypeAlias
 
 from iterir import gtir_types as gt
 from iterir import vocabulary as voc
@@ -34,7 +34,7 @@ from iterir.nodes import (
     Temporary,
 )
 
-ExprLike = Union[Expr, str, int, float, bool]
+ExprLike: TypeAlias = Expr | str | int | float | bool
 
 
 def expr(value: ExprLike) -> Expr:

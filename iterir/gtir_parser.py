@@ -11,8 +11,9 @@ from __future__ import annotations
 import functools
 import json
 import re
+import typing
 from importlib import resources
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple, overload
 
 import lark
 from lark import Token
@@ -227,14 +228,14 @@ class _GtirCallbacks(_Callbacks):
             count = str(low) if low == high else f"{low} or {high}"
             raise self.error(f"`{name}[…]` takes {count} arguments, not {len(parts)}", head)
         if name == "Field":
-            return gt.FieldType(self.dims_of(parts[0], False), self.type_of(parts[1]))  # type: ignore[arg-type]
+            return gt.FieldType(self.dims_of(parts[0], False), self.type_of(parts[1]))
         if name == "List":
             offset = self.dimension_of(parts[1]) if len(parts) == 2 else None
             return gt.ListType(self.type_of(parts[0]), offset)
         if name == "It":
             return gt.IteratorType(
                 self.dims_of(parts[0], True),
-                self.dims_of(parts[1], False),  # type: ignore[arg-type]
+                self.dims_of(parts[1], False),
                 self.type_of(parts[2]),
             )
         if name == "Domain":
@@ -250,7 +251,8 @@ class _GtirCallbacks(_Callbacks):
 
     def type_of(self, part: _Part) -> gt.GType:
         if part.what == "type":
-            return part.value  # type: ignore[no-any-return]
+            type_: gt.GType = part.value  # a "type" part holds a GType
+            return type_
         if part.what == "name":
             if part.value in _SCALARS:
                 return gt.ScalarType(_SCALARS[part.value])
@@ -270,9 +272,15 @@ class _GtirCallbacks(_Callbacks):
             return gt.Dimension(part.value, "horizontal")
         raise self.error("expected a dimension (`IDimₕ`, `KDimᵥ`, `V2Eₗ`)", part.token)
 
+    @overload
+    def dims_of(self, part: _Part, unknown: typing.Literal[False]) -> tuple[gt.Dimension, ...]: ...
+    @overload
+    def dims_of(self, part: _Part, unknown: bool) -> gt.Dims: ...
     def dims_of(self, part: _Part, unknown: bool) -> gt.Dims:
+        """A list of dimensions; or `unknown`, where `unknown` allows it."""
         if part.what == "dims":
-            return part.value  # type: ignore[no-any-return]
+            dims: tuple[gt.Dimension, ...] = part.value  # a "dims" part holds a tuple of them
+            return dims
         if unknown and part.what == "name" and part.value == "unknown":
             return "unknown"
         expected = "a list of dimensions" + (" or `unknown`" if unknown else "")

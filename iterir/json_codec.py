@@ -21,7 +21,7 @@ JSON = Any
 class _Path:
     """A JSON path, built as a chain so that a million nodes cost no string building."""
 
-    __slots__ = ("parent", "key")
+    __slots__ = ("key", "parent")
 
     def __init__(self, parent: _Path | None, key: str | int) -> None:
         self.parent, self.key = parent, key
@@ -78,9 +78,9 @@ def _from_json(data: JSON, filename: str | None) -> Node:
     while stack:
         frame = stack.pop()
         if frame[0] == "build":
-            _, cls, values, shape = frame
-            fields = dict(values)
-            for field, count in reversed(shape):
+            _, cls, plain_values, child_shape = frame
+            fields = dict(plain_values)
+            for field, count in reversed(child_shape):
                 if count is None:
                     fields[field] = built.pop()
                 else:

@@ -52,19 +52,19 @@ def _loads_deep(text: str) -> Any:
     def key_at(pos: int) -> tuple[str, int]:
         if not text.startswith('"', pos):
             raise error("Expecting property name enclosed in double quotes", pos)
-        key, pos = json.decoder.scanstring(text, pos + 1)  # type: ignore[attr-defined]
-        pos = _WS.match(text, pos).end()  # type: ignore[union-attr]
+        key, pos = json.decoder.scanstring(text, pos + 1)  # type: ignore[attr-defined]  # real, but missing from typeshed
+        pos = _WS.match(text, pos).end()  # type: ignore[union-attr]  # _WS matches the empty string
         if not text.startswith(":", pos):
             raise error("Expecting ':' delimiter", pos)
-        return key, _WS.match(text, pos + 1).end()  # type: ignore[union-attr]
+        return key, _WS.match(text, pos + 1).end()  # type: ignore[union-attr]  # _WS matches the empty string
 
     stack: list[tuple[Any, str | None]] = []  # open containers, with a dict's pending key
-    pos = _WS.match(text).end()  # type: ignore[union-attr]
+    pos = _WS.match(text).end()  # type: ignore[union-attr]  # _WS matches the empty string
     while True:
         char = text[pos : pos + 1]
         value: Any
         if char in ("{", "["):
-            pos = _WS.match(text, pos + 1).end()  # type: ignore[union-attr]
+            pos = _WS.match(text, pos + 1).end()  # type: ignore[union-attr]  # _WS matches the empty string
             close = "}" if char == "{" else "]"
             if text.startswith(close, pos):
                 value, pos = ({} if char == "{" else []), pos + 1
@@ -75,7 +75,7 @@ def _loads_deep(text: str) -> Any:
                 stack.append(({} if char == "{" else [], key))
                 continue
         elif char == '"':
-            value, pos = json.decoder.scanstring(text, pos + 1)  # type: ignore[attr-defined]
+            value, pos = json.decoder.scanstring(text, pos + 1)  # type: ignore[attr-defined]  # real, but missing from typeshed
         elif match := _NUMBER.match(text, pos):
             number = match.group()
             value = float(number) if match.group(1) or match.group(2) else int(number)
@@ -86,7 +86,7 @@ def _loads_deep(text: str) -> Any:
                 raise error("Expecting value", pos)
             value, pos = _CONSTANTS[word], pos + len(word)
         while True:  # a value is complete: store it, and close every container it completes
-            pos = _WS.match(text, pos).end()  # type: ignore[union-attr]
+            pos = _WS.match(text, pos).end()  # type: ignore[union-attr]  # _WS matches the empty string
             if not stack:
                 if pos != len(text):
                     raise error("Extra data", pos)
@@ -98,7 +98,7 @@ def _loads_deep(text: str) -> Any:
                 container[key] = value
             char = text[pos : pos + 1]
             if char == ",":
-                pos = _WS.match(text, pos + 1).end()  # type: ignore[union-attr]
+                pos = _WS.match(text, pos + 1).end()  # type: ignore[union-attr]  # _WS matches the empty string
                 if isinstance(container, dict):
                     key, pos = key_at(pos)
                     stack[-1] = (container, key)

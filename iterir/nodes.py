@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field, fields
-from typing import ClassVar, Union
+from typing import TYPE_CHECKING, ClassVar, TypeAlias, cast
 
 from iterir.gtir_types import GType
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +37,7 @@ class Node:
 
     # `inferred_type` is where `typeinf.infer_all(..., attach=True)` leaves a node's type.
     __slots__ = ("_hash", "inferred_type")
+    _hash: int  # set by `__hash__`, once per node
 
     #: Fields holding nodes or tuples of nodes, in field order; every other field but `loc` is a
     #: plain value. Filled in by `_register` for each concrete class.
@@ -73,9 +77,10 @@ class Node:
             if type(a) is not type(b):
                 return False
             if type(a) is tuple:
-                if len(a) != len(b):  # type: ignore[arg-type]
+                t: tuple[object, ...] = b  # type: ignore[assignment]  # type(b) is type(a)
+                if len(a) != len(t):
                     return False
-                pairs.extend(zip(a, b))  # type: ignore[call-overload]
+                pairs.extend(zip(a, t))  # noqa: B905  # lengths checked; a keyword costs time here
                 continue
             assert isinstance(a, Node)
             ha, hb = _cached_hash(a), _cached_hash(b)
@@ -108,10 +113,10 @@ class Node:
             key = (
                 type(node).__name__,
                 *(getattr(node, name) for name in node.value_fields),
-                *(c._hash for c in node.iter_children()),  # type: ignore[attr-defined]
+                *(c._hash for c in node.iter_children()),
             )
             object.__setattr__(node, "_hash", hash(key))
-        return self._hash  # type: ignore[no-any-return]
+        return self._hash
 
     def __repr__(self) -> str:
         from iterir.printer import pformat_short  # the printer depends on the nodes
@@ -119,7 +124,7 @@ class Node:
         return f"{type(self).__name__}«{pformat_short(self)}»"
 
 
-def _cached_hash(node: Node) -> int | None:
+def _cached_hash(node: object) -> int | None:
     return getattr(node, "_hash", None)
 
 
@@ -129,7 +134,8 @@ def _register(cls: type[Node]) -> type[Node]:
     cls.child_fields = tuple(name for name, kind in kinds.items() if kind != "value")
     cls.value_fields = tuple(name for name, kind in kinds.items() if kind == "value")
     cls.sequence_fields = tuple(name for name, kind in kinds.items() if kind == "nodes")
-    assert [f.name for f in fields(cls) if f.name != "loc"] == list(kinds), cls.__name__
+    dataclass_ = cast("type[DataclassInstance]", cls)  # every registered class is a dataclass
+    assert [f.name for f in fields(dataclass_) if f.name != "loc"] == list(kinds), cls.__name__
     assert (cls.children is Node.children) == (not cls.child_fields), cls.__name__
     return cls
 
@@ -169,11 +175,10 @@ _FIELD_KINDS: dict[str, dict[str, str]] = {
     },
 }
 
-_NODE = dict(frozen=True, slots=True, eq=False, repr=False)
 _LOC = field(default=None, kw_only=True)
 
 
-@dataclass(**_NODE)  # type: ignore[call-overload]
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Sym(Node):
     """A declared name: a parameter. Fencil IR: `kind` is "Iterator" or "Value", `dtype` is
     (name, is_list). GTIR: `type`, the parameter's type (always set on program parameters)."""
@@ -185,7 +190,7 @@ class Sym(Node):
     loc: SourceSpan | None = _LOC
 
 
-@dataclass(**_NODE)  # type: ignore[call-overload]
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class SymRef(Node):
     """A use of a name: a parameter, a function definition, a fencil parameter or a builtin.
     GTIR keeps a `type` on a reference free in a standalone expression."""
@@ -195,7 +200,7 @@ class SymRef(Node):
     loc: SourceSpan | None = _LOC
 
 
-@dataclass(**_NODE)  # type: ignore[call-overload]
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Literal(Node):
     """A constant: its text as written and its primitive type name (`int32`, `float64`, …)."""
 
@@ -204,7 +209,7 @@ class Literal(Node):
     loc: SourceSpan | None = _LOC
 
 
-@dataclass(**_NODE)  # type: ignore[call-overload]
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class OffsetLiteral(Node):
     """An offset for `shift`/`neighbors`: an integer, or a tag naming a dimension/connectivity."""
 
@@ -212,7 +217,7 @@ class OffsetLiteral(Node):
     loc: SourceSpan | None = _LOC
 
 
-@dataclass(**_NODE)  # type: ignore[call-overload]
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class AxisLiteral(Node):
     """A dimension name, as the first argument of `named_range`. GTIR gives it a `kind`
     ("horizontal", "vertical" or "local"), part of its identity; the fencil IR none."""
@@ -222,7 +227,7 @@ class AxisLiteral(Node):
     loc: SourceSpan | None = _LOC
 
 
-@dataclass(**_NODE)  # type: ignore[call-overload]
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class InfinityLiteral(Node):
     """GTIR: an unbounded end of a range, `∞` (name "POSITIVE") or `-∞` ("NEGATIVE")."""
 
@@ -230,7 +235,7 @@ class InfinityLiteral(Node):
     loc: SourceSpan | None = _LOC
 
 
-@dataclass(**_NODE)  # type: ignore[call-overload]
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class CartesianOffset(Node):
     """GTIR: a Cartesian shift tag, `IDimₕ→JDimₕ`: from one axis to another."""
 
@@ -242,7 +247,7 @@ class CartesianOffset(Node):
         return (self.domain, self.codomain)
 
 
-@dataclass(**_NODE)  # type: ignore[call-overload]
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Lambda(Node):
     """An anonymous function `λ(params) → expr`."""
 
@@ -254,7 +259,7 @@ class Lambda(Node):
         return (*self.params, self.expr)
 
 
-@dataclass(**_NODE)  # type: ignore[call-overload]
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class FunCall(Node):
     """A call `fun(args…)`; builtins such as `deref` or `plus` are called through a SymRef."""
 
@@ -266,7 +271,7 @@ class FunCall(Node):
         return (self.fun, *self.args)
 
 
-@dataclass(**_NODE)  # type: ignore[call-overload]
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class FunctionDefinition(Node):
     """A named function of a fencil, `id = λ(params) → expr;`."""
 
@@ -279,7 +284,7 @@ class FunctionDefinition(Node):
         return (*self.params, self.expr)
 
 
-@dataclass(**_NODE)  # type: ignore[call-overload]
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class StencilClosure(Node):
     """`output ← (stencil)(inputs…) @ domain;`: apply a stencil over a domain."""
 
@@ -293,7 +298,7 @@ class StencilClosure(Node):
         return (self.domain, self.stencil, self.output, *self.inputs)
 
 
-@dataclass(**_NODE)  # type: ignore[call-overload]
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class FencilDefinition(Node):
     """A whole program: parameters, function definitions and stencil closures."""
 
@@ -307,7 +312,7 @@ class FencilDefinition(Node):
         return (*self.function_definitions, *self.params, *self.closures)
 
 
-@dataclass(**_NODE)  # type: ignore[call-overload]
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class SetAt(Node):
     """GTIR statement `target @ domain ← expr;`: write `expr` into `target` over `domain`."""
 
@@ -320,7 +325,7 @@ class SetAt(Node):
         return (self.expr, self.domain, self.target)
 
 
-@dataclass(**_NODE)  # type: ignore[call-overload]
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class IfStmt(Node):
     """GTIR statement `if (cond) { … } else { … }`."""
 
@@ -333,7 +338,7 @@ class IfStmt(Node):
         return (self.cond, *self.true_branch, *self.false_branch)
 
 
-@dataclass(**_NODE)  # type: ignore[call-overload]
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Temporary(Node):
     """GTIR declaration `id = temporary(domain=…, dtype=…);`: a field the program allocates."""
 
@@ -346,7 +351,7 @@ class Temporary(Node):
         return () if self.domain is None else (self.domain,)
 
 
-@dataclass(**_NODE)  # type: ignore[call-overload]
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Program(Node):
     """GTIR's root: parameters, function definitions, temporaries and statements."""
 
@@ -361,10 +366,17 @@ class Program(Node):
         return (*self.function_definitions, *self.params, *self.declarations, *self.body)
 
 
-Expr = Union[
-    SymRef, Literal, InfinityLiteral, OffsetLiteral, AxisLiteral, CartesianOffset, Lambda, FunCall
-]
-Stmt = Union[SetAt, IfStmt]
+Expr: TypeAlias = (
+    SymRef
+    | Literal
+    | InfinityLiteral
+    | OffsetLiteral
+    | AxisLiteral
+    | CartesianOffset
+    | Lambda
+    | FunCall
+)
+Stmt: TypeAlias = SetAt | IfStmt
 
 NODE_CLASSES: dict[str, type[Node]] = {
     cls.__name__: _register(cls)

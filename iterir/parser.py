@@ -13,7 +13,7 @@ import re
 import threading
 from collections.abc import Callable
 from importlib import resources
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple, Protocol, TypeAlias, cast
 
 import lark
 from lark import Token
@@ -25,6 +25,7 @@ from iterir.errors import ParseError, source_line
 from iterir.gcpause import gc_paused
 from iterir.nodes import (
     AxisLiteral,
+    Expr,
     FencilDefinition,
     FunCall,
     FunctionDefinition,
@@ -56,7 +57,19 @@ _TERMINAL_NAMES = {
 }
 #: The tokens an operand can start with; λ and `if` also start an expression, but not an operand.
 _OPERAND_STARTS = frozenset(
-    "NAME NUMBER QLITERAL OFFSET AXIS LPAR LBRACE LSHIFT CDOM UDOM PREFIX".split()
+    [
+        "NAME",
+        "NUMBER",
+        "QLITERAL",
+        "OFFSET",
+        "AXIS",
+        "LPAR",
+        "LBRACE",
+        "LSHIFT",
+        "CDOM",
+        "UDOM",
+        "PREFIX",
+    ]
 )
 
 
@@ -68,9 +81,25 @@ class _Annotated(NamedTuple):
 
 
 Item = Any  # a Node, a Token, or one of the lists the list rules build
+#: A fencil header's arguments: `call` keeps annotated parameters among them for `fencil`.
+_HeaderArgs: TypeAlias = tuple[Expr | _Annotated, ...]
 
 
-class _Callbacks(lark.Transformer):  # type: ignore[type-arg]
+class _Place(Protocol):
+    """Where a token or node stands: a SourceSpan, or a token from the lexer, which always sets
+    the positions lark's `Token` types as optional."""
+
+    @property
+    def line(self) -> int: ...
+    @property
+    def column(self) -> int: ...
+    @property
+    def end_line(self) -> int: ...
+    @property
+    def end_column(self) -> int: ...
+
+
+class _Callbacks(lark.Transformer[Token, Node]):
     """One method per grammar rule (or alias); each gets the rule's children, tokens included."""
 
     #: The infix operators: symbol → (builtin, precedence level).
@@ -85,12 +114,13 @@ class _Callbacks(lark.Transformer):  # type: ignore[type-arg]
 
     # -- spans ------------------------------------------------------------------------------------
     def span(self, first: Item, last: Item) -> SourceSpan:
-        start = first if isinstance(first, Token) else first.loc
-        end = last if isinstance(last, Token) else last.loc
+        start: _Place = cast(_Place, first) if isinstance(first, Token) else first.loc
+        end: _Place = cast(_Place, last) if isinstance(last, Token) else last.loc
         return SourceSpan(self.filename, start.line, start.column, end.end_line, end.end_column)
 
     def token_span(self, token: Token) -> SourceSpan:
-        return SourceSpan(self.filename, token.line, token.column, token.end_line, token.end_column)
+        place = cast(_Place, token)  # a token from the lexer: a cast, not a check, per token
+        return SourceSpan(self.filename, place.line, place.column, place.end_line, place.end_column)
 
     def error(self, message: str, token: Token) -> ParseError:
         return ParseError(
@@ -109,14 +139,14 @@ class _Callbacks(lark.Transformer):  # type: ignore[type-arg]
     def builtin(self, name: str, token: Token) -> SymRef:
         return SymRef(name, loc=self.token_span(token))
 
-    def exprs(self, items: list[Item]) -> list[Node]:
+    def exprs(self, items: list[Item]) -> tuple[Expr, ...]:
         """The expressions of an argument list; annotations belong to parameter lists only."""
         for item in items:
             if isinstance(item, _Annotated):
                 raise self.error(
                     "a parameter annotation is only allowed in a parameter list", item.token
                 )
-        return items
+        return tuple(items)
 
     # -- lists ------------------------------------------------------------------------------------
     def args(self, children: list[Item]) -> list[Item]:
@@ -138,7 +168,7 @@ class _Callbacks(lark.Transformer):  # type: ignore[type-arg]
     def number(self, children: list[Token]) -> Literal:
         (token,) = children
         text = token.value
-        body = voc.NUMBER_BODY_RE.match(text).group()  # type: ignore[union-attr]
+        body = cast("re.Match[str]", voc.NUMBER_BODY_RE.match(text)).group()  # a NUMBER matches
         suffix = text[len(body) :]
         if suffix:
             dtype = voc.SUFFIX_TYPES[suffix]
@@ -189,6 +219,7 @@ class _Callbacks(lark.Transformer):  # type: ignore[type-arg]
         """`x: It[float64]`, `x: Val[L[int32]]`, `x: It`, `x: float64` (a dtype, kind unknown)."""
         head, inner = annotation
         kind = {"It": "Iterator", "Val": "Value"}.get(head.value)
+        dtype: tuple[str, bool] | None
         if kind is None:
             dtype = self.annotation_dtype(annotation)
         else:
@@ -227,11 +258,12 @@ class _Callbacks(lark.Transformer):  # type: ignore[type-arg]
             loc=self.span(children[0], otherwise),
         )
 
-    def infix_chain(self, children: list[Item]) -> Node:
+    def infix_chain(self, children: list[Item]) -> Expr:
         """`a op b op c …` with operators of any levels: precedence climbing, left-associative."""
         if len(children) == 1:
-            return children[0]  # type: ignore[no-any-return]
-        operands: list[Node] = [children[0]]
+            single: Expr = children[0]
+            return single
+        operands: list[Expr] = [children[0]]
         operators: list[Token] = []
 
         def combine() -> None:
@@ -274,9 +306,9 @@ class _Callbacks(lark.Transformer):  # type: ignore[type-arg]
         fun = self.builtin("named_range", bracket)
         return FunCall(fun, (axis, start, stop), loc=self.span(name, close))
 
-    def paren(self, children: list[Item]) -> Node:
+    def paren(self, children: list[Item]) -> Expr:
         # The span widens to the parentheses, so that a caret covers what the reader sees.
-        inner: Node = children[1]
+        inner: Expr = children[1]
         return type(inner)(**_fields(inner), loc=self.span(children[0], children[2]))
 
     def bracketed(self, builtin: str, children: list[Item]) -> FunCall:
@@ -311,7 +343,7 @@ class _Callbacks(lark.Transformer):  # type: ignore[type-arg]
     def fencil(self, children: list[Item]) -> FencilDefinition:
         header, _, body, close = children
         if not (isinstance(header, FunCall) and isinstance(header.fun, SymRef)):
-            loc = header.loc
+            loc: SourceSpan = header.loc
             raise ParseError(
                 "a fencil starts with its name and parameters, `name(p1, p2) {`",
                 self.filename,
@@ -319,14 +351,15 @@ class _Callbacks(lark.Transformer):  # type: ignore[type-arg]
                 loc.column,
                 end_column=_one_line_end(loc),
             )
-        params = []
-        for arg in header.args:
+        params: list[Sym] = []
+        args: _HeaderArgs = header.args
+        for arg in args:
             if isinstance(arg, _Annotated):
                 params.append(arg.sym)
             elif isinstance(arg, SymRef):
                 params.append(Sym(arg.id, loc=arg.loc))
             else:
-                loc = arg.loc
+                loc = cast(SourceSpan, arg.loc)  # parsed nodes have spans
                 raise ParseError(
                     "a fencil parameter must be a name",
                     self.filename,
@@ -338,7 +371,9 @@ class _Callbacks(lark.Transformer):  # type: ignore[type-arg]
             self.annotated_calls.remove(header)
         defs = [item for item in body if isinstance(item, FunctionDefinition)]
         closures = [item for item in body if isinstance(item, StencilClosure)]
-        return FencilDefinition(header.fun.id, defs, params, closures, loc=self.span(header, close))
+        return FencilDefinition(
+            header.fun.id, tuple(defs), tuple(params), tuple(closures), loc=self.span(header, close)
+        )
 
 
 def _fields(node: Node) -> dict[str, Any]:
@@ -356,7 +391,8 @@ def _name(text: str) -> str:
         lambda m: '\\"' if m.group(1) is None else ("\\u0060" if m.group(1) == "`" else m.group()),
         text[1:-1],
     )
-    return json.loads(f'"{body}"')  # type: ignore[no-any-return]
+    name: str = json.loads(f'"{body}"')
+    return name
 
 
 _lock = threading.Lock()
@@ -413,14 +449,15 @@ def run(
         callbacks.annotated_calls = []
         try:
             with gc_paused():
-                result: Node = parser().parse(text)
+                result = cast(Node, parser().parse(text))  # the transformer builds nodes
         except (LarkError, ParseError) as exc:
             raise _from_lark(exc, text, filename, parser()) from None
 
         finally:
             leftover, callbacks.annotated_calls = callbacks.annotated_calls, []
     if leftover:
-        annotated = next(a for a in leftover[0].args if isinstance(a, _Annotated))
+        args: _HeaderArgs = leftover[0].args
+        annotated = next(a for a in args if isinstance(a, _Annotated))
         raise _at(
             ParseError("a parameter annotation is only allowed in a parameter list", filename),
             annotated.token,
@@ -430,13 +467,14 @@ def run(
 
 
 def _at(error: ParseError, token: Token, text: str) -> ParseError:
-    error.line, error.column = token.line, token.column
-    error.end_column = _one_line_end(token)
-    error.source_line = source_line(text, token.line)
+    place = cast(_Place, token)  # a token from the lexer
+    error.line, error.column = place.line, place.column
+    error.end_column = _one_line_end(place)
+    error.source_line = source_line(text, place.line)
     return error
 
 
-def _one_line_end(place: Token | SourceSpan) -> int | None:
+def _one_line_end(place: Token | _Place) -> int | None:
     """Where a caret under `place` ends: its end column if it ends on the line it starts on."""
     return place.end_column if place.end_line == place.line else None
 
@@ -465,7 +503,10 @@ def _acceptable(exc: UnexpectedCharacters | UnexpectedToken | UnexpectedEOF) -> 
     if state is not None:
         table = state.parse_conf.states[state.position]
         return {name for name in table if name.isupper() or name == "$END"}
-    return set(getattr(exc, "allowed", None) or exc.expected)
+    # An UnexpectedCharacters, the one without `expected`, brings `allowed`.
+    return set(
+        getattr(exc, "allowed", None) or cast("UnexpectedToken | UnexpectedEOF", exc).expected
+    )
 
 
 def _expected(
@@ -473,7 +514,7 @@ def _expected(
 ) -> str:
     names = _acceptable(exc)
     parts = []
-    if _OPERAND_STARTS <= names:
+    if names >= _OPERAND_STARTS:
         parts.append("an expression" if {"LAMBDA", "IF"} <= names else "an operand")
         names = names - _OPERAND_STARTS - {"LAMBDA", "IF", "BOOL", "INFINITY"}
     for name in sorted(names):
@@ -493,7 +534,8 @@ def _from_lark(
         error = exc
     elif isinstance(exc, UnexpectedCharacters):
         error = ParseError(
-            f"unexpected character `{text[exc.pos_in_stream]}`; expected " + _expected(exc, parser),
+            f"unexpected character `{text[cast(int, exc.pos_in_stream)]}`; expected "
+            + _expected(exc, parser),
             filename,
             exc.line,
             exc.column,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
-from typing import Union
+from typing import TypeAlias
 
 from iterir import gtir_types as gt
 from iterir import vocabulary as voc
@@ -55,7 +55,13 @@ class _Break:
         self.hang = hang
 
 
-BEGIN, END = object(), object()
+class _Mark:
+    """Where a group begins or ends: `BEGIN` or `END`, told apart by identity."""
+
+    __slots__ = ()
+
+
+BEGIN, END = _Mark(), _Mark()
 SPACE, SOFT, CLOSE, SPACE_CLOSE, HARD, HANG = (
     _Break(" "),
     _Break(""),
@@ -64,8 +70,8 @@ SPACE, SOFT, CLOSE, SPACE_CLOSE, HARD, HANG = (
     _Break(None),
     _Break(" ", hang=3),
 )
-Token = Union[str, _Break, object]
-Piece = Union[Token, tuple[Node, int]]  # a token, or a node to print at a minimum precedence
+Token: TypeAlias = str | _Break | _Mark
+Piece: TypeAlias = Token | tuple[Node, int]  # a token, or a node to print at a minimum precedence
 
 
 def pformat(node: Node) -> str:
@@ -149,8 +155,8 @@ def is_gtir(root: Node, limit: int | None = None) -> bool:
         count += 1
         cls = type(node)
         if (
-            (cls is AxisLiteral and node.kind is not None)  # type: ignore[attr-defined]
-            or ((cls is Sym or cls is SymRef) and node.type is not None)  # type: ignore[attr-defined]
+            (cls is AxisLiteral and node.kind is not None)  # type: ignore[attr-defined]  # cls is AxisLiteral
+            or ((cls is Sym or cls is SymRef) and node.type is not None)  # type: ignore[attr-defined]  # cls is Sym or SymRef
             or cls in GTIR_CLASSES
         ):
             return True
@@ -167,7 +173,7 @@ def _tokens(root: Node, gtir: bool) -> Iterator[Token]:
         if type(item) is tuple:
             stack.extend(reversed(pieces(*item)))
         else:
-            yield item
+            yield item  # type: ignore[misc]  # not a tuple: a token
 
 
 def _listed(items: tuple[Node, ...] | list[Node]) -> list[Piece]:
@@ -291,7 +297,7 @@ def _call_pieces(
 
 def _infix_chain(node: FunCall, minimum: int, infix: dict[str, tuple[str, int]]) -> list[Piece]:
     """`a + b - c` as one group: the left-nested calls of one precedence level, flattened."""
-    level = infix[node.fun.id][1]  # type: ignore[union-attr]
+    level = infix[node.fun.id][1]  # type: ignore[union-attr]  # the caller found `fun` a SymRef
     rights: list[Piece] = []
     left: Node = node
     while (
@@ -357,13 +363,15 @@ def _gtir_pieces(node: Node, minimum: int) -> list[Piece]:
     """What a GTIR node prints as, in a place that needs at least precedence `minimum`."""
     cls = type(node)
     if cls is SymRef:
-        if node.type is None:  # type: ignore[attr-defined]
-            return [name_text(node.id)]  # type: ignore[attr-defined]
-        return [f"({name_text(node.id)}: {type_text(node.type)})"]  # type: ignore[attr-defined]
+        ref: SymRef = node  # type: ignore[assignment]  # cls is SymRef
+        if ref.type is None:
+            return [name_text(ref.id)]
+        return [f"({name_text(ref.id)}: {type_text(ref.type)})"]
     if cls is Literal:
-        return [gtir_literal_text(node.value, node.type)]  # type: ignore[attr-defined]
+        literal: Literal = node  # type: ignore[assignment]  # cls is Literal
+        return [gtir_literal_text(literal.value, literal.type)]
     if cls is AxisLiteral:
-        return [axis_text(node)]  # type: ignore[arg-type]
+        return [axis_text(node)]  # type: ignore[arg-type]  # cls is AxisLiteral
     if isinstance(node, Sym):
         return [gtir_sym_text(node)]
     if isinstance(node, InfinityLiteral):
@@ -381,7 +389,13 @@ def _gtir_pieces(node: Node, minimum: int) -> list[Piece]:
         ):
             # `IDimₕ: [lo, hi[`: its last `[` reads as a range's end only before what ends an
             # expression at the lowest precedence, so elsewhere it takes parentheses.
-            pieces = [f"{axis_text(args[0])}: [", (args[1], 0), ", ", (args[2], 0), "["]
+            pieces: list[Piece] = [
+                f"{axis_text(args[0])}: [",
+                (args[1], 0),
+                ", ",
+                (args[2], 0),
+                "[",
+            ]
             return _parenthesized(pieces, voc.LAMBDA_PRECEDENCE, minimum)
         return _call_pieces(node, minimum, voc.GTIR_INFIX_BY_BUILTIN, voc.GTIR_PREFIX_BY_BUILTIN)
     if isinstance(node, Lambda):
@@ -428,8 +442,8 @@ def _gtir_pieces(node: Node, minimum: int) -> list[Piece]:
         if node.dtype is not None:
             fields += [",", SPACE] if fields else []
             fields.append("dtype=" + type_text(node.dtype, braces=True))
-        head = f"{name_text(node.id)} = temporary("
-        return [head, BEGIN, SOFT, *fields, CLOSE, END, ");"]
+        opening = f"{name_text(node.id)} = temporary("
+        return [opening, BEGIN, SOFT, *fields, CLOSE, END, ");"]
     if isinstance(node, Program):
         # A program with no statements would read back as a fencil: `program` marks it.
         mark = "" if node.declarations or node.body else "program "
@@ -454,7 +468,7 @@ def _layout(tokens: list[Token]) -> str:
             begin, start = starts.pop()
             widths[begin] = position - start
         else:
-            flat = token.flat  # type: ignore[union-attr]
+            flat = token.flat  # type: ignore[union-attr]  # not a str, BEGIN or END: a break
             position += never_fits if flat is None else len(flat)
     out: list[str] = []
     column = 0
@@ -472,17 +486,21 @@ def _layout(tokens: list[Token]) -> str:
         elif token is END:
             modes.pop()
         else:
+            brk: _Break = token  # type: ignore[assignment]  # not a str, BEGIN or END: a break
+            # A hard break (`flat` None) stands only in broken groups (its group never fits)
+            # and has no fill, so `text` is read below only where it is a str.
+            text: str = brk.flat  # type: ignore[assignment]  # None only where it goes unread
             broken, indent = modes[-1]
-            fill = token.fill  # type: ignore[union-attr]
-            if broken and not (fill and column + len(token.flat) + fill <= WIDTH):  # type: ignore[union-attr, arg-type]
-                if token.dedent:  # type: ignore[union-attr]
+            fill = brk.fill
+            if broken and not (fill and column + len(text) + fill <= WIDTH):
+                if brk.dedent:
                     indent = modes[-2][1] if len(modes) > 1 else 0
-                elif token.hang:  # type: ignore[union-attr]
-                    indent += token.hang  # type: ignore[union-attr]
+                elif brk.hang:
+                    indent += brk.hang
                     modes[-1] = (broken, indent)
                 out.append("\n" + " " * indent)
                 column = indent
             else:
-                out.append(token.flat)  # type: ignore[union-attr]
-                column += len(token.flat)  # type: ignore[union-attr, arg-type]
+                out.append(text)
+                column += len(text)
     return "".join(out)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Collection, Iterator
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from iterir.nodes import (
     GTIR_CLASSES,
@@ -76,7 +76,8 @@ class SymbolTable:
     @property
     def occurrences(self) -> list[tuple[SymRef, Binding]]:
         """Every SymRef occurrence with its binding, in pre-order."""
-        return [(self.nodes[p], b) for p, b in self.bindings.items()]  # type: ignore[misc]
+        occurrences = [(self.nodes[p], b) for p, b in self.bindings.items()]
+        return cast("list[tuple[SymRef, Binding]]", occurrences)  # `bindings` keys SymRefs only
 
     def __getitem__(self, ref: SymRef) -> Binding:
         if self._by_object is None:
@@ -109,11 +110,13 @@ def resolve(
     duplicates: list[tuple[int, int]] = []
 
     def open_scope(end: int, names: list[tuple[str, Binding]]) -> None:
-        declared: dict[str, int] = {}
+        declared: dict[str, Binding] = {}  # each name's first declaration in this scope
         for name, binding in names:
-            if name in declared:
-                duplicates.append((binding.position, declared[name]))  # type: ignore[arg-type]
-            declared.setdefault(name, binding.position)  # type: ignore[arg-type]
+            if name in declared:  # every binding in a scope has a position
+                duplicates.append(
+                    cast("tuple[int, int]", (binding.position, declared[name].position))
+                )
+            declared.setdefault(name, binding)
             scopes.setdefault(name, []).append(binding)
         open_scopes.append((end, [name for name, _ in names]))
 
@@ -130,57 +133,64 @@ def resolve(
             close_at = open_scopes[-1][0]
         cls = type(node)
         if cls is SymRef:
-            bound = scopes.get(node.id)  # type: ignore[attr-defined]
-            bindings[position] = bound[-1] if bound else _BUILTIN if node.id in builtins else _FREE  # type: ignore[attr-defined]
+            name = node.id  # type: ignore[attr-defined]  # cls is SymRef
+            bound = scopes.get(name)
+            bindings[position] = bound[-1] if bound else _BUILTIN if name in builtins else _FREE
         elif cls is Lambda or cls is FunctionDefinition:
-            params = child_positions(sizes, position, len(node.params))
+            params = child_positions(sizes, position, len(node.params))  # type: ignore[attr-defined]  # cls is Lambda or FunctionDefinition
             close_at = position + sizes[position]
-            open_scope(close_at, [(nodes[p].id, Binding(parameter, nodes[p], p)) for p in params])  # type: ignore[attr-defined]
+            declared = [(nodes[p].id, Binding(parameter, nodes[p], p)) for p in params]  # type: ignore[attr-defined, arg-type]  # preorder put node.params, Syms, at `params`
+            open_scope(close_at, declared)
         elif cls is FencilDefinition:
+            fencil = cast(FencilDefinition, node)  # `cls` says so
+            # Each zip below pairs a child with its position: preorder lists a node's children there.
             end = position + sizes[position]
-            count = len(node.function_definitions) + len(node.params) + len(node.closures)
+            count = len(fencil.function_definitions) + len(fencil.params) + len(fencil.closures)
             children = child_positions(sizes, position, count)
-            defs = children[: len(node.function_definitions)]
-            params = children[len(defs) : len(defs) + len(node.params)]
+            defs = children[: len(fencil.function_definitions)]
+            params = children[len(defs) : len(defs) + len(fencil.params)]
             open_scope(
                 end,
                 [
-                    (nodes[d].id, Binding(BindingKind.FUNCTION_DEFINITION, nodes[d], d))
-                    for d in defs
+                    (f.id, Binding(BindingKind.FUNCTION_DEFINITION, f, d))
+                    for f, d in zip(fencil.function_definitions, defs, strict=True)
                 ],
-            )  # type: ignore[attr-defined]
+            )
             close_at = end
-            if node.closures:
+            if fencil.closures:
                 first_closure = children[len(defs) + len(params)]
                 later[first_closure] = (
                     end,
                     [
-                        (nodes[p].id, Binding(BindingKind.FENCIL_PARAMETER, nodes[p], p))
-                        for p in params
+                        (sym.id, Binding(BindingKind.FENCIL_PARAMETER, sym, p))
+                        for sym, p in zip(fencil.params, params, strict=True)
                     ],
-                )  # type: ignore[attr-defined]
+                )
         elif cls is Program:
+            program = cast(Program, node)  # `cls` says so
             end = position + sizes[position]
-            defs, params = len(node.function_definitions), len(node.params)  # type: ignore[attr-defined]
-            count = defs + params + len(node.declarations) + len(node.body)  # type: ignore[attr-defined]
+            n_defs, n_params = len(program.function_definitions), len(program.params)
+            count = n_defs + n_params + len(program.declarations) + len(program.body)
             children = child_positions(sizes, position, count)
             open_scope(
                 end,
                 [
-                    (nodes[d].id, Binding(BindingKind.FUNCTION_DEFINITION, nodes[d], d))  # type: ignore[attr-defined, arg-type]
-                    for d in children[:defs]
+                    (f.id, Binding(BindingKind.FUNCTION_DEFINITION, f, d))
+                    for f, d in zip(program.function_definitions, children[:n_defs], strict=True)
                 ],
             )
             close_at = end
-            if count > defs + params:  # parameters and temporaries, from the first declaration on
+            if count > n_defs + n_params:  # parameters and temporaries, from the first declaration
                 declared = [
-                    (nodes[p].id, Binding(BindingKind.PROGRAM_PARAMETER, nodes[p], p))  # type: ignore[attr-defined, arg-type]
-                    for p in children[defs : defs + params]
+                    (sym.id, Binding(BindingKind.PROGRAM_PARAMETER, sym, p))
+                    for sym, p in zip(
+                        program.params, children[n_defs : n_defs + n_params], strict=True
+                    )
                 ]
                 declared += [
-                    (nodes[t].id, Binding(BindingKind.TEMPORARY, nodes[t], t))  # type: ignore[attr-defined, arg-type]
-                    for t in children[defs + params :]
-                    if type(nodes[t]) is Temporary
+                    (temporary.id, Binding(BindingKind.TEMPORARY, temporary, t))
+                    for t in children[n_defs + n_params :]
+                    if type(temporary := nodes[t]) is Temporary
                 ]
-                later[children[defs + params]] = (end, declared)
+                later[children[n_defs + n_params]] = (end, declared)
     return SymbolTable(nodes, bindings, duplicates)

@@ -16,7 +16,7 @@ keeps the pending generators on a list, so depth costs memory, never Python stac
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 from types import GeneratorType
 from typing import Any
 
@@ -53,7 +53,8 @@ def preorder(root: Node, checked: bool = False) -> tuple[list[Node], list[int]]:
         add(node)
         cls = type(node)
         if cls is FunCall:  # the most frequent inner node: its fields are read here
-            fun, args = node.fun, node.args  # type: ignore[attr-defined]
+            call: FunCall = node  # type: ignore[assignment]  # cls is FunCall
+            fun, args = call.fun, call.args
             if checked:
                 if type(fun) not in callees:
                     raise MisplacedNodeError(fun, node, "fun")
@@ -89,10 +90,10 @@ def preorder(root: Node, checked: bool = False) -> tuple[list[Node], list[int]]:
     pending: list[int] = []  # sizes of subtrees whose parent is not reached yet
     take, give = pending.pop, pending.append
     for i in range(len(nodes) - 1, -1, -1):
-        children = counts[i]
-        if children:
+        child_count = counts[i]
+        if child_count:
             size = 1
-            for _ in range(children):
+            for _ in range(child_count):
                 size += take()
             sizes[i] = size
             give(size)
@@ -175,7 +176,7 @@ class NodeTranslator(NodeVisitor):
                 new = []
                 for child in value:
                     new.append((yield child))
-                if any(a is not b for a, b in zip(new, value)):
+                if any(a is not b for a, b in zip(new, value)):  # noqa: B905  # same length; a keyword costs time
                     changes[name] = tuple(new)
             elif value is not None:  # an optional child (a Temporary's domain) may be absent
                 new_child = yield value
@@ -184,4 +185,5 @@ class NodeTranslator(NodeVisitor):
         if not changes:
             return node
         fields = {name: getattr(node, name) for name in (*node.value_fields, *node.child_fields)}
-        return type(node)(**{**fields, **changes}, loc=node.loc)
+        rebuild: Callable[..., Node] = type(node)  # a node class: its fields are its arguments
+        return rebuild(**{**fields, **changes}, loc=node.loc)
