@@ -257,8 +257,9 @@ def _call_pieces(
     infix: dict[str, tuple[str, int]] = voc.INFIX_BY_BUILTIN,
     prefix: dict[str, str] = voc.PREFIX_BY_BUILTIN,
 ) -> list[Piece]:
-    """A call, in its sugared form where the callee is a builtin with sugar."""
-    name = node.fun.id if isinstance(node.fun, SymRef) else None
+    """A call, in its sugared form where the callee is a builtin with sugar (and no type of its
+    own, which the sugar could not show)."""
+    name = node.fun.id if isinstance(node.fun, SymRef) and node.fun.type is None else None
     args = node.args
     if name in infix and len(args) == 2:
         return _infix_chain(node, minimum, infix)
@@ -303,6 +304,7 @@ def _infix_chain(node: FunCall, minimum: int, infix: dict[str, tuple[str, int]])
     while (
         isinstance(left, FunCall)
         and isinstance(left.fun, SymRef)
+        and left.fun.type is None
         and left.fun.id in infix
         and len(left.args) == 2
         and infix[left.fun.id][1] == level

@@ -211,3 +211,19 @@ def test_mutated_gtir_text_parses_or_raises_parse_error(text: str) -> None:
 @given(mutated_text(st.sampled_from([dumps(s["ir"]) for s in SAMPLES[:40]])))
 def test_mutated_gtir_json_parses_or_raises_parse_error(text: str) -> None:
     _parses_or_fails_cleanly(text, "mutant.json")
+
+
+def test_a_builtin_reference_with_a_type_is_called_plainly() -> None:
+    """Sugar (`a - b`, `·x`, `if … then …`) has no place for a callee's type: a typed builtin
+    reference is printed as a call, so that the text reads back to the same IR (a case
+    hypothesis found)."""
+    from iterir.gtir_types import ScalarType
+    from iterir.nodes import FunCall, Program, SetAt, SymRef
+
+    minus = FunCall(SymRef("minus", ScalarType("bool", None)), [SymRef("A"), SymRef("b")])
+    deref = FunCall(SymRef("deref", ScalarType("int32", None)), [SymRef("A")])
+    for expr in (minus, deref):
+        program = Program("p", [], [], [], [SetAt(expr, SymRef("A"), SymRef("out"))])
+        text = iterir.pformat(program)
+        assert "(minus: i1)(A, b)" in text or "(deref: i32)(A)" in text
+        assert iterir.parse(text) == program
