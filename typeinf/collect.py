@@ -11,7 +11,7 @@ involved.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 from iterir import (
     AxisLiteral,
@@ -188,11 +188,12 @@ class Collection:
 
     def _duplicate(self, position: int, first: int) -> None:
         node, earlier = self.nodes[position], self.nodes[first]
+        assert isinstance(node, (Sym, FunctionDefinition))  # a parameter or a definition
         raise DuplicateNameError(
             f"`{node.id}` is declared twice",
-            node,  # type: ignore[attr-defined]
+            node,
             notes=[(f"the first `{node.id}` is declared", earlier)],
-        )  # type: ignore[attr-defined]
+        )
 
     def _order(self, definitions: list[int], out: list[int]) -> None:
         out.extend(definition_order(self.nodes, self.sizes, self.symbols, definitions))
@@ -210,7 +211,7 @@ class Collection:
             if cls is SymRef:  # the most frequent node: a parameter's use is typed here
                 kind, _, declared = bindings[position]
                 if kind is _PARAMETER or kind is _FENCIL_PARAMETER:
-                    types[position] = types[declared] or self.decl(declared)  # type: ignore[index, arg-type]
+                    types[position] = types[declared] or self.decl(declared)  # type: ignore[index, arg-type]  # a parameter's binding has its position
                     continue
             typing = visit.get(cls)
             if typing is None:  # a node of another dialect (GTIR): read by iterir, not typed yet
@@ -257,28 +258,28 @@ class Collection:
             and type(self.nodes[position - 1]) is FunCall
             and types[position - 1] is not None
         ):
-            call = self.nodes[position - 1]
-            args = child_positions(self.sizes, position - 1, len(call.args) + 1)[1:]  # type: ignore[attr-defined]
-            cell = types[position] = fun([self.type_at(a) for a in args], types[position - 1])  # type: ignore[arg-type]
+            call, call_type = self.nodes[position - 1], types[position - 1]
+            assert isinstance(call, FunCall) and call_type is not None  # as just tested
+            args = child_positions(self.sizes, position - 1, len(call.args) + 1)[1:]
+            cell = types[position] = fun([self.type_at(a) for a in args], call_type)
         return cell
 
     def type_at(self, position: int) -> Cell:
         cell = self.types[position]
         if cell is None:  # a grammar builtin or type name used as a value
             self.misuse(position, self.uncalled.get(position, "rule"))
-        return cell  # type: ignore[return-value]
+        return cell
 
-    def misuse(self, position: int, how: str) -> None:
+    def misuse(self, position: int, how: str) -> NoReturn:
         node = self.nodes[position]
+        assert isinstance(node, SymRef)  # only a name has no type of its own
         if how == "dtype":
             raise GrammarBuiltinError(
-                f"`{node.id}` is a type name: it can only be the second "  # type: ignore[attr-defined]
-                "argument of `cast_`",
+                f"`{node.id}` is a type name: it can only be the second argument of `cast_`",
                 node,
             )
         raise GrammarBuiltinError(
-            f"`{node.id}` is part of the grammar: it can only be called, "  # type: ignore[attr-defined]
-            "not used as a value",
+            f"`{node.id}` is part of the grammar: it can only be called, not used as a value",
             node,
         )
 
@@ -292,9 +293,7 @@ class Collection:
         sym = self.nodes[position]
         assert isinstance(sym, Sym)
         if sym.kind is not None or sym.dtype is not None:
-            kind = {"Iterator": ITERATOR, "Value": VALUE}.get(sym.kind or "", None) or var(
-                Sort.KIND
-            )
+            kind = {"Iterator": ITERATOR, "Value": VALUE}.get(sym.kind or "") or var(Sort.KIND)
             dtype = var(Sort.DTYPE)
             if sym.dtype is not None:
                 name, is_list = sym.dtype
@@ -321,11 +320,14 @@ class Collection:
                     # callee): `call` instantiates it.
                     self.builtin_callees[position] = signature
                     return None
-                return signature.instantiate()  # type: ignore[misc]
+                instantiate = signature.instantiate
+                assert instantiate is not None  # typed by a signature
+                return instantiate()
             self.uncalled[position] = signature.how  # the call or cast_ that uses it clears this
             return None
         if kind is _FUNCTION_DEFINITION:
-            return self.run.definition_use(self, position, declared)  # type: ignore[arg-type]
+            assert declared is not None  # a definition's binding has its position
+            return self.run.definition_use(self, position, declared)
         if self.in_fencil:
             raise UnboundSymbolError(
                 f"`{node.id}` is not defined: not a parameter, a function definition or a builtin",
@@ -354,15 +356,16 @@ class Collection:
             child += sizes[child]
         callee = node.fun
         if fun_position in self.uncalled:
+            assert isinstance(callee, SymRef)  # only names are left uncalled (see `symref`)
             how = self.uncalled.pop(fun_position)
             if how == "dtype":
                 raise GrammarBuiltinError(
-                    f"`{callee.id}` is a type name, not a function: cast "  # type: ignore[attr-defined]
+                    f"`{callee.id}` is a type name, not a function: cast "
                     f"with `cast_(x, {callee.id})`",
                     callee,
-                )  # type: ignore[attr-defined]
-            result: Cell = _RULES[callee.id](self, position, node, args)  # type: ignore[attr-defined]
-            return result  # its callee's type is made only if read (see `built`)
+                )
+            # Its callee's type is made only if read (see `built`).
+            return _RULES[callee.id](self, position, node, args)
         signature = self.builtin_callees.pop(fun_position, None)
         if signature is not None:  # its function type is made only if read (see `built`)
             return self.run.call_builtin(self, signature, node, args, position)
@@ -373,7 +376,7 @@ class Collection:
         params = fixed_params(fun_type)
         if params is not None:  # a callee of known arity: the call's type is its result
             self.arguments(node, params, args, fun_position)
-            return find(fun_type).args[1]  # type: ignore[no-any-return]
+            return find(fun_type).args[1]
         ret = var(Sort.TYPE)
         called = make(FUN, row(TTUPLE, [self.type_at(a) for a in args], T_EMPTY), ret)
         self.equal(fun_type, called, position, self.call_reason(position, len(args)))
@@ -406,9 +409,11 @@ class Collection:
     # -- the builtins that are part of the grammar (docs/rules.md) ---------------------------
     def arity(self, node: FunCall, args: list[int], count: int) -> None:
         if len(args) != count:
+            callee = node.fun
+            assert isinstance(callee, SymRef)  # a builtin of the grammar, called by its name
             raise GrammarBuiltinError(
-                f"`{node.fun.id}` takes {count} arguments, not {len(args)}", node
-            )  # type: ignore[attr-defined]
+                f"`{callee.id}` takes {count} arguments, not {len(args)}", node
+            )
 
     def rule_make_tuple(self, position: int, node: FunCall, args: list[int]) -> Cell:
         return self.run.shaped(
@@ -466,12 +471,13 @@ class Collection:
             for offset in node.args:
                 entry = self.offset_entry(offset) if isinstance(offset, OffsetLiteral) else None
                 if isinstance(entry, Connectivity):
+                    assert isinstance(offset, OffsetLiteral)  # only an offset literal has an entry
                     self.equal(
                         loc(entry.origin),
                         current_out,
                         position,
                         f"the shift by `{offset.value}`, which starts from a {entry.origin}",
-                    )  # type: ignore[union-attr]
+                    )
                     current_out = loc(entry.neighbor)
         dtype, size, defined = var(Sort.DTYPE), var(Sort.SIZE), var(Sort.LOC)
         return fun(

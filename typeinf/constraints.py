@@ -6,7 +6,7 @@ words a user reads in an error, why the two types must agree.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import NamedTuple, TypeAlias
 
 from iterir import Node, SymRef, pformat_short
 from typeinf.terms import Cell
@@ -20,7 +20,7 @@ def ordinal(i: int) -> str:
 
 #: A reason is words, or for the most frequent ones, built only when an error needs them:
 #: ("argument", index, callee node, callee position) or ("call", arity, callee node, callee position).
-Reason = str | tuple
+Reason: TypeAlias = str | tuple[str, int, Node, int]
 
 
 def callee_text(callee: Node) -> str:

@@ -4,7 +4,6 @@ gave it that type (every constraint that joined its type, or a part of it, with 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import cast
 
 from iterir import Node
 from iterir.gcpause import gc_paused
@@ -45,10 +44,8 @@ def why(root: Node, target: Node, offset_provider: Provider = None) -> Explained
             return Explained(None, [], [error])
         errors = [error for _, error in collection.errors]
         position = next(p for p, n in enumerate(collection.nodes) if n is target)
-        # `_program_type` only reads it, and a cell is a type; `list` is invariant: mypy needs telling.
-        types = cast(list[Type | None], collection.types)
         try:
-            type_ = _program_type(collection, position, types)
+            type_ = _program_type(collection, position, collection.types)
         except TypeInferenceError:  # a grammar builtin: it has no type of its own
             type_ = None
         if type_ is None:

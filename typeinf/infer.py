@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from iterir import FencilDefinition, FunctionDefinition, Node, StencilClosure
 from iterir.gcpause import gc_paused
@@ -55,7 +56,9 @@ def every_error(node: Node, offset_provider: Provider, max_errors: int | None = 
     )
 
 
-def _program_type(collection: Collection, position: int, types: list[Type | None]) -> Type | None:
+def _program_type(
+    collection: Collection, position: int, types: Sequence[Type | None]
+) -> Type | None:
     """The type of the node at `position`, for definitions, closures and fencils built from the
     types of their parts (which `types` must already hold)."""
     current = collection.nodes[position]
@@ -69,7 +72,8 @@ def _program_type(collection: Collection, position: int, types: list[Type | None
         children = child_positions(collection.sizes, position, count)
         ndefs = len(current.function_definitions)
         definitions = tuple(
-            DefinitionType(collection.nodes[p].id, collection.type_at(p))  # type: ignore[attr-defined]
+            # A fencil's first children are its definitions.
+            DefinitionType(cast(FunctionDefinition, collection.nodes[p]).id, collection.type_at(p))
             for p in children[:ndefs]
         )
         params = tuple(collection.type_at(p) for p in children[ndefs:])
@@ -85,9 +89,10 @@ def infer(node: Node, offset_provider: Provider = None) -> Type:
     # The collection is freed before the collector resumes, so that it never scans the graph.
     with gc_paused():
         collection = _solved(node, offset_provider)
-        result = _program_type(collection, 0, collection.types)  # type: ignore[arg-type]
+        result = _program_type(collection, 0, collection.types)
         del collection
-    return result  # type: ignore[return-value]
+    assert result is not None  # the root has a type: a name without one is an error
+    return result
 
 
 def infer_all(
@@ -115,7 +120,7 @@ def _node_types(collection: Collection, complete: bool) -> dict[int, Type]:
         for position in range(len(types) - 1, -1, -1):
             types[position] = _program_type(collection, position, types)
     result: dict[int, Type] = {}
-    for current, type_ in zip(collection.nodes, types):
+    for current, type_ in zip(collection.nodes, types, strict=True):
         if type_ is not None and id(current) not in result:
             result[id(current)] = type_
     return result

@@ -9,7 +9,7 @@ so the type of a 100,000-level program prints without recursion.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Union
+from typing import Any, TypeAlias
 
 from typeinf.constructors import (
     ANYWHERE,
@@ -68,7 +68,7 @@ class _Exit:
         self.cell = cell
 
 
-Piece = Union[str, Cell, _Exit]
+Piece: TypeAlias = str | Cell | _Exit
 
 
 class Printer:
@@ -130,7 +130,7 @@ class Printer:
             elif type(piece) is _Exit:
                 on_path.discard(id(piece.cell))
             else:
-                root = find(piece)  # type: ignore[arg-type]
+                root = find(piece)  # type: ignore[arg-type]  # not a str, not an _Exit: a Cell
                 if id(root) in on_path:
                     out.append("…")  # a cycle, which only a failed inference leaves
                     continue
@@ -317,7 +317,7 @@ def type_tree(type_: Type) -> dict[str, Any]:
             stack.extend((c, False) for c in parts if id(c) not in done)
             continue
         if cell.ctor is None:
-            tree: dict[str, Any] = {"var": numbers[id(cell)], "sort": cell.sort.value}  # type: ignore[union-attr]
+            tree: dict[str, Any] = {"var": numbers[id(cell)], "sort": cell.sort.value}
             if cell.family is not None:
                 tree["family"] = FAMILY_NAMES[cell.family]
         elif tail is not None:

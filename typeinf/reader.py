@@ -124,7 +124,8 @@ def parse_type(text: str, locations: bool | None = None) -> Type:
     with gc_paused():  # a long type is many small acyclic objects: the collector would rescan them
         tree = _run(reader.start())
         try:
-            return _build(tree, _Builder(reader.located if locations is None else locations))  # type: ignore[no-any-return]
+            type_: Type = _build(tree, _Builder(reader.located if locations is None else locations))
+            return type_
         except TypeSyntaxError as exc:
             raise TypeSyntaxError(f"{exc} in {_echo(text, 0)}") from None
 
@@ -161,7 +162,8 @@ class _Node:
 
     def resolved(self) -> str:
         if self.method is None:
-            self.method = self.methods[self.choice.decided() == _DTYPE]  # type: ignore[union-attr]
+            assert self.choice is not None  # a node without a method has the choice between two
+            self.method = self.methods[self.choice.decided() == _DTYPE]
         return self.method
 
 
@@ -180,7 +182,9 @@ class _Choice:
         choice, undecided = self, []
         while choice.reading is None:
             undecided.append(choice)
-            choice = choice.outer  # type: ignore[assignment]
+            outer = choice.outer
+            assert outer is not None  # a choice not made yet is made by the group around it
+            choice = outer
         for each in undecided:  # shortened for the other parts that ask
             each.reading = choice.reading
         return choice.reading
@@ -401,7 +405,8 @@ class _Reader:
                 break
             self.take()
             part.decide(_TYPE)
-            functions.append(part.node)  # type: ignore[arg-type]
+            assert part.node is not None  # only a row, returned above, has no node
+            functions.append(part.node)
             reads, first, outer = _TYPE, False, None
         part.decide(reads, outer)
         if functions:
@@ -678,9 +683,10 @@ class _Builder:
     def fun(self, args: Cell, ret: Cell) -> Cell:
         root = find(args)
         if root.ctor is None:
-            root.sort = sort_meet(root.sort, Sort.TROW)  # type: ignore[arg-type]
-            if root.sort is None:
+            sort = sort_meet(root.sort, Sort.TROW)
+            if sort is None:
                 raise TypeSyntaxError("a function's arguments must be a tuple")
+            root.sort = sort
         elif root.sort is not Sort.TROW:
             raise TypeSyntaxError("a function's arguments must be a tuple")
         return make(FUN, args, ret)

@@ -22,12 +22,12 @@ from iterir import FunCall
 from typeinf import shaped
 from typeinf.constraints import Equal, Reason
 from typeinf.constructors import fixed_params
-from typeinf.matching import walk_match
+from typeinf.matching import Matcher, walk_match
 from typeinf.schemes import Scheme, Template
 from typeinf.signatures import Signature
 from typeinf.solve import Solver, check_finite
 from typeinf.terms import Cell, Mismatch
-from typeinf.unify import unify
+from typeinf.unify import Trail, unify
 
 if TYPE_CHECKING:
     from typeinf.collect import Collection
@@ -80,7 +80,9 @@ class FastRun:
             result = self.matched(collection, signature.match, args, position, None)
             if result is not None:
                 return result
-        *params, result = signature.instantiate_call()  # type: ignore[misc]
+        instantiate_call = signature.instantiate_call
+        assert instantiate_call is not None  # a builtin called directly: of a fixed arity
+        *params, result = instantiate_call()
         collection.arguments(node, params, args, position + 1)
         return result
 
@@ -102,7 +104,8 @@ class FastRun:
         if definition is None:
             return None
         template = self.solver.schemes[definition]
-        result = self.matched(collection, partial(walk_match, template.root), args, position, None)  # type: ignore[union-attr]
+        assert isinstance(template, Template)  # what this run generalizes to (`generalize`)
+        result = self.matched(collection, partial(walk_match, template.root), args, position, None)
         if result is None:
             collection.types[fun_position] = template.instantiate()
         return result
@@ -119,12 +122,13 @@ class FastRun:
                 return result
         return _part_by_part(self, collection, signature, args, reason)
 
-    def matched(self, collection: Collection, match: Callable[..., Cell | None], args: list[int], position: int,
+    def matched(self, collection: Collection, match: Matcher, args: list[int], position: int,
                 reason: Reason | None) -> Cell | None:  # fmt: skip
         """The call's type by `match` (see `matching`); None for a wrong number of arguments (the
         general way reports it). `reason` is what an error says (by default the call at
         `position`), made only when an error needs it."""
-        types, undecided = collection.types, []
+        types = collection.types
+        undecided: list[tuple[Cell, Cell]] = []
         try:
             result = match([types[a] or collection.type_at(a) for a in args], undecided)
         except Mismatch as mismatch:
@@ -159,9 +163,9 @@ class ExplainingRun:
     def equal(self, expected: Cell, actual: Cell, position: int, reason: Reason) -> None:
         """`expected` and `actual` are one type; a mismatch undoes this constraint's partial work
         (so that the error shows the types as they were), a success records what it linked."""
-        trail: list[tuple[Cell, Cell | None, int, object, frozenset[str] | None]] = []
+        trail: Trail = []
         try:
-            undecided = unify(expected, actual, trail)  # type: ignore[arg-type]
+            undecided = unify(expected, actual, trail)
         except Mismatch as mismatch:
             raise self.solver.unsatisfiable(
                 Equal(expected, actual, position, reason), mismatch
@@ -178,7 +182,9 @@ class ExplainingRun:
     def call_builtin(self, collection: Collection, signature: Signature, node: FunCall, args: list[int],
                      position: int) -> Cell:  # fmt: skip
         """The type of a direct call of a builtin: one constraint per argument, for precise errors."""
-        *params, result = signature.instantiate_call()  # type: ignore[misc]
+        instantiate_call = signature.instantiate_call
+        assert instantiate_call is not None  # a builtin called directly: of a fixed arity
+        *params, result = instantiate_call()
         collection.arguments(node, params, args, position + 1)
         return result
 
@@ -216,7 +222,9 @@ Run = FastRun | ExplainingRun
 def _part_by_part(run: Run, collection: Collection, signature: Signature, args: list[int],
                   reason: Callable[[int], str]) -> Cell:  # fmt: skip
     """`signature` instantiated, each parameter made equal to its argument's type (`reason(i)`)."""
-    *params, result = signature.instantiate_call()  # type: ignore[misc]
+    instantiate_call = signature.instantiate_call
+    assert instantiate_call is not None  # the typing rules' signatures are of a fixed arity
+    *params, result = instantiate_call()
     for i, (param, arg) in enumerate(zip(params, args, strict=True)):
         run.equal(param, collection.type_at(arg), arg, reason(i))
     return result

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from operator import itemgetter
-from typing import NamedTuple
+from typing import NamedTuple, TypeAlias, final
 
 from typeinf.constructors import Constructor, fixed_params
 from typeinf.terms import Cell, Sort, find, new_marks, root_of
 
 
+@final  # as `Cell`: so that `type(step) is Fresh` tells mypy what `step` is, either way
 class Fresh(NamedTuple):
     """A step of a plan: a fresh variable of `sort`, restricted to `family` if any."""
 
@@ -19,6 +20,7 @@ class Fresh(NamedTuple):
     family: frozenset[str] | None
 
 
+@final
 class Build(NamedTuple):
     """A step of a plan: a fresh structure of `ctor` with `label`, whose arguments are the copies
     made at the steps `args` (`get` picks them out of the list of copies)."""
@@ -30,7 +32,7 @@ class Build(NamedTuple):
 
 
 #: A plan: one step per cell of a type, children first. A constant (a `Cell`) is shared.
-Step = Cell | Fresh | Build
+Step: TypeAlias = Cell | Fresh | Build
 
 
 class Scheme:
@@ -76,9 +78,14 @@ class Scheme:
                 if not cell.args:
                     plan.append(Fresh(cell.sort, cell.family) if cell.ctor is None else cell)
                     continue
+                assert cell.ctor is not None  # a structure: it has arguments
                 indices = tuple(index[id(root_of(a))] for a in cell.args)
-                getter = itemgetter(*indices) if len(indices) > 1 else (lambda cells, i=indices[0]: (cells[i],))
-                plan.append(Build(cell.ctor, cell.label, indices, getter))  # type: ignore[arg-type]  # a structure
+                getter = (
+                    itemgetter(*indices)
+                    if len(indices) > 1
+                    else (lambda cells, i=indices[0]: (cells[i],))
+                )
+                plan.append(Build(cell.ctor, cell.label, indices, getter))
         self.plan = plan
         self.cells = order  # the generalized cells, in the order of the plan
 
@@ -99,7 +106,7 @@ class Scheme:
             cell = new(Cell)
             cell.parent, cell.rank, cell.mark = None, 0, 0
             if type(step) is Fresh:
-                cell.ctor, cell.label, cell.args, cell.sort, cell.family = None, None, (), step[0], step[1]
+                cell.ctor, cell.label, cell.args, cell.sort, cell.family = None, None, (), step[0], step[1]  # fmt: skip
             else:
                 ctor = step[0]
                 cell.ctor, cell.label, cell.args = ctor, step[1], step[3](cells)

@@ -4,7 +4,7 @@ compiler extends with its own builtins."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cached_property, lru_cache
+from functools import cache, cached_property
 from pathlib import Path
 
 from typeinf.codegen import compiled, compiled_call, compiled_matcher
@@ -35,7 +35,7 @@ class Signature:
     def type(self) -> Cell | None:
         if self.how != "signature":
             return None
-        type_ = _parsed(self.text)  # type: ignore[arg-type]
+        type_ = _parsed(self.text)
         if not isinstance(type_, Cell) or find(type_).sort is not Sort.TYPE:
             raise TypeSyntaxError(
                 f"the signature of {self.name!r} must be a type, not {self.text!r}"
@@ -61,7 +61,7 @@ class Signature:
         """Whether its first parameter is a function of any number of parameters (`lift`, `scan`,
         `reduce`, `map_`): a call is then typed by `shaped.for_arity`."""
         params = None if self.type is None else fixed_params(self.type)
-        return bool(params) and find(params[0]).ctor is FUN and fixed_params(params[0]) is None  # type: ignore[index]
+        return bool(params and find(params[0]).ctor is FUN and fixed_params(params[0]) is None)
 
     @cached_property
     def match(self) -> Matcher | None:
@@ -69,7 +69,7 @@ class Signature:
         return None if self.scheme is None else compiled_matcher(self.scheme)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _parsed(text: str) -> Type:
     """A signature's text read once, for every builtin it types (`plus`, `minus`, …): schemes
     only read the cells."""

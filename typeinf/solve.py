@@ -14,8 +14,8 @@ from typeinf.constraints import Equal, Reason, callee_text, reason_text
 from typeinf.errors import InfiniteTypeError, UnsatisfiableConstraintError
 from typeinf.notation import Printer, pformat_all
 from typeinf.schemes import Scheme, Template
-from typeinf.terms import Cell, Sort, find, new_marks
-from typeinf.unify import Mismatch, unify
+from typeinf.terms import Cell, Mismatch, Sort, Type, find, new_marks
+from typeinf.unify import Trail, unify
 
 
 class Solver:
@@ -40,18 +40,19 @@ class Solver:
         """Pairs `unify` could not decide yet, because of `constraint`: `settle` decides them."""
         self.postponed += [(x, y, constraint) for x, y in undecided]
 
-    def record(self, trail: list, position: int, reason: Reason) -> None:
+    def record(self, trail: Trail, position: int, reason: Reason) -> None:
         history = self.history
+        assert history is not None  # only the explaining run, which keeps history, records
         for cell, *_ in trail:
-            if cell.parent is not None and id(cell) not in history:  # type: ignore[operator]
-                history[id(cell)] = (position, reason, cell.parent)  # type: ignore[index]
+            if cell.parent is not None and id(cell) not in history:
+                history[id(cell)] = (position, reason, cell.parent)
 
     def settle(self) -> None:
         """Decide the postponed pairs: at the end of a definition or closure, what the rest of it
         said about their lengths is known."""
         postponed, self.postponed = self.postponed, []
         for x, y, constraint in postponed:
-            trail: list | None = None if self.history is None else []
+            trail: Trail | None = None if self.history is None else []
             try:
                 if unify(x, y, trail):
                     raise Mismatch(x, y, "a row of values against a row of lists of unknown length")
@@ -118,8 +119,10 @@ class Solver:
         callee_reasons = (
             self.reasons(callee_type, constraint.position) if callee_type is not None else []
         )
-        shown = [constraint.expected, constraint.actual, mismatch.left, mismatch.right]
-        printer = Printer(shown + ([callee_type] if callee_reasons else []), located)  # type: ignore[list-item]
+        shown: list[Type] = [constraint.expected, constraint.actual, mismatch.left, mismatch.right]
+        printer = Printer(
+            shown + ([callee_type] if callee_type is not None and callee_reasons else []), located
+        )
         expected, actual, left, right = (printer.format(c) for c in shown)
         reason = reason_text(constraint.reason)
         detail = f"expected `{expected}`, found `{actual}`"
@@ -132,9 +135,10 @@ class Solver:
             for text, at in self.reasons(constraint.expected, constraint.position)
         ]
         if callee_reasons:  # what made the callee expect that
-            name = callee_text(self.nodes[callee])  # type: ignore[index]
+            assert callee is not None and callee_type is not None  # it has reasons: it has a type
+            name = callee_text(self.nodes[callee])
             notes += [
-                (f"{name} is `{printer.format(callee_type)}` because of {text}", at)  # type: ignore[arg-type]
+                (f"{name} is `{printer.format(callee_type)}` because of {text}", at)
                 for text, at in callee_reasons
             ]
         notes += [
