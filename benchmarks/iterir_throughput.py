@@ -2,6 +2,9 @@
 
     python3 -m benchmarks.iterir_throughput [--sizes 10000 100000 1000000] [--shapes …]
 
+The fencil-IR shapes run by default; GTIR's (benchmarks/gtir_shapes.py) with
+`--shapes gtir_setats gtir_concat_where gtir_unstructured`.
+
 Each (shape, size) runs in a fresh interpreter so that its peak resident memory is its own.
 The scaling exponent is the slope of log(parse time) over log(nodes) across the sizes.
 """
@@ -12,7 +15,10 @@ import resource
 import time
 
 from benchmarks.runner import run
+from benchmarks.gtir_shapes import GTIR_SHAPES
 from benchmarks.shapes import SHAPES
+
+ALL_SHAPES = {**SHAPES, **GTIR_SHAPES}
 
 
 def measure(shape: str, size: int) -> dict[str, float]:
@@ -20,7 +26,7 @@ def measure(shape: str, size: int) -> dict[str, float]:
     import iterir
     from iterir import jsontext
 
-    node = SHAPES[shape](size)
+    node = ALL_SHAPES[shape](size)
     nodes = sum(1 for _ in iterir.walk(node))
     start = time.perf_counter()
     text = iterir.pformat(node)
@@ -47,7 +53,7 @@ def main() -> None:
         "benchmarks.iterir_throughput",
         __doc__.splitlines()[0],
         measure,
-        list(SHAPES),
+        list(ALL_SHAPES),
         list(SHAPES),
         [
             ("text MB", lambda r: f"{r['text_mb']:.1f}"),

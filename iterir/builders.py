@@ -1,4 +1,6 @@
-"""Concise IR construction for tests and passes: `lam("x")(deref("x"))`, `call("plus")(a, b)`.
+"""Concise IR construction for tests and passes: `lam("x")(deref("x"))`, `call("plus")(a, b)`,
+and GTIR: `program("p", [sym("a", type=field(["IDim"], "float64"))], [set_at("out", domain,
+call(as_fieldop(lam("x")(deref("x"))))("a"))])`.
 
 Wherever an expression is expected, a `str` stands for a SymRef, an `int` for an int32 literal, a
 `float` for a float64 literal and a `bool` for a bool literal.
@@ -9,19 +11,27 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Union
 
+from iterir import gtir_types as gt
 from iterir import vocabulary as voc
 from iterir.nodes import (
     AxisLiteral,
+    CartesianOffset,
     Expr,
     FencilDefinition,
     FunCall,
     FunctionDefinition,
+    IfStmt,
+    InfinityLiteral,
     Lambda,
     Literal,
     OffsetLiteral,
+    Program,
+    SetAt,
     StencilClosure,
+    Stmt,
     Sym,
     SymRef,
+    Temporary,
 )
 
 ExprLike = Union[Expr, str, int, float, bool]
@@ -49,9 +59,16 @@ def literal(value: str, dtype: str) -> Literal:
     return Literal(value, dtype)
 
 
-def sym(name: str | Sym, kind: str | None = None, dtype: tuple[str, bool] | None = None) -> Sym:
-    """A parameter, optionally annotated: `sym("x", "Iterator", ("float64", False))`."""
-    return name if isinstance(name, Sym) else Sym(name, kind, dtype)
+def sym(
+    name: str | Sym,
+    kind: str | None = None,
+    dtype: tuple[str, bool] | None = None,
+    *,
+    type: gt.GType | None = None,
+) -> Sym:
+    """A parameter, optionally annotated: `sym("x", "Iterator", ("float64", False))` (fencil
+    IR), `sym("x", type=field(["IDim"], "float64"))` (GTIR)."""
+    return name if isinstance(name, Sym) else Sym(name, kind, dtype, type)
 
 
 def lam(*params: str | Sym) -> Callable[[ExprLike], Lambda]:
@@ -68,8 +85,9 @@ def offset(value: int | str) -> OffsetLiteral:
     return OffsetLiteral(value)
 
 
-def axis(name: str) -> AxisLiteral:
-    return AxisLiteral(name)
+def axis(name: str, kind: str | None = None) -> AxisLiteral:
+    """A dimension: the fencil IR's (no kind), or GTIR's ("horizontal", "vertical", "local")."""
+    return AxisLiteral(name, kind)
 
 
 def deref(it: ExprLike) -> FunCall:
@@ -103,8 +121,8 @@ def shift(*offsets: int | str | OffsetLiteral) -> FunCall:
     )
 
 
-def named_range(dim: str, start: ExprLike, stop: ExprLike) -> FunCall:
-    return call("named_range")(axis(dim), start, stop)
+def named_range(dim: str, start: ExprLike, stop: ExprLike, kind: str | None = None) -> FunCall:
+    return call("named_range")(axis(dim, kind), start, stop)
 
 
 def cartesian_domain(*ranges: FunCall) -> FunCall:
@@ -135,4 +153,79 @@ def fencil(
 ) -> FencilDefinition:
     return FencilDefinition(
         name, tuple(function_definitions), tuple(sym(p) for p in params), tuple(closures)
+    )
+
+
+# -- GTIR ------------------------------------------------------------------------------------------
+def scalar(kind: str) -> gt.ScalarType:
+    """`scalar("float64")`."""
+    return gt.ScalarType(kind)
+
+
+def dim(name: str, kind: str = "horizontal") -> gt.Dimension:
+    return gt.Dimension(name, kind)
+
+
+def field(dims: Sequence[str | gt.Dimension], dtype: str | gt.GType) -> gt.FieldType:
+    """`field(["IDim", dim("KDim", "vertical")], "float64")`: a bare name is horizontal."""
+    return gt.FieldType(
+        tuple(d if isinstance(d, gt.Dimension) else dim(d) for d in dims),
+        scalar(dtype) if isinstance(dtype, str) else dtype,
+    )
+
+
+def ref(name: str, type: gt.GType | None = None) -> SymRef:
+    """A reference, with GTIR's type where it is free in a standalone expression."""
+    return SymRef(name, type)
+
+
+def infinity(positive: bool = True) -> InfinityLiteral:
+    return InfinityLiteral("POSITIVE" if positive else "NEGATIVE")
+
+
+def cartesian_offset(domain: AxisLiteral, codomain: AxisLiteral | None = None) -> CartesianOffset:
+    """`IDimₕ→IDimₕ` (the codomain defaults to the domain)."""
+    return CartesianOffset(domain, codomain or domain)
+
+
+def as_fieldop(stencil: ExprLike, domain: ExprLike | None = None) -> FunCall:
+    """`as_fieldop(stencil, domain)`, or `⇑stencil` without a domain: `call(as_fieldop(s))(a)`."""
+    return call("as_fieldop")(stencil) if domain is None else call("as_fieldop")(stencil, domain)
+
+
+def set_at(target: ExprLike, domain: ExprLike, value: ExprLike) -> SetAt:
+    """`target @ domain ← value;`"""
+    return SetAt(expr(value), expr(domain), expr(target))
+
+
+def if_stmt(
+    cond: ExprLike, true_branch: Sequence[Stmt], false_branch: Sequence[Stmt] = ()
+) -> IfStmt:
+    return IfStmt(expr(cond), tuple(true_branch), tuple(false_branch))
+
+
+def temporary(
+    name: str, domain: ExprLike | None = None, dtype: str | gt.GType | None = None
+) -> Temporary:
+    """`name = temporary(domain=…, dtype=…);`; a dtype name stands for its scalar type."""
+    return Temporary(
+        name,
+        None if domain is None else expr(domain),
+        scalar(dtype) if isinstance(dtype, str) else dtype,
+    )
+
+
+def program(
+    name: str,
+    params: Sequence[str | Sym],
+    body: Sequence[Stmt],
+    function_definitions: Sequence[FunctionDefinition] = (),
+    declarations: Sequence[Temporary] = (),
+) -> Program:
+    return Program(
+        name,
+        tuple(function_definitions),
+        tuple(sym(p) for p in params),
+        tuple(declarations),
+        tuple(body),
     )

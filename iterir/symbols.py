@@ -4,7 +4,8 @@ builtin, or nothing (free).
 Scoping: a lambda's or function definition's parameters are visible in its body and shadow
 everything outside; a fencil's function definitions are visible in every definition and closure
 (in any order, so that the type checker can report recursion rather than an unbound name); the
-fencil's parameters are visible in its closures only.
+fencil's parameters are visible in its closures only. A GTIR program's function definitions are
+visible throughout it, its parameters and temporaries in its temporaries and statements.
 """
 
 from __future__ import annotations
@@ -13,15 +14,27 @@ import enum
 from collections.abc import Collection, Iterator
 from typing import NamedTuple
 
-from iterir.nodes import FencilDefinition, FunctionDefinition, Lambda, Node, Sym, SymRef
+from iterir.nodes import (
+    GTIR_CLASSES,
+    FencilDefinition,
+    FunctionDefinition,
+    Lambda,
+    Node,
+    Program,
+    Sym,
+    SymRef,
+    Temporary,
+)
 from iterir.traversal import child_positions, preorder
-from iterir.vocabulary import BUILTINS
+from iterir.vocabulary import BUILTINS, GTIR_BUILTINS
 
 
 class BindingKind(enum.Enum):
     PARAMETER = "parameter"
     FUNCTION_DEFINITION = "function definition"
     FENCIL_PARAMETER = "fencil parameter"
+    PROGRAM_PARAMETER = "program parameter"
+    TEMPORARY = "temporary"
     BUILTIN = "builtin"
     FREE = "free"
 
@@ -32,7 +45,7 @@ class Binding(NamedTuple):
     the cheapest immutable record to make."""
 
     kind: BindingKind
-    declaration: Sym | FunctionDefinition | None = None
+    declaration: Sym | FunctionDefinition | Temporary | None = None
     position: int | None = None
 
 
@@ -79,12 +92,15 @@ class SymbolTable:
 
 def resolve(
     root: Node,
-    builtins: Collection[str] = BUILTINS,
+    builtins: Collection[str] | None = None,
     *,
     tree: tuple[list[Node], list[int]] | None = None,
 ) -> SymbolTable:
     """Bind every SymRef under `root`; `builtins` are the names that need no declaration.
-    `tree` is `preorder(root)`, for callers that have it already."""
+    `tree` is `preorder(root)`, for callers that have it already. By default the builtins are
+    GTIR's under a GTIR program or statement, else the fencil IR's."""
+    if builtins is None:
+        builtins = GTIR_BUILTINS if isinstance(root, GTIR_CLASSES) else BUILTINS
     nodes, sizes = tree or preorder(root)
     scopes: dict[str, list[Binding]] = {}  # name → its bindings, innermost last
     open_scopes: list[tuple[int, list[str]]] = []  # (end position, names), innermost last
@@ -143,4 +159,28 @@ def resolve(
                         for p in params
                     ],
                 )  # type: ignore[attr-defined]
+        elif cls is Program:
+            end = position + sizes[position]
+            defs, params = len(node.function_definitions), len(node.params)  # type: ignore[attr-defined]
+            count = defs + params + len(node.declarations) + len(node.body)  # type: ignore[attr-defined]
+            children = child_positions(sizes, position, count)
+            open_scope(
+                end,
+                [
+                    (nodes[d].id, Binding(BindingKind.FUNCTION_DEFINITION, nodes[d], d))  # type: ignore[attr-defined, arg-type]
+                    for d in children[:defs]
+                ],
+            )
+            close_at = end
+            if count > defs + params:  # parameters and temporaries, from the first declaration on
+                declared = [
+                    (nodes[p].id, Binding(BindingKind.PROGRAM_PARAMETER, nodes[p], p))  # type: ignore[attr-defined, arg-type]
+                    for p in children[defs : defs + params]
+                ]
+                declared += [
+                    (nodes[t].id, Binding(BindingKind.TEMPORARY, nodes[t], t))  # type: ignore[attr-defined, arg-type]
+                    for t in children[defs + params :]
+                    if type(nodes[t]) is Temporary
+                ]
+                later[children[defs + params]] = (end, declared)
     return SymbolTable(nodes, bindings, duplicates)

@@ -38,13 +38,77 @@ GRAMMAR_BUILTINS: frozenset[str] = frozenset(
     }
 )
 FUNCTION_BUILTINS: frozenset[str] = frozenset(
-    """deref can_deref lift scan reduce map_ make_const_list list_get named_range if_ not_ and_
-    or_ xor_ plus minus multiplies divides mod floordiv minimum maximum fmod eq not_eq less
-    greater less_equal greater_equal power abs sin cos tan arcsin arccos arctan sinh cosh tanh
-    arcsinh arccosh arctanh sqrt exp log gamma cbrt floor ceil trunc isfinite isinf
-    isnan""".split()
+    [
+        "deref",
+        "can_deref",
+        "lift",
+        "scan",
+        "reduce",
+        "map_",
+        "make_const_list",
+        "list_get",
+        "named_range",
+        "if_",
+        "not_",
+        "and_",
+        "or_",
+        "xor_",
+        "plus",
+        "minus",
+        "multiplies",
+        "divides",
+        "mod",
+        "floordiv",
+        "minimum",
+        "maximum",
+        "fmod",
+        "eq",
+        "not_eq",
+        "less",
+        "greater",
+        "less_equal",
+        "greater_equal",
+        "power",
+        "abs",
+        "sin",
+        "cos",
+        "tan",
+        "arcsin",
+        "arccos",
+        "arctan",
+        "sinh",
+        "cosh",
+        "tanh",
+        "arcsinh",
+        "arccosh",
+        "arctanh",
+        "sqrt",
+        "exp",
+        "log",
+        "gamma",
+        "cbrt",
+        "floor",
+        "ceil",
+        "trunc",
+        "isfinite",
+        "isinf",
+        "isnan",
+    ]
 )
 BUILTINS: frozenset[str] = GRAMMAR_BUILTINS | FUNCTION_BUILTINS | PRIMITIVES
+#: GTIR's builtins (GT4Py 1.2.3): `map_list` replaces `map_`, and GTIR adds field operations.
+GTIR_BUILTINS: frozenset[str] = (BUILTINS - {"map_"}) | frozenset(
+    [
+        "as_fieldop",
+        "index",
+        "broadcast",
+        "concat_where",
+        "get_domain_range",
+        "map_list",
+        "map_tuple",
+        "tree_map_tuple",
+    ]
+)
 
 #: Infix operators: symbol → (builtin, precedence level). All are left-associative.
 INFIX: dict[str, tuple[str, int]] = {

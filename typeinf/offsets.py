@@ -1,4 +1,8 @@
-"""Offset providers (docs/offset-providers.md): what each offset tag names."""
+"""Offset providers (docs/offset-providers.md): what each offset tag names.
+
+Two JSON forms are read: ours (`{"V2E": {"type": "Connectivity", "origin": …}}`), and GT4Py 1.2's
+offset-provider types (`{"V2E": {"t": "NeighborConnectivityType", "domain": …}}`, read by
+`iterir.offset_types`), which the GTIR samples record and GT4Py passes to its own inference."""
 
 from __future__ import annotations
 
@@ -9,7 +13,9 @@ from typing import Any, TypeVar
 
 from iterir.errors import ParseError
 from iterir.files import read_text
+from iterir.gtir_types import Dimension as GTIRDimension
 from iterir.jsontext import loads
+from iterir.offset_types import OffsetType, offset_types_from_json
 
 
 @dataclass(frozen=True)
@@ -40,7 +46,13 @@ class OffsetProviderFormatError(ValueError):
 
 
 def load_offset_provider(data: object) -> dict[str, Dimension | Connectivity]:
-    """Read an offset provider from decoded JSON; informational keys (`class`, …) are ignored."""
+    """Read an offset provider from decoded JSON, in either form; informational keys (`class`,
+    …) are ignored."""
+    if _is_gt4py_form(data):
+        try:
+            return _from_offset_types(offset_types_from_json(data))
+        except ParseError as error:
+            raise OffsetProviderFormatError(f"{error.json_path}: {error.message}") from None
     if not isinstance(data, dict):
         raise OffsetProviderFormatError("an offset provider is a JSON object of offset tags")
     provider: dict[str, Dimension | Connectivity] = {}
@@ -78,9 +90,32 @@ def _typed(entry: dict[str, Any], key: str, kind: type[_T]) -> _T:
 
 
 def read_offset_provider(path: str | Path) -> dict[str, Dimension | Connectivity]:
-    """The offset provider in the JSON file `path`; a malformed one is a ParseError."""
+    """The offset provider in the JSON file `path`, in either form; a malformed one is a
+    ParseError (with the JSON path of the problem, for GT4Py's form)."""
     data = loads(read_text(path), str(path))
+    if _is_gt4py_form(data):
+        return _from_offset_types(offset_types_from_json(data, str(path)))
     try:
         return load_offset_provider(data)
     except OffsetProviderFormatError as error:
         raise ParseError(str(error), str(path)) from None
+
+
+def _is_gt4py_form(data: object) -> bool:
+    """Whether a decoded document is GT4Py's offset-provider types (its entries have `"t"`)."""
+    return isinstance(data, dict) and any(
+        isinstance(entry, dict) and "t" in entry for entry in data.values()
+    )
+
+
+def _from_offset_types(types: dict[str, OffsetType]) -> dict[str, Dimension | Connectivity]:
+    """GT4Py's offset-provider types as what `shift` and `neighbors` need: a connectivity's
+    source and target locations, its neighbours' count and whether some may be missing."""
+    return {
+        tag: Dimension(entry.value)
+        if isinstance(entry, GTIRDimension)
+        else Connectivity(
+            entry.source_dim.value, entry.codomain.value, entry.max_neighbors, entry.has_skip_values
+        )
+        for tag, entry in types.items()
+    }
