@@ -31,7 +31,22 @@ from iterir.symbols import BindingKind, SymbolTable, resolve
 from iterir.traversal import child_positions, depths, preorder
 from iterir.vocabulary import PRIMITIVES
 from typeinf import shaped
-from typeinf.constraints import Reason, callee_text, ordinal
+from typeinf.constraints import (
+    Annotation,
+    Argument,
+    Call,
+    CastOperand,
+    ClosureDomain,
+    ClosureInput,
+    ClosureOutput,
+    ClosureStencil,
+    DomainRange,
+    NeighborsOperand,
+    Reason,
+    ShiftStart,
+    TupleElement,
+    TupleGetOperand,
+)
 from typeinf.constructors import (
     D_EMPTY,
     FUN,
@@ -53,6 +68,7 @@ from typeinf.constructors import (
     row_items,
     val,
 )
+from typeinf.diagnostics import callee_text
 from typeinf.errors import (
     DuplicateNameError,
     GrammarBuiltinError,
@@ -301,7 +317,7 @@ class Collection:
                 if is_list:
                     dtype = make(LIST, dtype, var(Sort.LENGTH), var(Sort.SKIP))
             annotated = val(kind, dtype, var(Sort.SIZE), var(Sort.LOC), var(Sort.LOC))
-            self.equal(annotated, cell, position, f"the annotation of `{sym.id}`")
+            self.equal(annotated, cell, position, Annotation(sym.id))
         return cell
 
     def symref(self, position: int, node: SymRef) -> Cell | None:
@@ -384,7 +400,7 @@ class Collection:
 
     def call_reason(self, position: int, count: int) -> Reason:
         """The reason of the call at `position`, with `count` arguments (its callee is next)."""
-        return ("call", count, self.nodes[position + 1], position + 1)
+        return Call(count, self.nodes[position + 1], position + 1)
 
     def arguments(
         self, node: FunCall, params: list[Cell], args: list[int], fun_position: int
@@ -402,9 +418,7 @@ class Collection:
         types, equal = self.types, self.equal
         for i, param in enumerate(params):
             arg = args[i]
-            equal(
-                param, types[arg] or self.type_at(arg), arg, ("argument", i, callee, fun_position)
-            )
+            equal(param, types[arg] or self.type_at(arg), arg, Argument(i, callee, fun_position))
 
     # -- the builtins that are part of the grammar (docs/rules.md) ---------------------------
     def arity(self, node: FunCall, args: list[int], count: int) -> None:
@@ -421,7 +435,7 @@ class Collection:
             shaped.make_tuple(len(args)),
             args,
             position,
-            lambda i: f"the {ordinal(i)} element of the tuple",
+            TupleElement,
         )
 
     def rule_tuple_get(self, position: int, node: FunCall, args: list[int]) -> Cell:
@@ -433,7 +447,7 @@ class Collection:
             shaped.tuple_get(index),
             args[1:],
             position,
-            lambda i: f"the tuple that `tuple_get` takes element {index} of",
+            lambda _: TupleGetOperand(index),
         )
 
     def tuple_index_in_range(self, index: int, tuple_position: int) -> None:
@@ -471,12 +485,13 @@ class Collection:
             for offset in node.args:
                 entry = self.offset_entry(offset) if isinstance(offset, OffsetLiteral) else None
                 if isinstance(entry, Connectivity):
-                    assert isinstance(offset, OffsetLiteral)  # only an offset literal has an entry
+                    # Only an offset literal naming a tag has an entry.
+                    assert isinstance(offset, OffsetLiteral) and isinstance(offset.value, str)
                     self.equal(
                         loc(entry.origin),
                         current_out,
                         position,
-                        f"the shift by `{offset.value}`, which starts from a {entry.origin}",
+                        ShiftStart(offset.value, entry.origin),
                     )
                     current_out = loc(entry.neighbor)
         dtype, size, defined = var(Sort.DTYPE), var(Sort.SIZE), var(Sort.LOC)
@@ -512,7 +527,7 @@ class Collection:
             val(ITERATOR, dtype, size, current, defined),
             self.type_at(args[1]),
             args[1],
-            f"the iterator whose neighbors along `{tag.value}` are taken",
+            NeighborsOperand(tag.value),
         )
         return val(VALUE, make(LIST, dtype, length, skip), size)
 
@@ -529,7 +544,7 @@ class Collection:
             val(VALUE, var(Sort.DTYPE), size),
             self.type_at(args[0]),
             args[0],
-            "the value that `cast_` converts",
+            CastOperand(),
         )
         result = val(VALUE, prim(target.id), size)
         self.types[args[1]] = result
@@ -541,19 +556,18 @@ class Collection:
                 val(VALUE, prim("named_range"), SCALAR),
                 self.type_at(arg),
                 arg,
-                f"the {ordinal(i)} range of the domain",
+                DomainRange(i),
             )
         return val(VALUE, prim("domain"), SCALAR)
 
     # -- closures (docs/rules.md) ------------------------------------------------------------
     def closure(self, position: int, node: StencilClosure) -> None:
         domain, stencil, output, *inputs = self.children(position)
-        plural = "" if len(inputs) == 1 else "s"
-        reasons = [
-            "a closure's domain",
-            "the closure's output, which is written through a column iterator",
-            *(f"the {ordinal(i)} input of the closure" for i in range(len(inputs))),
-            f"the stencil, which is applied to the closure's {len(inputs)} input{plural}",
+        reasons: list[Reason] = [
+            ClosureDomain(),
+            ClosureOutput(),
+            *(ClosureInput(i) for i in range(len(inputs))),
+            ClosureStencil(len(inputs)),
         ]
         self.run.shaped(
             self,

@@ -102,9 +102,7 @@ def _meet_row_of_values(
         concrete = T_EMPTY if empty else make(TTUPLE, var(Sort.TYPE), var(Sort.TROW))
         return [*_expand(first, concrete), (concrete, second)]
     same_family = other.ctor is not None and other.ctor.row == "argument"
-    raise Mismatch(
-        row_, other, "different numbers of items" if same_family else "different constructors"
-    )
+    raise Mismatch(row_, other, "items" if same_family else "constructors")
 
 
 def _expand(row_: Cell, concrete: Cell) -> list[tuple[Cell, Cell]]:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from iterir import Node
 from iterir.gcpause import gc_paused
 from iterir.traversal import walk
+from typeinf.constraints import Reason
 from typeinf.errors import TypeInferenceError
 from typeinf.infer import Provider, _program_type, every_error
 from typeinf.terms import Cell, Type, find, roots
@@ -18,7 +19,7 @@ MAX_REASONS = 8
 @dataclass
 class Explained:
     type: Type | None  # None when inference stopped before reaching the node
-    reasons: list[tuple[str, Node]]  # in evaluation order: words, and the node they are about
+    reasons: list[tuple[Reason, Node]]  # in evaluation order, each with the node it is about
     errors: list[TypeInferenceError]
 
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from iterir import FunCall
 from typeinf import shaped
-from typeinf.constraints import Equal, Reason
+from typeinf.constraints import Equal, Reason, ShapedRule
 from typeinf.constructors import fixed_params
 from typeinf.matching import Matcher, walk_match
 from typeinf.schemes import Scheme, Template
@@ -111,12 +111,12 @@ class FastRun:
         return result
 
     def shaped(self, collection: Collection, signature: Signature, args: list[int], position: int,
-               reason: Callable[[int], str]) -> Cell:  # fmt: skip
+               reason: Callable[[int], Reason]) -> Cell:  # fmt: skip
         """The type of a use typed by a signature of its shape (`shaped`), matched as a builtin's
         call is (`reason` is left to the explaining run)."""
         if signature.match is not None:
             result = self.matched(
-                collection, signature.match, args, position, f"the typing rule of {signature.name}"
+                collection, signature.match, args, position, ShapedRule(signature.name)
             )
             if result is not None:
                 return result
@@ -189,7 +189,7 @@ class ExplainingRun:
         return result
 
     def shaped(self, collection: Collection, signature: Signature, args: list[int], position: int,
-               reason: Callable[[int], str]) -> Cell:  # fmt: skip
+               reason: Callable[[int], Reason]) -> Cell:  # fmt: skip
         """The type of a use typed by a signature of its shape: one constraint per part, each
         with its own reason."""
         return _part_by_part(self, collection, signature, args, reason)
@@ -220,7 +220,7 @@ Run = FastRun | ExplainingRun
 
 
 def _part_by_part(run: Run, collection: Collection, signature: Signature, args: list[int],
-                  reason: Callable[[int], str]) -> Cell:  # fmt: skip
+                  reason: Callable[[int], Reason]) -> Cell:  # fmt: skip
     """`signature` instantiated, each parameter made equal to its argument's type (`reason(i)`)."""
     instantiate_call = signature.instantiate_call
     assert instantiate_call is not None  # the typing rules' signatures are of a fixed arity

@@ -10,7 +10,8 @@ for cycles in the type graph at the end, which keeps unification near-linear.
 from __future__ import annotations
 
 from iterir import Node
-from typeinf.constraints import Equal, Reason, callee_text, reason_text
+from typeinf import diagnostics
+from typeinf.constraints import Argument, Call, Conflict, Equal, Note, Reason
 from typeinf.errors import InfiniteTypeError, UnsatisfiableConstraintError
 from typeinf.notation import Printer, pformat_all
 from typeinf.schemes import Scheme, Template
@@ -55,7 +56,7 @@ class Solver:
             trail: Trail | None = None if self.history is None else []
             try:
                 if unify(x, y, trail):
-                    raise Mismatch(x, y, "a row of values against a row of lists of unknown length")
+                    raise Mismatch(x, y, "unknown lengths")
             except Mismatch as mismatch:
                 raise self.unsatisfiable(constraint, mismatch) from None
             if trail:
@@ -69,10 +70,10 @@ class Solver:
         """A fresh instance of the definition at `definition`, which is solved already."""
         return self.schemes[definition].instantiate()
 
-    def reasons(self, cell: Cell, position: int) -> list[tuple[str, Node]]:
+    def reasons(self, cell: Cell, position: int) -> list[tuple[Reason, Node]]:
         """Why `cell` has its type: the constraints that joined it, or anything in its class,
-        with something else, in the order they were solved, each as words and the node it is
-        about (the failing constraint's own `position` left out)."""
+        with something else, in the order they were solved, each with the node it is about (the
+        failing constraint's own `position` left out)."""
         if self.history is None:
             return []
         root, own = find(cell), []
@@ -88,10 +89,10 @@ class Solver:
         limit: int,
         skip: int | None = None,
         by_position: bool = False,
-    ) -> list[tuple[str, Node]]:
+    ) -> list[tuple[Reason, Node]]:
         """The constraints that joined something into one of `classes` (ids of class roots),
-        after `also`, in the order they were solved (or of their nodes' positions): words and
-        the node each is about, one per node position, at most `limit`, the one at `skip` left
+        after `also`, in the order they were solved (or of their nodes' positions): the reason
+        and the node each is about, one per node position, at most `limit`, the one at `skip` left
         out."""
         chain = also + [
             (at, reason)
@@ -100,21 +101,24 @@ class Solver:
         ]
         if by_position:
             chain.sort(key=lambda pair: pair[0])
-        out: list[tuple[str, Node]] = []
+        out: list[tuple[Reason, Node]] = []
         seen = {skip}
         for at, reason in chain:
             if at not in seen and len(out) < limit:
                 seen.add(at)
-                out.append((reason_text(reason), self.nodes[at]))
+                out.append((reason, self.nodes[at]))
         return out
 
     def unsatisfiable(self, constraint: Equal, mismatch: Mismatch) -> UnsatisfiableConstraintError:
+        """The error `constraint` is, failing with `mismatch`: its types and the clashing parts,
+        printed together, and the reasons behind each (said in words by `diagnostics`)."""
         # Locations are shown when they are what differs.
         located = mismatch.left.sort in (Sort.LOC, Sort.LROW) or mismatch.right.sort in (
             Sort.LOC,
             Sort.LROW,
         )
-        callee = constraint.reason[3] if isinstance(constraint.reason, tuple) else None
+        reason = constraint.reason
+        callee = reason.callee_position if isinstance(reason, (Argument, Call)) else None
         callee_type = self.types[callee] if callee is not None else None
         callee_reasons = (
             self.reasons(callee_type, constraint.position) if callee_type is not None else []
@@ -124,45 +128,35 @@ class Solver:
             shown + ([callee_type] if callee_type is not None and callee_reasons else []), located
         )
         expected, actual, left, right = (printer.format(c) for c in shown)
-        reason = reason_text(constraint.reason)
-        detail = f"expected `{expected}`, found `{actual}`"
-        if {left, right} != {expected, actual}:
-            detail += f"; `{left}` and `{right}` differ"
-        detail += f" ({mismatch.why})" + printer.where().replace(" where", "; where", 1)
-        node = self.nodes[constraint.position]
         notes = [
-            (f"`{expected}` is expected because of {text}", at)
-            for text, at in self.reasons(constraint.expected, constraint.position)
+            Note("expected", expected, why, at)
+            for why, at in self.reasons(constraint.expected, constraint.position)
         ]
         if callee_reasons:  # what made the callee expect that
             assert callee is not None and callee_type is not None  # it has reasons: it has a type
-            name = callee_text(self.nodes[callee])
+            printed = printer.format(callee_type)
             notes += [
-                (f"{name} is `{printer.format(callee_type)}` because of {text}", at)
-                for text, at in callee_reasons
+                Note("callee", printed, why, at, self.nodes[callee]) for why, at in callee_reasons
             ]
         notes += [
-            (f"this is `{actual}` because of {text}", at)
-            for text, at in self.reasons(constraint.actual, constraint.position)
+            Note("actual", actual, why, at)
+            for why, at in self.reasons(constraint.actual, constraint.position)
         ]
         for cell, text in ((mismatch.left, left), (mismatch.right, right)):  # the parts that clash
             if cell is not constraint.expected and cell is not constraint.actual:
                 notes += [
-                    (f"`{text}` comes from {why}", at)
+                    Note("part", text, why, at)
                     for why, at in self.reasons(cell, constraint.position)
                 ]
-        once: dict[int, tuple[str, Node]] = {}
-        for words, at in notes:  # one note per node, the first
-            once.setdefault(id(at), (words, at))
-        return UnsatisfiableConstraintError(
-            f"type mismatch in {reason}: {detail}",
-            node,
-            expected,
-            actual,
-            summary=f"type mismatch in {reason}",
-            details=[detail],
-            notes=list(once.values()),
+        once: dict[int, Note] = {}
+        for note in notes:  # one note per node, the first
+            once.setdefault(id(note.node), note)
+        node = self.nodes[constraint.position]
+        where = printer.where()
+        conflict = Conflict(
+            reason, node, expected, actual, left, right, mismatch.why, where, tuple(once.values())
         )
+        return diagnostics.unsatisfiable(conflict)
 
 
 MAX_REASONS = 4

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar, final
+from typing import TYPE_CHECKING, ClassVar, Literal, final
 
 from iterir.vocabulary import PRIMITIVES
 
@@ -213,9 +213,17 @@ def new_marks() -> tuple[int, int]:
     return first, first + 1
 
 
+#: Why two types cannot be made equal (`diagnostics` says it in words): two constants, two sorts,
+#: two families that share no dtype, a dtype outside a variable's family, rows of different
+#: lengths, two constructors, or a row of values against a row of lists of unknown length.
+Why = Literal[
+    "constants", "sorts", "families", "family", "items", "constructors", "unknown lengths"
+]
+
+
 class Mismatch(Exception):
     """Two types that cannot be made equal: the innermost conflicting pair, and why."""
 
-    def __init__(self, left: Cell, right: Cell, why: str) -> None:
+    def __init__(self, left: Cell, right: Cell, why: Why) -> None:
         super().__init__(why)
         self.left, self.right, self.why = left, right, why

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import TypeAlias
 
 from typeinf.constructors import PRIM
-from typeinf.terms import Cell, Mismatch, Sort, root_of, sort_meet
+from typeinf.terms import Cell, Mismatch, Sort, Why, root_of, sort_meet
 
 #: A cell a constraint changed, with what it was before: parent, rank, sort and family.
 TrailEntry: TypeAlias = tuple[Cell, "Cell | None", int, Sort, "frozenset[str] | None"]
@@ -88,7 +88,7 @@ def _solve(a: Cell, b: Cell, postponed: list[tuple[Cell, Cell]], trail: Trail | 
                 _merge_variables(x, y)
         elif x.ctor is y.ctor:
             if x.label != y.label:
-                raise Mismatch(x, y, "different constants")
+                raise Mismatch(x, y, "constants")
             if keep:
                 save((x, None, x.rank, x.sort, x.family))
                 save((y, None, y.rank, y.sort, y.family))
@@ -132,12 +132,10 @@ def _unsaved(entry: TrailEntry) -> None:
     """`_solve`'s `save` without a trail: never called (`keep` guards every call)."""
 
 
-def _why(x: Cell, y: Cell) -> str:
+def _why(x: Cell, y: Cell) -> Why:
     assert x.ctor is not None and y.ctor is not None  # both are structures here
     row = x.ctor.row
-    if row is not None and row == y.ctor.row:
-        return "different numbers of items"
-    return "different constructors"
+    return "items" if row is not None and row == y.ctor.row else "constructors"
 
 
 def _link(x: Cell, y: Cell) -> None:
@@ -154,10 +152,10 @@ def _link(x: Cell, y: Cell) -> None:
 def _merge_variables(x: Cell, y: Cell) -> None:
     sort = sort_meet(x.sort, y.sort)
     if sort is None:
-        raise Mismatch(x, y, "different sorts")
+        raise Mismatch(x, y, "sorts")
     family = x.family if y.family is None else y.family if x.family is None else x.family & y.family
     if family is not None and not family:
-        raise Mismatch(x, y, "incompatible families")
+        raise Mismatch(x, y, "families")
     _link(x, y)
     root = root_of(x)
     root.sort, root.family = sort, family
@@ -175,9 +173,9 @@ def bind(variable: Cell, structure: Cell) -> None:
     subsort of it; a dtype variable restricted to a family, only for a primitive of the family."""
     if not binds_directly(variable, structure):
         if sort_meet(variable.sort, structure.sort) is not structure.sort:
-            raise Mismatch(variable, structure, "different sorts")
+            raise Mismatch(variable, structure, "sorts")
         if variable.family is not None and not (
             structure.ctor is PRIM and structure.label in variable.family
         ):
-            raise Mismatch(variable, structure, "outside the family")
+            raise Mismatch(variable, structure, "family")
     variable.parent = structure
