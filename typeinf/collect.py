@@ -292,9 +292,7 @@ class Collection:
         sym = self.nodes[position]
         assert isinstance(sym, Sym)
         if sym.kind is not None or sym.dtype is not None:
-            kind = {"Iterator": ITERATOR, "Value": VALUE}.get(sym.kind or "", None) or var(
-                Sort.KIND
-            )
+            kind = {"Iterator": ITERATOR, "Value": VALUE}.get(sym.kind or "") or var(Sort.KIND)
             dtype = var(Sort.DTYPE)
             if sym.dtype is not None:
                 name, is_list = sym.dtype
@@ -311,6 +309,8 @@ class Collection:
         kind, _, declared = self.symbols.bindings[position]
         if kind is _BUILTIN:
             signature = BUILTINS[node.id]
+            if signature.relations:  # typed the general way, by an instance with its relations
+                return self.solver.instantiate(signature.scheme, position)  # type: ignore[arg-type]
             if signature.how == "signature":
                 if (
                     signature.instantiate_call is not None

@@ -12,6 +12,7 @@ from iterir.traversal import child_positions, walk
 from typeinf.collect import Collection
 from typeinf.errors import InternalError, TypeInferenceError
 from typeinf.offsets import OffsetProvider, load_offset_provider
+from typeinf.relations import Relation
 from typeinf.terms import ClosureType, DefinitionType, FencilType, Type
 
 Provider = OffsetProvider | dict[str, Any] | None
@@ -60,7 +61,9 @@ def _program_type(collection: Collection, position: int, types: list[Type | None
     types of their parts (which `types` must already hold)."""
     current = collection.nodes[position]
     if isinstance(current, FunctionDefinition):
-        return DefinitionType(current.id, collection.type_at(position))
+        return DefinitionType(
+            current.id, collection.type_at(position), _relations(collection, position)
+        )
     if isinstance(current, StencilClosure):
         _, _, output, *inputs = collection.children(position)
         return ClosureType(tuple(collection.type_at(i) for i in inputs), collection.type_at(output))
@@ -69,12 +72,21 @@ def _program_type(collection: Collection, position: int, types: list[Type | None
         children = child_positions(collection.sizes, position, count)
         ndefs = len(current.function_definitions)
         definitions = tuple(
-            DefinitionType(collection.nodes[p].id, collection.type_at(p))  # type: ignore[attr-defined]
+            DefinitionType(collection.nodes[p].id, collection.type_at(p), _relations(collection, p))  # type: ignore[attr-defined]
             for p in children[:ndefs]
         )
         params = tuple(collection.type_at(p) for p in children[ndefs:])
         return FencilType(current.id, definitions, params)
     return types[position] if types[position] is not None else collection.built(position)
+
+
+def _relations(collection: Collection, position: int) -> tuple[Relation, ...]:
+    """The relations the type of the definition at `position` is subject to: its scheme's, or
+    for a definition inferred on its own (never generalized), those still open at the end."""
+    scheme = collection.solver.schemes.get(position)
+    if scheme is not None:
+        return scheme.relations
+    return collection.solver.in_order() if position == 0 else ()
 
 
 def infer(node: Node, offset_provider: Provider = None) -> Type:
@@ -115,7 +127,7 @@ def _node_types(collection: Collection, complete: bool) -> dict[int, Type]:
         for position in range(len(types) - 1, -1, -1):
             types[position] = _program_type(collection, position, types)
     result: dict[int, Type] = {}
-    for current, type_ in zip(collection.nodes, types):
+    for current, type_ in zip(collection.nodes, types, strict=True):
         if type_ is not None and id(current) not in result:
             result[id(current)] = type_
     return result
