@@ -12,13 +12,14 @@ import pytest
 
 import iterir
 import typeinf
-from typeinf.constructors import PRIM, prim
+import typeinf.notation
+from typeinf.constructors import LIST, PRIM, prim
 from typeinf.errors import UnsatisfiableConstraintError
 from typeinf.relations import CannotHold, Equate, Relation, known
 from typeinf.runs import ExplainingRun, FastRun
 from typeinf.signatures import BUILTINS
 from typeinf.solve import Solver
-from typeinf.terms import Cell, Sort, find, var
+from typeinf.terms import Cell, Sort, find, make, var
 
 ORDER = ("int32", "int64", "float32", "float64")
 
@@ -212,3 +213,33 @@ def test_check_reports_a_relation_per_definition() -> None:
     )
     checked = typeinf.check(iterir.parse(text))
     assert [e.summary for e in checked.errors] == ["a relation of `larger` cannot hold"] * 2
+
+
+class ListOf(Relation):
+    """`out` is a list (of what, once `a` is known): binds part of what it determines while it
+    waits, with a fresh structure at every firing."""
+
+    __slots__ = ()
+
+    def fire(self, equate: Equate) -> bool:
+        a, out = self.cells
+        equate(out, make(LIST, var(Sort.DTYPE), var(Sort.LENGTH), var(Sort.SKIP)))
+        if known(a) is None:
+            return False
+        equate(find(out).args[0], a)
+        return True
+
+    def show(self, name: Callable[[Cell], str]) -> str:
+        a, out = self.cells
+        return f"{name(out)} = list_of({name(a)})"
+
+
+def test_a_relation_that_binds_while_it_waits_reaches_a_fixpoint() -> None:
+    solver = Solver([iterir.parse("x")], [None])
+    FastRun(solver)
+    a, out = var(Sort.DTYPE), var(Sort.DTYPE)
+    solver.relate(ListOf(a, out), 0, "a test")
+    solver.settle()  # ends: the second pass changes no cell's root
+    assert find(out).ctor is LIST and len(solver.open) == 1
+    printer = typeinf.notation.Printer([])
+    assert solver.open[0][0].show(printer.render) == "L[T₀, T₁, T₂] = list_of(T₃)"

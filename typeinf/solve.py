@@ -20,6 +20,8 @@ from typeinf.schemes import Scheme, Template
 from typeinf.terms import Cell, Sort, find, new_marks
 from typeinf.unify import Mismatch, unify
 
+#: What `unify` leaves on a trail for each cell it changed (see `unify.unify`).
+_Link = tuple[Cell, Cell | None, int, Sort | None, frozenset[str] | None]
 #: A relation waiting for its inputs: the relation, and the position and reason of what made it.
 Open = tuple[Relation, int, Reason]
 
@@ -73,7 +75,7 @@ class Solver:
     def decide_postponed(self) -> None:
         postponed, self.postponed = self.postponed, []
         for x, y, constraint in postponed:
-            trail: list | None = None if self.history is None else []
+            trail: list[_Link] | None = None if self.history is None else []
             try:
                 if unify(x, y, trail):
                     raise Mismatch(x, y, "a row of values against a row of lists of unknown length")
@@ -91,44 +93,47 @@ class Solver:
     def relate(self, relation: Relation, position: int, reason: Reason) -> None:
         """`relation` must hold, because of `reason` at `position`: fired at once, and kept open
         (fired again at `settle`) if it must wait for its inputs."""
-        if not self.fire(relation, position, reason)[0]:
+        if not self.fire(relation, position, reason):
             self.open.append((relation, position, reason))
 
-    def fire(self, relation: Relation, position: int, reason: Reason) -> tuple[bool, bool]:
-        """Fire `relation`: whether it settled, and whether it joined two classes of cells (what
-        may tell another relation its inputs). Raise its error if it cannot hold."""
-        equal, joined = self.equal, False
+    def fire(self, relation: Relation, position: int, reason: Reason) -> bool:
+        """Fire `relation`: whether it settled. Raise its error if it cannot hold."""
+        equal = self.equal
 
         def equate(cell: Cell, value: Cell) -> None:
-            nonlocal joined
             if find(cell) is find(value):
                 return
-            joined = True
             try:
                 equal(cell, value, position, reason)
             except UnsatisfiableConstraintError as error:  # what it determines clashes
                 raise _Clash(error) from None
 
         try:
-            settled = relation.fire(equate)
+            return relation.fire(equate)
         except CannotHold as failure:
             raise self.cannot_hold(relation, position, reason, failure.why) from None
         except _Clash as clash:
             error = clash.error
             why = f"it determines `{error.actual}`, not `{error.expected}`"
             raise self.cannot_hold(relation, position, reason, why) from None
-        return settled, joined
 
     def fire_open(self) -> None:
-        """Fire the open relations until none settles or joins anything: a fixpoint."""
+        """Fire the open relations until a pass over them makes no progress: none settles, and
+        none changes what any of its cells stands for (the root of its class). Each change binds
+        a variable of some relation or joins two classes of its cells, which are finitely many:
+        this ends, even with a relation that binds part of what it determines while it waits."""
         progress = True
         while progress and self.open:
             waiting, self.open, progress = self.open, [], False
             for entry in waiting:
-                settled, joined = self.fire(*entry)
-                if not settled:
-                    self.open.append(entry)
-                progress = progress or settled or joined
+                cells = entry[0].cells
+                before = [find(cell) for cell in cells]
+                if self.fire(*entry):
+                    progress = True
+                    continue
+                self.open.append(entry)
+                if not progress:
+                    progress = any(find(c) is not b for c, b in zip(cells, before, strict=True))
 
     def take_open(self) -> tuple[Relation, ...]:
         """The relations still open, which the solver no longer fires: those of a definition
