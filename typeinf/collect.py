@@ -326,6 +326,8 @@ class Collection:
         kind, _, declared = self.symbols.bindings[position]
         if kind is _BUILTIN:
             signature = BUILTINS[node.id]
+            if signature.relations:  # typed the general way, by an instance with its relations
+                return self.solver.instantiate(signature.scheme, position)  # type: ignore[arg-type]
             if signature.how == "signature":
                 if (
                     signature.instantiate_call is not None

@@ -108,6 +108,13 @@ class ClosureStencil:
 
 
 @dataclass(frozen=True, slots=True)
+class RelationOf:
+    """A relation that a use of `callee` (a definition or builtin whose type carries it) brings."""
+
+    callee: Node
+
+
+@dataclass(frozen=True, slots=True)
 class ShapedRule:
     """The typing rule of a builtin of the grammar whose use was matched as a whole (the fast run
     says no more; the explaining run gives each part its own reason)."""
@@ -130,6 +137,7 @@ Reason = (
     | ClosureInput
     | ClosureStencil
     | ShapedRule
+    | RelationOf
 )
 
 
@@ -162,6 +170,20 @@ class Conflict:
     why: Why
     where: str
     notes: tuple[Note, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RelationConflict:
+    """A relation that can never hold, as the solver found it: its reason and node, the relation
+    with its cells named (`shown`), the known ones' values (`values`, `T₀ = bool, …`), the
+    relation's own account of why (`why`), and, per known cell, why it is what it is."""
+
+    reason: Reason
+    node: Node
+    shown: str
+    values: str
+    why: str
+    notes: tuple[tuple[str, str, Reason, Node], ...]  # name, printed value, reason, node
 
 
 class Equal(NamedTuple):

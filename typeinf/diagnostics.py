@@ -30,6 +30,8 @@ from typeinf.constraints import (
     NeighborsOperand,
     Note,
     Reason,
+    RelationConflict,
+    RelationOf,
     ShapedRule,
     ShiftStart,
     TupleElement,
@@ -168,6 +170,8 @@ def reason_text(reason: Reason) -> str:
             return f"the stencil, which is applied to the closure's {inputs} input{'' if inputs == 1 else 's'}"
         case ShapedRule(builtin):
             return f"the typing rule of {builtin}"
+        case RelationOf(callee):
+            return f"a relation of {callee_text(callee)}"
 
 
 #: Why two types clash, in words.
@@ -192,6 +196,29 @@ def _note(note: Note) -> tuple[str, Node]:
     if note.about == "actual":
         return f"this is `{note.printed}` because of {because}", note.node
     return f"`{note.printed}` comes from {because}", note.node
+
+
+def cannot_hold(conflict: RelationConflict) -> UnsatisfiableConstraintError:
+    """The error a relation that can never hold is, in words: `a relation of `larger` cannot
+    hold: `T₂ = max(T₀, T₁)` with T₀ = bool, T₁ = int32 (`bool` has no place in the order)`."""
+    said = reason_text(conflict.reason)
+    detail = (
+        f"`{conflict.shown}`"
+        + (f" with {conflict.values}" if conflict.values else "")
+        + f" ({conflict.why})"
+    )
+    notes: dict[int, tuple[str, Node]] = {}  # one note per node, the first
+    for name, value, reason, at in conflict.notes:
+        notes.setdefault(id(at), (f"{name} is `{value}` because of {reason_text(reason)}", at))
+    return UnsatisfiableConstraintError(
+        f"{said} cannot hold: {detail}",
+        conflict.node,
+        conflict.shown,
+        conflict.values,
+        summary=f"{said} cannot hold",
+        details=[detail],
+        notes=list(notes.values()),
+    )
 
 
 def unsatisfiable(conflict: Conflict) -> UnsatisfiableConstraintError:

@@ -13,6 +13,7 @@ from iterir.traversal import child_positions, walk
 from typeinf.collect import Collection
 from typeinf.errors import InternalError, TypeInferenceError
 from typeinf.offsets import OffsetProvider, load_offset_provider
+from typeinf.relations import Relation
 from typeinf.terms import ClosureType, DefinitionType, FencilType, Type
 
 Provider = OffsetProvider | dict[str, Any] | None
@@ -63,7 +64,9 @@ def _program_type(
     types of their parts (which `types` must already hold)."""
     current = collection.nodes[position]
     if isinstance(current, FunctionDefinition):
-        return DefinitionType(current.id, collection.type_at(position))
+        return DefinitionType(
+            current.id, collection.type_at(position), _relations(collection, position)
+        )
     if isinstance(current, StencilClosure):
         _, _, output, *inputs = collection.children(position)
         return ClosureType(tuple(collection.type_at(i) for i in inputs), collection.type_at(output))
@@ -73,12 +76,25 @@ def _program_type(
         ndefs = len(current.function_definitions)
         definitions = tuple(
             # A fencil's first children are its definitions.
-            DefinitionType(cast(FunctionDefinition, collection.nodes[p]).id, collection.type_at(p))
+            DefinitionType(
+                cast(FunctionDefinition, collection.nodes[p]).id,
+                collection.type_at(p),
+                _relations(collection, p),
+            )
             for p in children[:ndefs]
         )
         params = tuple(collection.type_at(p) for p in children[ndefs:])
         return FencilType(current.id, definitions, params)
     return types[position] if types[position] is not None else collection.built(position)
+
+
+def _relations(collection: Collection, position: int) -> tuple[Relation, ...]:
+    """The relations the type of the definition at `position` is subject to: its scheme's, or
+    for a definition inferred on its own (never generalized), those still open at the end."""
+    scheme = collection.solver.schemes.get(position)
+    if scheme is not None:
+        return scheme.relations
+    return collection.solver.in_order() if position == 0 else ()
 
 
 def infer(node: Node, offset_provider: Provider = None) -> Type:

@@ -44,6 +44,7 @@ from typeinf.terms import (
     Type,
     find,
     make,
+    relations_of,
     roots,
 )
 
@@ -76,6 +77,7 @@ class Printer:
 
     def __init__(self, types: list[Type], locations: bool = False) -> None:
         self.locations = locations
+        self.relations = [r for type_ in types for r in relations_of(type_)]
         self.numbers: dict[int, int] = {}
         self.variables: list[Cell] = []
         seen: set[int] = set()
@@ -98,13 +100,21 @@ class Printer:
             self.variables.append(root)
         return self.numbers[id(root)]
 
+    def placeholder(self) -> str:
+        """A variable's name that no variable of the types has: for a cell known already, named
+        as a variable (as an error names a relation's cells)."""
+        self.variables.append(make(PRIM))  # takes a number, and is no variable of a `where`
+        return f"T{subscript(len(self.variables) - 1)}"
+
     def where(self) -> str:
-        """`where T₀: float, …` for the family-restricted dtype variables, in number order."""
+        """`where T₀: float, …` for the family-restricted dtype variables, in number order, then
+        the relations the types are subject to (`T₂ = max(T₀, T₁)`), in order."""
+        relations = [relation.show(self.render) for relation in self.relations]
         clauses = [
             f"T{subscript(self.numbers[id(v)])}: {FAMILY_NAMES.get(v.family, 'one of ' + ', '.join(sorted(v.family)))}"
             for v in self.variables
             if v.sort in (Sort.DTYPE, Sort.DROW) and v.family is not None and find(v) is v
-        ]
+        ] + relations
         return " where " + ", ".join(clauses) if clauses else ""
 
     def format(self, type_: Type) -> str:

@@ -120,12 +120,18 @@ def parse_type(text: str, locations: bool | None = None) -> Type:
     `locations` says which notation; by default it is the located one if any iterator shows
     its locations.
     """
+    return parse_with_variables(text, locations)[0]
+
+
+def parse_with_variables(text: str, locations: bool | None = None) -> tuple[Type, dict[int, Cell]]:
+    """`parse_type`, and the cell of each variable by its number as written (`T₂`, `²`: 2)."""
     reader = _Reader(text)
     with gc_paused():  # a long type is many small acyclic objects: the collector would rescan them
         tree = _run(reader.start())
+        builder = _Builder(reader.located if locations is None else locations)
         try:
-            type_: Type = _build(tree, _Builder(reader.located if locations is None else locations))
-            return type_
+            type_: Type = _build(tree, builder)
+            return type_, builder.variables
         except TypeSyntaxError as exc:
             raise TypeSyntaxError(f"{exc} in {_echo(text, 0)}") from None
 

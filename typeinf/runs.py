@@ -40,6 +40,7 @@ class FastRun:
 
     def __init__(self, solver: Solver) -> None:
         self.solver = solver
+        solver.equal = self.equal  # what relations bind through
         self.definition_callees: dict[int, int] = {}  # SymRef position → definition it calls
 
     def equal(self, expected: Cell, actual: Cell, position: int, reason: Reason) -> None:
@@ -92,19 +93,23 @@ class FastRun:
         if position and type(collection.nodes[position - 1]) is FunCall:  # a call's first child
             self.definition_callees[position] = definition
             return None
-        return self.solver.instance(definition)
+        return self.solver.instance(definition, position)
 
     def call_definition(
         self, collection: Collection, fun_position: int, args: list[int], position: int
     ) -> Cell | None:
         """The type of a call of a definition, by walking its solved type against the arguments'
         types (`matching.walk_match`) and copying only the result; None if the callee is no
-        definition or the walk does not fit (the callee then has its type, for the general way)."""
+        definition or the walk does not fit, or its type is subject to relations, which the walk
+        would not copy (the callee then has its type, for the general way)."""
         definition = self.definition_callees.pop(fun_position, None)
         if definition is None:
             return None
         template = self.solver.schemes[definition]
         assert isinstance(template, Template)  # what this run generalizes to (`generalize`)
+        if template.relations:
+            collection.types[fun_position] = self.solver.instance(definition, fun_position)
+            return None
         result = self.matched(collection, partial(walk_match, template.root), args, position, None)
         if result is None:
             collection.types[fun_position] = template.instantiate()
@@ -148,8 +153,9 @@ class FastRun:
 
     def generalize(self, position: int, cell: Cell, types: list[Cell | None], size: int) -> None:
         """A definition's solved type, instantiated by copying its graph (a Template): most
-        definitions are used once or twice, fewer than compiling a plan would pay for."""
-        self.solver.schemes[position] = Template(cell)
+        definitions are used once or twice, fewer than compiling a plan would pay for. The
+        relations still open are part of it."""
+        self.solver.schemes[position] = Template(cell, self.solver.take_open())
 
 
 class ExplainingRun:
@@ -159,6 +165,7 @@ class ExplainingRun:
 
     def __init__(self, solver: Solver) -> None:
         self.solver = solver
+        solver.equal = self.equal  # what relations bind through
 
     def equal(self, expected: Cell, actual: Cell, position: int, reason: Reason) -> None:
         """`expected` and `actual` are one type; a mismatch undoes this constraint's partial work
@@ -199,7 +206,7 @@ class ExplainingRun:
 
     def definition_use(self, collection: Collection, position: int, definition: int) -> Cell | None:
         """A fresh instance of the definition's scheme, at every reference."""
-        return self.solver.instance(definition)
+        return self.solver.instance(definition, position)
 
     def call_definition(
         self, collection: Collection, fun_position: int, args: list[int], position: int
@@ -208,9 +215,10 @@ class ExplainingRun:
         return None
 
     def generalize(self, position: int, cell: Cell, types: list[Cell | None], size: int) -> None:
-        """A definition's solved type as a scheme; one that contains itself is said where."""
+        """A definition's solved type as a scheme, with the relations still open; one that
+        contains itself is said where."""
         try:
-            self.solver.schemes[position] = Scheme(cell)
+            self.solver.schemes[position] = Scheme(cell, self.solver.take_open())
         except ValueError:
             check_finite(self.solver.nodes, types, range(position, position + size))
             raise

@@ -9,14 +9,29 @@ for cycles in the type graph at the end, which keeps unification near-linear.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from iterir import Node
 from typeinf import diagnostics
-from typeinf.constraints import Argument, Call, Conflict, Equal, Note, Reason
+from typeinf.constraints import (
+    Argument,
+    Call,
+    Conflict,
+    Equal,
+    Note,
+    Reason,
+    RelationConflict,
+    RelationOf,
+)
 from typeinf.errors import InfiniteTypeError, UnsatisfiableConstraintError
 from typeinf.notation import Printer, pformat_all
+from typeinf.relations import CannotHold, Relation
 from typeinf.schemes import Scheme, Template
 from typeinf.terms import Cell, Mismatch, Sort, Type, find, new_marks
 from typeinf.unify import Trail, unify
+
+#: A relation waiting for its inputs: the relation, and the position and reason of what made it.
+Open = tuple[Relation, int, Reason]
 
 
 class Solver:
@@ -34,6 +49,9 @@ class Solver:
             int, Scheme | Template
         ] = {}  # definition position → its generalized type
         self.postponed: list[tuple[Cell, Cell, Equal]] = []
+        self.open: list[Open] = []  # relations waiting for their inputs (see `relate`)
+        #: The run's `equal` (set by the run), through which relations bind what they determine.
+        self.equal: Callable[[Cell, Cell, int, Reason], None] = _no_run
         #: id of a cell → (position, reason) of the constraint that linked it, and its new parent.
         self.history: dict[int, tuple[int, Reason, Cell]] | None = {} if explain else None
 
@@ -49,8 +67,21 @@ class Solver:
                 history[id(cell)] = (position, reason, cell.parent)
 
     def settle(self) -> None:
-        """Decide the postponed pairs: at the end of a definition or closure, what the rest of it
-        said about their lengths is known."""
+        """Fire the open relations to a fixpoint and decide the postponed pairs: at the end of a
+        definition or closure, what the rest of it said about them is known. Deciding a pair
+        may tell a relation its inputs, and a relation may bind what a pair needs: both are
+        repeated until neither has anything left to do (a postponed pair is decided or an error
+        the first time, so this ends)."""
+        while True:
+            if self.open:
+                self.fire_open()
+            if not self.postponed:
+                return
+            self.decide_postponed()
+            if not self.open:
+                return
+
+    def decide_postponed(self) -> None:
         postponed, self.postponed = self.postponed, []
         for x, y, constraint in postponed:
             trail: Trail | None = None if self.history is None else []
@@ -63,12 +94,122 @@ class Solver:
                 self.record(trail, constraint.position, constraint.reason)
 
     def forget(self) -> None:
-        """Drop what a failed definition or closure left undecided."""
+        """Drop what a failed definition or closure left undecided, and its open relations."""
         self.postponed = []
+        self.open = []
 
-    def instance(self, definition: int) -> Cell:
-        """A fresh instance of the definition at `definition`, which is solved already."""
-        return self.schemes[definition].instantiate()
+    # -- relations (see `relations`) ------------------------------------------------------------
+    def relate(self, relation: Relation, position: int, reason: Reason) -> None:
+        """`relation` must hold, because of `reason` at `position`: fired at once, and kept open
+        (fired again at `settle`) if it must wait for its inputs."""
+        if not self.fire(relation, position, reason):
+            self.open.append((relation, position, reason))
+
+    def fire(self, relation: Relation, position: int, reason: Reason) -> bool:
+        """Fire `relation`: whether it settled. Raise its error if it cannot hold."""
+        equal = self.equal
+
+        def equate(cell: Cell, value: Cell) -> None:
+            if find(cell) is find(value):
+                return
+            try:
+                equal(cell, value, position, reason)
+            except UnsatisfiableConstraintError as error:  # what it determines clashes
+                raise _Clash(error) from None
+
+        try:
+            return relation.fire(equate)
+        except CannotHold as failure:
+            raise self.cannot_hold(relation, position, reason, failure.why) from None
+        except _Clash as clash:
+            error = clash.error
+            why = f"it determines `{error.actual}`, not `{error.expected}`"
+            raise self.cannot_hold(relation, position, reason, why) from None
+
+    def fire_open(self) -> None:
+        """Fire the open relations until a pass over them makes no progress: none settles, and
+        none changes what any of its cells stands for (the root of its class). Each change binds
+        a variable of some relation or joins two classes of its cells, which are finitely many:
+        this ends, even with a relation that binds part of what it determines while it waits."""
+        progress = True
+        while progress and self.open:
+            waiting, self.open, progress = self.open, [], False
+            for entry in waiting:
+                cells = entry[0].cells
+                before = [find(cell) for cell in cells]
+                if self.fire(*entry):
+                    progress = True
+                    continue
+                self.open.append(entry)
+                if not progress:
+                    progress = any(find(c) is not b for c, b in zip(cells, before, strict=True))
+
+    def take_open(self) -> tuple[Relation, ...]:
+        """The relations still open, which the solver no longer fires: those of a definition
+        being generalized, which become part of its scheme."""
+        if not self.open:
+            return ()
+        relations = self.in_order()
+        self.open = []
+        return relations
+
+    def in_order(self) -> tuple[Relation, ...]:
+        """The open relations by the position of the node that made them (each run visits nodes
+        in an order of its own, so this is what makes both print a type alike)."""
+        return tuple(relation for relation, _, _ in sorted(self.open, key=lambda e: e[1]))
+
+    def instance(self, definition: int, position: int) -> Cell:
+        """A fresh instance of the definition at `definition`, which is solved already, for the
+        use at `position` (which its relations, if any, are about)."""
+        scheme = self.schemes[definition]
+        if not scheme.relations:
+            return scheme.instantiate()
+        return self.instantiate(scheme, position)
+
+    def instantiate(self, scheme: Scheme | Template, position: int) -> Cell:
+        """A fresh instance of a scheme with relations, each copied with the instance's cells
+        and related at `position` (a use of a definition or builtin named there)."""
+        cell, relations = scheme.instantiate_related()
+        reason = RelationOf(self.nodes[position])
+        for relation in relations:
+            self.relate(relation, position, reason)
+        return cell
+
+    def cannot_hold(
+        self, relation: Relation, position: int, reason: Reason, why: str
+    ) -> UnsatisfiableConstraintError:
+        """The error of a relation that can never hold: the relation with its cells named as
+        variables, `with` what the known ones are, and why ("a relation of `larger` cannot
+        hold: `T₂ = max(T₀, T₁)` with T₀ = bool, T₁ = int32 (`bool` has no place in the
+        order)")."""
+        printer = Printer([])
+        names: dict[int, str] = {}
+        known: list[tuple[str, Cell, Cell]] = []  # name, the relation's cell, its root
+        for cell in relation.cells:
+            root = find(cell)
+            key = id(root) if root.ctor is None else id(cell)
+            if key in names:
+                continue
+            if root.ctor is None:
+                names[key] = printer.render(root)
+            else:
+                names[key] = printer.placeholder()
+                known.append((names[key], cell, root))
+
+        def name(cell: Cell) -> str:
+            root = find(cell)
+            return names[id(root) if root.ctor is None else id(cell)]
+
+        notes = tuple(
+            (n, printer.render(root), why, at)
+            for n, cell, root in known
+            for why, at in self.reasons(cell, position)
+        )
+        values = ", ".join(f"{n} = {printer.render(root)}" for n, _, root in known)
+        conflict = RelationConflict(
+            reason, self.nodes[position], relation.show(name), values, why, notes
+        )
+        return diagnostics.cannot_hold(conflict)
 
     def reasons(self, cell: Cell, position: int) -> list[tuple[Reason, Node]]:
         """Why `cell` has its type: the constraints that joined it, or anything in its class,
@@ -160,6 +301,19 @@ class Solver:
 
 
 MAX_REASONS = 4
+
+
+class _Clash(Exception):
+    """What a relation determined clashes with what is known (the run's error, to be named as
+    the relation's)."""
+
+    def __init__(self, error: UnsatisfiableConstraintError) -> None:
+        super().__init__(error.message)
+        self.error = error
+
+
+def _no_run(expected: Cell, actual: Cell, position: int, reason: Reason) -> None:
+    raise AssertionError("a solver's run sets `Solver.equal`")  # pragma: no cover
 
 
 def check_finite(nodes: list[Node], types: list[Cell | None], positions: range) -> None:

@@ -13,13 +13,14 @@ is expected), but never the reverse.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, Literal, final
 
 from iterir.vocabulary import PRIMITIVES
 
 if TYPE_CHECKING:
     from typeinf.constructors import Constructor
+    from typeinf.relations import Relation
 
 
 class Sort:
@@ -171,10 +172,12 @@ class ClosureType:
 
 @dataclass(frozen=True)
 class DefinitionType:
-    """A function definition: `name :: type`."""
+    """A function definition: `name :: type`, and the relations its type is subject to (those
+    still open when it was generalized, printed in its `where` clause)."""
 
     name: str
     type: Cell
+    relations: tuple[Relation, ...] = field(default=(), repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -187,6 +190,15 @@ class FencilType:
 
 
 Type = Cell | ClosureType | DefinitionType | FencilType
+
+
+def relations_of(type_: Type) -> Iterator[Relation]:
+    """The relations a program-level type is subject to, in printing order."""
+    if isinstance(type_, DefinitionType):
+        yield from type_.relations
+    elif isinstance(type_, FencilType):
+        for definition in type_.definitions:
+            yield from definition.relations
 
 
 def roots(type_: Type) -> Iterator[Cell]:
