@@ -115,8 +115,9 @@ def _tuple_index(index: Node) -> int:
     return int(digits)
 
 
-class Collection:
-    """The solved type of every node of one program, by pre-order position."""
+class Inference:
+    """One inference run over one program: the solved type of every node, by pre-order
+    position (constraints collected from each typing rule and solved as they come)."""
 
     def __init__(
         self,
@@ -598,26 +599,26 @@ class _EnoughErrors(Exception):
 
 
 #: How each node class is typed.
-_VISIT: dict[type, Callable[[Collection, int, Any], Cell | None]] = {
+_VISIT: dict[type, Callable[[Inference, int, Any], Cell | None]] = {
     Sym: lambda self, position, node: self.decl(position),
-    SymRef: Collection.symref,
-    Literal: Collection.literal,
+    SymRef: Inference.symref,
+    Literal: Inference.literal,
     OffsetLiteral: lambda self, position, node: var(Sort.TYPE),
     AxisLiteral: lambda self, position, node: val(VALUE, prim("axis"), SCALAR),
-    Lambda: Collection.function,
-    FunctionDefinition: Collection.function,
-    FunCall: Collection.call,
-    StencilClosure: Collection.closure,
+    Lambda: Inference.function,
+    FunctionDefinition: Inference.function,
+    FunCall: Inference.call,
+    StencilClosure: Inference.closure,
 }
 
 #: How each builtin of the grammar is typed (`builtins/grammar.sig` lists them as `rule`): an
 #: explicit table, checked against the signature files by `tests/test_constructors.py`.
-_RULES: dict[str, Callable[[Collection, int, FunCall, list[int]], Cell]] = {
-    "make_tuple": Collection.rule_make_tuple,
-    "tuple_get": Collection.rule_tuple_get,
-    "shift": Collection.rule_shift,
-    "neighbors": Collection.rule_neighbors,
-    "cast_": Collection.rule_cast_,
-    "cartesian_domain": Collection.rule_domain,
-    "unstructured_domain": Collection.rule_domain,
+_RULES: dict[str, Callable[[Inference, int, FunCall, list[int]], Cell]] = {
+    "make_tuple": Inference.rule_make_tuple,
+    "tuple_get": Inference.rule_tuple_get,
+    "shift": Inference.rule_shift,
+    "neighbors": Inference.rule_neighbors,
+    "cast_": Inference.rule_cast_,
+    "cartesian_domain": Inference.rule_domain,
+    "unstructured_domain": Inference.rule_domain,
 }

@@ -40,18 +40,18 @@ def why(root: Node, target: Node, offset_provider: Provider = None) -> Explained
     """The type of `target` (a node of `root`) and the reasons behind it."""
     with gc_paused():
         try:
-            collection = every_error(root, offset_provider)
+            inference = every_error(root, offset_provider)
         except TypeInferenceError as error:
             return Explained(None, [], [error])
-        errors = [error for _, error in collection.errors]
-        position = next(p for p, n in enumerate(collection.nodes) if n is target)
+        errors = [error for _, error in inference.errors]
+        position = next(p for p, n in enumerate(inference.nodes) if n is target)
         try:
-            type_ = _program_type(collection, position, collection.types)
+            type_ = _program_type(inference, position, inference.types)
         except TypeInferenceError:  # a grammar builtin: it has no type of its own
             type_ = None
         if type_ is None:
             return Explained(None, [], errors)
-        reasons = collection.solver.joined(_classes(list(roots(type_))), [], MAX_REASONS)
+        reasons = inference.solver.joined(_classes(list(roots(type_))), [], MAX_REASONS)
         return Explained(type_, reasons, errors)
 
 

@@ -30,7 +30,7 @@ from typeinf.terms import Cell, Mismatch
 from typeinf.unify import Trail, unify
 
 if TYPE_CHECKING:
-    from typeinf.collect import Collection
+    from typeinf.collect import Inference
 
 
 class FastRun:
@@ -63,40 +63,40 @@ class FastRun:
         if undecided:
             self.solver.postpone(undecided, Equal(expected, actual, position, reason))
 
-    def order(self, collection: Collection, start: int) -> Iterable[int]:
+    def order(self, inference: Inference, start: int) -> Iterable[int]:
         """Reverse pre-order: children before parents, with no ordering to compute."""
-        return range(start + collection.sizes[start] - 1, start - 1, -1)
+        return range(start + inference.sizes[start] - 1, start - 1, -1)
 
-    def call_builtin(self, collection: Collection, signature: Signature, node: FunCall, args: list[int],
+    def call_builtin(self, inference: Inference, signature: Signature, node: FunCall, args: list[int],
                      position: int) -> Cell:  # fmt: skip
         """The type of a direct call of a builtin: its signature matched against the arguments'
         types (no parameter cells are made), or instantiated where no matcher fits. A builtin
         that takes a function of any arity (`lift`, …) given one of known arity is matched by its
         signature made to that arity (`shaped.for_arity`)."""
         if signature.takes_any_arity and args:
-            params = fixed_params(collection.types[args[0]] or collection.type_at(args[0]))
+            params = fixed_params(inference.types[args[0]] or inference.type_at(args[0]))
             if params is not None:
                 signature = shaped.for_arity(signature, len(params))
         if signature.match is not None:
-            result = self.matched(collection, signature.match, args, position, None)
+            result = self.matched(inference, signature.match, args, position, None)
             if result is not None:
                 return result
         instantiate_call = signature.instantiate_call
         assert instantiate_call is not None  # a builtin called directly: of a fixed arity
         *params, result = instantiate_call()
-        collection.arguments(node, params, args, position + 1)
+        inference.arguments(node, params, args, position + 1)
         return result
 
-    def definition_use(self, collection: Collection, position: int, definition: int) -> Cell | None:
+    def definition_use(self, inference: Inference, position: int, definition: int) -> Cell | None:
         """The type of a reference to a definition: made at the call (`call_definition`) when it
         is a callee, else a copy of its solved type."""
-        if position and type(collection.nodes[position - 1]) is FunCall:  # a call's first child
+        if position and type(inference.nodes[position - 1]) is FunCall:  # a call's first child
             self.definition_callees[position] = definition
             return None
         return self.solver.instance(definition, position)
 
     def call_definition(
-        self, collection: Collection, fun_position: int, args: list[int], position: int
+        self, inference: Inference, fun_position: int, args: list[int], position: int
     ) -> Cell | None:
         """The type of a call of a definition, by walking its solved type against the arguments'
         types (`matching.walk_match`) and copying only the result; None if the callee is no
@@ -108,46 +108,46 @@ class FastRun:
         template = self.solver.schemes[definition]
         assert isinstance(template, Template)  # what this run generalizes to (`generalize`)
         if template.relations:
-            collection.types[fun_position] = self.solver.instance(definition, fun_position)
+            inference.types[fun_position] = self.solver.instance(definition, fun_position)
             return None
-        result = self.matched(collection, partial(walk_match, template.root), args, position, None)
+        result = self.matched(inference, partial(walk_match, template.root), args, position, None)
         if result is None:
-            collection.types[fun_position] = template.instantiate()
+            inference.types[fun_position] = template.instantiate()
         return result
 
-    def shaped(self, collection: Collection, signature: Signature, args: list[int], position: int,
+    def shaped(self, inference: Inference, signature: Signature, args: list[int], position: int,
                reason: Callable[[int], Reason]) -> Cell:  # fmt: skip
         """The type of a use typed by a signature of its shape (`shaped`), matched as a builtin's
         call is (`reason` is left to the explaining run)."""
         if signature.match is not None:
             result = self.matched(
-                collection, signature.match, args, position, ShapedRule(signature.name)
+                inference, signature.match, args, position, ShapedRule(signature.name)
             )
             if result is not None:
                 return result
-        return _part_by_part(self, collection, signature, args, reason)
+        return _part_by_part(self, inference, signature, args, reason)
 
-    def matched(self, collection: Collection, match: Matcher, args: list[int], position: int,
+    def matched(self, inference: Inference, match: Matcher, args: list[int], position: int,
                 reason: Reason | None) -> Cell | None:  # fmt: skip
         """The call's type by `match` (see `matching`); None for a wrong number of arguments (the
         general way reports it). `reason` is what an error says (by default the call at
         `position`), made only when an error needs it."""
-        types = collection.types
+        types = inference.types
         undecided: list[tuple[Cell, Cell]] = []
         try:
-            result = match([types[a] or collection.type_at(a) for a in args], undecided)
+            result = match([types[a] or inference.type_at(a) for a in args], undecided)
         except Mismatch as mismatch:
-            said = reason or collection.call_reason(position, len(args))
+            said = reason or inference.call_reason(position, len(args))
             raise self.solver.unsatisfiable(
                 Equal(mismatch.left, mismatch.right, position, said), mismatch
             ) from None
         if undecided:
-            said = reason or collection.call_reason(position, len(args))
+            said = reason or inference.call_reason(position, len(args))
             for x, y in undecided:
                 self.solver.postpone([(x, y)], Equal(x, y, position, said))
         return result
 
-    def check_tuple_index(self, collection: Collection, index: int, tuple_position: int) -> None:
+    def check_tuple_index(self, inference: Inference, index: int, tuple_position: int) -> None:
         """Nothing: a `tuple_get` past the end of a known tuple is a mismatch of rows here, and
         the explaining run says it in words."""
 
@@ -181,35 +181,35 @@ class ExplainingRun:
         if undecided:
             self.solver.postpone(undecided, Equal(expected, actual, position, reason))
 
-    def order(self, collection: Collection, start: int) -> Iterable[int]:
+    def order(self, inference: Inference, start: int) -> Iterable[int]:
         """Post-order, left to right: the order of evaluation, so that an error is the one a
         reader meets first."""
-        return collection.postorder(start)
+        return inference.postorder(start)
 
-    def call_builtin(self, collection: Collection, signature: Signature, node: FunCall, args: list[int],
+    def call_builtin(self, inference: Inference, signature: Signature, node: FunCall, args: list[int],
                      position: int) -> Cell:  # fmt: skip
         """The type of a direct call of a builtin: one constraint per argument, for precise errors."""
         instantiate_call = signature.instantiate_call
         assert instantiate_call is not None  # a builtin called directly: of a fixed arity
         *params, result = instantiate_call()
-        collection.arguments(node, params, args, position + 1)
+        inference.arguments(node, params, args, position + 1)
         return result
 
-    def shaped(self, collection: Collection, signature: Signature, args: list[int], position: int,
+    def shaped(self, inference: Inference, signature: Signature, args: list[int], position: int,
                reason: Callable[[int], Reason]) -> Cell:  # fmt: skip
         """The type of a use typed by a signature of its shape: one constraint per part, each
         with its own reason."""
-        return _part_by_part(self, collection, signature, args, reason)
+        return _part_by_part(self, inference, signature, args, reason)
 
-    def check_tuple_index(self, collection: Collection, index: int, tuple_position: int) -> None:
-        collection.tuple_index_in_range(index, tuple_position)
+    def check_tuple_index(self, inference: Inference, index: int, tuple_position: int) -> None:
+        inference.tuple_index_in_range(index, tuple_position)
 
-    def definition_use(self, collection: Collection, position: int, definition: int) -> Cell | None:
+    def definition_use(self, inference: Inference, position: int, definition: int) -> Cell | None:
         """A fresh instance of the definition's scheme, at every reference."""
         return self.solver.instance(definition, position)
 
     def call_definition(
-        self, collection: Collection, fun_position: int, args: list[int], position: int
+        self, inference: Inference, fun_position: int, args: list[int], position: int
     ) -> Cell | None:
         """Nothing: the callee was typed at its reference, and the call is typed the general way."""
         return None
@@ -227,12 +227,12 @@ class ExplainingRun:
 Run = FastRun | ExplainingRun
 
 
-def _part_by_part(run: Run, collection: Collection, signature: Signature, args: list[int],
+def _part_by_part(run: Run, inference: Inference, signature: Signature, args: list[int],
                   reason: Callable[[int], Reason]) -> Cell:  # fmt: skip
     """`signature` instantiated, each parameter made equal to its argument's type (`reason(i)`)."""
     instantiate_call = signature.instantiate_call
     assert instantiate_call is not None  # the typing rules' signatures are of a fixed arity
     *params, result = instantiate_call()
     for i, (param, arg) in enumerate(zip(params, args, strict=True)):
-        run.equal(param, collection.type_at(arg), arg, reason(i))
+        run.equal(param, inference.type_at(arg), arg, reason(i))
     return result
