@@ -88,8 +88,14 @@ def test_the_table_names_each_constructor_once() -> None:
 def test_every_constructor_has_every_behaviour(ctor: c.Constructor) -> None:
     assert ctor in EXAMPLES, f"no example type with {ctor.name}: add one (and its behaviours)"
     assert ctor in _PIECES, f"the printer has no arm for {ctor.name}"
+    check_every_behaviour(ctor, *_example(ctor))
+
+
+def check_every_behaviour(ctor: c.Constructor, type_: Cell, text: str) -> None:
+    """Every behaviour of `ctor`, with `type_`, a type holding it whose located text is `text`:
+    the walk each constructor of the core goes through, and one added from outside it
+    (`tests/test_toy_constructor.py`) too."""
     assert all(i < len(ctor.params) for i in ctor.locations)
-    type_, text = _example(ctor)
     # Reading: the example holds the constructor, and reads back from both notations to the
     # same text.
     assert ctor in _constructors(type_), f"{text} does not contain {ctor.name}"

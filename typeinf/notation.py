@@ -156,7 +156,7 @@ class Printer:
         ctor = cell.ctor
         if ctor is None:
             return [f"T{subscript(self.number(cell))}"]
-        return _PIECES[ctor](self, cell)
+        return _PIECES.get(ctor, _structure)(self, cell)
 
     def value(self, cell: Cell) -> list[Piece]:
         kind, dtype, size, current, defined = cell.args
@@ -270,7 +270,27 @@ def _name(printer: Printer, cell: Cell) -> list[Piece]:
     return [cell.ctor.name]  # type: ignore[union-attr]  # a structure
 
 
-#: How each constructor prints (`tests/test_constructors.py` checks that every one has an arm).
+def _structure(printer: Printer, cell: Cell) -> list[Piece]:
+    """The generic notation of a constructor without an arm of its own (one added by
+    `register_constructor`), which `reader` reads back: `Name[arg, …]`, its arguments in the
+    order of its params, location arguments left out of the compact notation (as a `Val`'s);
+    a labelled constant by its label, a constructor without params by its name."""
+    ctor = cell.ctor
+    assert ctor is not None  # a structure
+    if ctor.labelled:
+        return [str(cell.label)]
+    if not ctor.params:
+        return [ctor.name]
+    skip = () if printer.locations else ctor.locations
+    out: list[Piece] = [ctor.name, "["]
+    for i, arg in enumerate(cell.args):
+        if i not in skip:
+            out += [arg] if len(out) == 2 else [", ", arg]
+    return [*out, "]"]
+
+
+#: How each core constructor prints (`tests/test_constructors.py` checks that every one has an
+#: arm); any other prints in the generic notation (`_structure`).
 _PIECES: dict[Constructor, Callable[[Printer, Cell], list[Piece]]] = {
     VAL: Printer.value,
     FUN: Printer.function,
