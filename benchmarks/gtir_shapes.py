@@ -31,7 +31,7 @@ from iterir.builders import (
 )
 from iterir.nodes import Program
 
-I, K = axis("IDim", "horizontal"), axis("KDim", "vertical")
+IDIM, KDIM = axis("IDim", "horizontal"), axis("KDim", "vertical")
 IK = [dim("IDim"), dim("KDim", "vertical")]
 
 
@@ -43,7 +43,7 @@ def _domain() -> FunCall:
 
 def _stencil() -> Lambda:
     """`λ(a, b) → ·a + ·⟪IDimₕ→IDimₕ, 1ₒ⟫(b) × 2.0`: 15 nodes."""
-    shifted = call(FunCall(SymRef("shift"), (cartesian_offset(I), offset(1))))("b")
+    shifted = call(FunCall(SymRef("shift"), (cartesian_offset(IDIM), offset(1))))("b")
     return lam("a", "b")(call("plus")(deref("a"), call("multiplies")(deref(shifted), 2.0)))
 
 
@@ -69,7 +69,7 @@ def deep_concat_where(nodes: int) -> Program:
         if i % 2:
             node = if_(call("less")(SymRef("n"), i), node, SymRef("b"))
         else:
-            condition = call("less" if i % 4 else "greater_equal")(K, i)
+            condition = call("less" if i % 4 else "greater_equal")(KDIM, i)
             node = call("concat_where")(condition, SymRef("b"), node)
     params = [sym("a", type=field(IK, "float64")), sym("b", type=field(IK, "float64")), "n", "out"]
     return program("nested", params, [set_at("out", _domain(), node)])

@@ -14,8 +14,8 @@ from __future__ import annotations
 import resource
 import time
 
-from benchmarks.runner import run
 from benchmarks.gtir_shapes import GTIR_SHAPES
+from benchmarks.runner import run
 from benchmarks.shapes import SHAPES
 
 ALL_SHAPES = {**SHAPES, **GTIR_SHAPES}

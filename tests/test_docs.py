@@ -28,6 +28,7 @@ import iterir
 from tests.conftest import ROOT
 from typeinf import infer, pformat
 from typeinf.cli import main
+from typeinf.signatures import BUILTINS
 
 DOCS = ROOT / "docs"
 #: The documentation pages, and the long description the wheel carries (PACKAGE.md).
@@ -193,7 +194,12 @@ def _pycon(example: Example, monkeypatch: pytest.MonkeyPatch) -> None:
     )
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     report = io.StringIO()
-    runner.run(test, out=report.write)
+    registered = dict(BUILTINS)  # an example may register a builtin: it stays in its page
+    try:
+        runner.run(test, out=report.write)
+    finally:
+        BUILTINS.clear()
+        BUILTINS.update(registered)
     assert runner.failures == 0, report.getvalue()
 
 

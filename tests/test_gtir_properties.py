@@ -89,8 +89,8 @@ leaves = st.one_of(
 )
 #: Every builtin with sugar in GTIR's text, at the arity that has it.
 SUGARED = {
-    **{b: 2 for b in voc.GTIR_INFIX_BY_BUILTIN},
-    **{b: 1 for b in voc.GTIR_PREFIX_BY_BUILTIN},
+    **dict.fromkeys(voc.GTIR_INFIX_BY_BUILTIN, 2),
+    **dict.fromkeys(voc.GTIR_PREFIX_BY_BUILTIN, 1),
     "if_": 3,
     "tuple_get": 2,
 }
@@ -114,8 +114,13 @@ def _extend(children: st.SearchStrategy[Node]) -> st.SearchStrategy[Node]:
         st.builds(
             lambda b, args: _call(b, *args),
             st.sampled_from(
-                sorted(voc.GTIR_BUILTINS - voc.PRIMITIVES)
-                + ["make_tuple", "shift", "cartesian_domain", "unstructured_domain"]
+                [
+                    *sorted(voc.GTIR_BUILTINS - voc.PRIMITIVES),
+                    "make_tuple",
+                    "shift",
+                    "cartesian_domain",
+                    "unstructured_domain",
+                ]
             ),
             some,
         ),

@@ -35,10 +35,9 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Checked",
-    "check",
     "Connectivity",
-    "DuplicateNameError",
     "Dimension",
+    "DuplicateNameError",
     "GrammarBuiltinError",
     "InfiniteTypeError",
     "InternalError",
@@ -49,6 +48,7 @@ __all__ = [
     "TypeSyntaxError",
     "UnboundSymbolError",
     "UnsatisfiableConstraintError",
+    "check",
     "infer",
     "infer_all",
     "is_instance",

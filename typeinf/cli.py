@@ -22,7 +22,7 @@ from iterir.errors import excerpt, source_line
 from iterir.files import read_text
 from iterir.jsontext import dumps
 from typeinf import __version__
-from typeinf.diagnostics import Source, render, source_of
+from typeinf.diagnostics import Source, reason_text, render, source_of
 from typeinf.docs_pages import pages
 from typeinf.explain import innermost_at, why
 from typeinf.infer import Checked, check
@@ -518,7 +518,8 @@ def _explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         out.write("  has no type: inference stopped before it (see the errors)\n")
         return EXIT_TYPE_ERROR
     out.write(f"  :: {pformat(explained.type, args.locations)}\n")
-    for text, at in explained.reasons:
+    for reason, at in explained.reasons:
+        text = reason_text(reason)
         out.write(
             f"  because of {text} at {program.source.at(at)}: {iterir.pformat_short(at, 50)}\n"
         )

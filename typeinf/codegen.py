@@ -18,7 +18,7 @@ import linecache
 import os
 from collections.abc import Callable
 from functools import partial
-from typing import Any
+from typing import Any, cast
 
 from typeinf.constructors import TTUPLE, fixed_params
 from typeinf.matching import Matcher, in_family, walk_match
@@ -31,14 +31,15 @@ CODEGEN = os.environ.get("TYPEINF_NO_CODEGEN", "") != "1"
 _numbers = itertools.count()
 
 
-def _define(lines: list[str], names: dict[str, object], what: str) -> Any:
+def _define(lines: list[str], names: dict[str, object], what: str) -> Callable[..., Any]:
     """The function the generated `lines` define (the first line names it), compiled under a file
     name of its own that `linecache` knows, so that tracebacks show the generated lines."""
     source = "\n".join(lines) + "\n"
     filename = f"<typeinf codegen {next(_numbers)}: {what}>"
     linecache.cache[filename] = (len(source), None, source.splitlines(keepends=True), filename)
-    exec(compile(source, filename, "exec"), names)  # noqa: S102 - our own code, from our own plan
-    return names[lines[0].split()[1].split("(")[0]]
+    exec(compile(source, filename, "exec"), names)  # our own code, from our own plan
+    # The function the first line defines (`def name(…):`), which `exec` left in `names`.
+    return cast("Callable[..., Any]", names[lines[0].split()[1].split("(")[0]])
 
 
 #: A type of more cells than this (a tuple of many elements, say) is instantiated and matched
@@ -59,7 +60,11 @@ def compiled_call(scheme: Scheme) -> Callable[[], tuple[Cell, ...]] | None:
     a function of a fixed number of parameters."""
     if fixed_params(scheme.cells[-1]) is None:
         return None
-    return _instantiation(scheme, True) or scheme.instantiate_call  # type: ignore[return-value]
+    # `instantiate_call` gives None only for a type that is not a function of a fixed number of
+    # parameters, which this one is.
+    return _instantiation(scheme, True) or cast(
+        "Callable[[], tuple[Cell, ...]]", scheme.instantiate_call
+    )
 
 
 def _instantiation(scheme: Scheme, call: bool) -> Callable[[], Any] | None:
@@ -96,7 +101,16 @@ def _instantiation(scheme: Scheme, call: bool) -> Callable[[], Any] | None:
             names[f"k{i}"] = step
             lines.append(f"    c{i} = k{i}")
             continue
-        lines.append(creation(f"c{i}", i, step, [f"c{a}" for a in step.args] if type(step) is Build else [], "    ", names))
+        lines.append(
+            creation(
+                f"c{i}",
+                i,
+                step,
+                [f"c{a}" for a in step.args] if type(step) is Build else [],
+                "    ",
+                names,
+            )
+        )
     if call:
         lines.append(f"    return ({', '.join(f'c{i}' for i in returned)},)")
     else:
@@ -104,7 +118,14 @@ def _instantiation(scheme: Scheme, call: bool) -> Callable[[], Any] | None:
     return _define(lines, names, "call" if call else "instantiation")
 
 
-def creation(target: str, i: int, step: Fresh | Build, arguments: list[str], indent: str, names: dict[str, object]) -> str:
+def creation(
+    target: str,
+    i: int,
+    step: Fresh | Build,
+    arguments: list[str],
+    indent: str,
+    names: dict[str, object],
+) -> str:
     """A line of generated code that makes `target`, a fresh copy of step `i` of a scheme's plan
     (a variable, or a structure of the cells named `arguments`), with the values it refers to
     added to `names`. The slots are filled directly, without `Cell.__init__`'s call."""
@@ -121,8 +142,6 @@ def creation(target: str, i: int, step: Fresh | Build, arguments: list[str], ind
         f"{target}.ctor = t{i}; {target}.label = l{i}; {target}.args = ({', '.join(arguments)},); "
         f"{target}.sort = s{i}; {target}.family = None"
     )
-
-
 
 
 def compiled_matcher(scheme: Scheme) -> Matcher | None:
@@ -158,9 +177,7 @@ def compiled_matcher(scheme: Scheme) -> Matcher | None:
         "        undecided += unify(p, q)",
         f"    return {result}",
     ]
-    return _define(lines, writer.names, "match")  # type: ignore[no-any-return]
-
-
+    return _define(lines, writer.names, "match")
 
 
 #: The deepest indentation of generated code. A tuple nests a level per element, and each level's
@@ -225,7 +242,7 @@ class _Writer:
                 f"{indent}    {', '.join(parts)}, = y.args",
             ]
             before = set(self.bound)
-            for part, argument in zip(parts, arguments):
+            for part, argument in zip(parts, arguments, strict=True):
                 self.match(argument, part, indent + "    ")
             matched, self.bound = self.bound, before
             lines.append(f"{indent}else:")
@@ -244,7 +261,11 @@ class _Writer:
                 stack.pop()
                 continue
             step = self.plan[j]
-            pending = [a for a in step.args if a not in self.bound and a not in seen] if type(step) is Build else []
+            pending = (
+                [a for a in step.args if a not in self.bound and a not in seen]
+                if type(step) is Build
+                else []
+            )
             if pending:
                 stack += reversed(pending)
                 continue
@@ -260,5 +281,3 @@ class _Writer:
                 self.lines.append(creation(f"v{j}", j, step, arguments, indent, self.names))
             self.bound.add(j)
         return self.name(i)
-
-

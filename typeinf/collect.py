@@ -11,7 +11,7 @@ involved.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 from iterir import (
     AxisLiteral,
@@ -31,7 +31,22 @@ from iterir.symbols import BindingKind, SymbolTable, resolve
 from iterir.traversal import child_positions, depths, preorder
 from iterir.vocabulary import PRIMITIVES
 from typeinf import shaped
-from typeinf.constraints import Reason, callee_text, ordinal
+from typeinf.constraints import (
+    Annotation,
+    Argument,
+    Call,
+    CastOperand,
+    ClosureDomain,
+    ClosureInput,
+    ClosureOutput,
+    ClosureStencil,
+    DomainRange,
+    NeighborsOperand,
+    Reason,
+    ShiftStart,
+    TupleElement,
+    TupleGetOperand,
+)
 from typeinf.constructors import (
     D_EMPTY,
     FUN,
@@ -53,6 +68,7 @@ from typeinf.constructors import (
     row_items,
     val,
 )
+from typeinf.diagnostics import callee_text
 from typeinf.errors import (
     DuplicateNameError,
     GrammarBuiltinError,
@@ -99,8 +115,9 @@ def _tuple_index(index: Node) -> int:
     return int(digits)
 
 
-class Collection:
-    """The solved type of every node of one program, by pre-order position."""
+class Inference:
+    """One inference run over one program: the solved type of every node, by pre-order
+    position (constraints collected from each typing rule and solved as they come)."""
 
     def __init__(
         self,
@@ -188,11 +205,12 @@ class Collection:
 
     def _duplicate(self, position: int, first: int) -> None:
         node, earlier = self.nodes[position], self.nodes[first]
+        assert isinstance(node, (Sym, FunctionDefinition))  # a parameter or a definition
         raise DuplicateNameError(
             f"`{node.id}` is declared twice",
-            node,  # type: ignore[attr-defined]
+            node,
             notes=[(f"the first `{node.id}` is declared", earlier)],
-        )  # type: ignore[attr-defined]
+        )
 
     def _order(self, definitions: list[int], out: list[int]) -> None:
         out.extend(definition_order(self.nodes, self.sizes, self.symbols, definitions))
@@ -210,7 +228,7 @@ class Collection:
             if cls is SymRef:  # the most frequent node: a parameter's use is typed here
                 kind, _, declared = bindings[position]
                 if kind is _PARAMETER or kind is _FENCIL_PARAMETER:
-                    types[position] = types[declared] or self.decl(declared)  # type: ignore[index, arg-type]
+                    types[position] = types[declared] or self.decl(declared)  # type: ignore[index, arg-type]  # a parameter's binding has its position
                     continue
             typing = visit.get(cls)
             if typing is None:  # a node of another dialect (GTIR): read by iterir, not typed yet
@@ -257,28 +275,28 @@ class Collection:
             and type(self.nodes[position - 1]) is FunCall
             and types[position - 1] is not None
         ):
-            call = self.nodes[position - 1]
-            args = child_positions(self.sizes, position - 1, len(call.args) + 1)[1:]  # type: ignore[attr-defined]
-            cell = types[position] = fun([self.type_at(a) for a in args], types[position - 1])  # type: ignore[arg-type]
+            call, call_type = self.nodes[position - 1], types[position - 1]
+            assert isinstance(call, FunCall) and call_type is not None  # as just tested
+            args = child_positions(self.sizes, position - 1, len(call.args) + 1)[1:]
+            cell = types[position] = fun([self.type_at(a) for a in args], call_type)
         return cell
 
     def type_at(self, position: int) -> Cell:
         cell = self.types[position]
         if cell is None:  # a grammar builtin or type name used as a value
             self.misuse(position, self.uncalled.get(position, "rule"))
-        return cell  # type: ignore[return-value]
+        return cell
 
-    def misuse(self, position: int, how: str) -> None:
+    def misuse(self, position: int, how: str) -> NoReturn:
         node = self.nodes[position]
+        assert isinstance(node, SymRef)  # only a name has no type of its own
         if how == "dtype":
             raise GrammarBuiltinError(
-                f"`{node.id}` is a type name: it can only be the second "  # type: ignore[attr-defined]
-                "argument of `cast_`",
+                f"`{node.id}` is a type name: it can only be the second argument of `cast_`",
                 node,
             )
         raise GrammarBuiltinError(
-            f"`{node.id}` is part of the grammar: it can only be called, "  # type: ignore[attr-defined]
-            "not used as a value",
+            f"`{node.id}` is part of the grammar: it can only be called, not used as a value",
             node,
         )
 
@@ -292,9 +310,7 @@ class Collection:
         sym = self.nodes[position]
         assert isinstance(sym, Sym)
         if sym.kind is not None or sym.dtype is not None:
-            kind = {"Iterator": ITERATOR, "Value": VALUE}.get(sym.kind or "", None) or var(
-                Sort.KIND
-            )
+            kind = {"Iterator": ITERATOR, "Value": VALUE}.get(sym.kind or "") or var(Sort.KIND)
             dtype = var(Sort.DTYPE)
             if sym.dtype is not None:
                 name, is_list = sym.dtype
@@ -302,7 +318,7 @@ class Collection:
                 if is_list:
                     dtype = make(LIST, dtype, var(Sort.LENGTH), var(Sort.SKIP))
             annotated = val(kind, dtype, var(Sort.SIZE), var(Sort.LOC), var(Sort.LOC))
-            self.equal(annotated, cell, position, f"the annotation of `{sym.id}`")
+            self.equal(annotated, cell, position, Annotation(sym.id))
         return cell
 
     def symref(self, position: int, node: SymRef) -> Cell | None:
@@ -311,6 +327,8 @@ class Collection:
         kind, _, declared = self.symbols.bindings[position]
         if kind is _BUILTIN:
             signature = BUILTINS[node.id]
+            if signature.relations:  # typed the general way, by an instance with its relations
+                return self.solver.instantiate(signature.scheme, position)  # type: ignore[arg-type]
             if signature.how == "signature":
                 if (
                     signature.instantiate_call is not None
@@ -321,11 +339,14 @@ class Collection:
                     # callee): `call` instantiates it.
                     self.builtin_callees[position] = signature
                     return None
-                return signature.instantiate()  # type: ignore[misc]
+                instantiate = signature.instantiate
+                assert instantiate is not None  # typed by a signature
+                return instantiate()
             self.uncalled[position] = signature.how  # the call or cast_ that uses it clears this
             return None
         if kind is _FUNCTION_DEFINITION:
-            return self.run.definition_use(self, position, declared)  # type: ignore[arg-type]
+            assert declared is not None  # a definition's binding has its position
+            return self.run.definition_use(self, position, declared)
         if self.in_fencil:
             raise UnboundSymbolError(
                 f"`{node.id}` is not defined: not a parameter, a function definition or a builtin",
@@ -354,15 +375,16 @@ class Collection:
             child += sizes[child]
         callee = node.fun
         if fun_position in self.uncalled:
+            assert isinstance(callee, SymRef)  # only names are left uncalled (see `symref`)
             how = self.uncalled.pop(fun_position)
             if how == "dtype":
                 raise GrammarBuiltinError(
-                    f"`{callee.id}` is a type name, not a function: cast "  # type: ignore[attr-defined]
+                    f"`{callee.id}` is a type name, not a function: cast "
                     f"with `cast_(x, {callee.id})`",
                     callee,
-                )  # type: ignore[attr-defined]
-            result: Cell = _RULES[callee.id](self, position, node, args)  # type: ignore[attr-defined]
-            return result  # its callee's type is made only if read (see `built`)
+                )
+            # Its callee's type is made only if read (see `built`).
+            return _RULES[callee.id](self, position, node, args)
         signature = self.builtin_callees.pop(fun_position, None)
         if signature is not None:  # its function type is made only if read (see `built`)
             return self.run.call_builtin(self, signature, node, args, position)
@@ -373,7 +395,7 @@ class Collection:
         params = fixed_params(fun_type)
         if params is not None:  # a callee of known arity: the call's type is its result
             self.arguments(node, params, args, fun_position)
-            return find(fun_type).args[1]  # type: ignore[no-any-return]
+            return find(fun_type).args[1]
         ret = var(Sort.TYPE)
         called = make(FUN, row(TTUPLE, [self.type_at(a) for a in args], T_EMPTY), ret)
         self.equal(fun_type, called, position, self.call_reason(position, len(args)))
@@ -381,7 +403,7 @@ class Collection:
 
     def call_reason(self, position: int, count: int) -> Reason:
         """The reason of the call at `position`, with `count` arguments (its callee is next)."""
-        return ("call", count, self.nodes[position + 1], position + 1)
+        return Call(count, self.nodes[position + 1], position + 1)
 
     def arguments(
         self, node: FunCall, params: list[Cell], args: list[int], fun_position: int
@@ -399,16 +421,16 @@ class Collection:
         types, equal = self.types, self.equal
         for i, param in enumerate(params):
             arg = args[i]
-            equal(
-                param, types[arg] or self.type_at(arg), arg, ("argument", i, callee, fun_position)
-            )
+            equal(param, types[arg] or self.type_at(arg), arg, Argument(i, callee, fun_position))
 
     # -- the builtins that are part of the grammar (docs/rules.md) ---------------------------
     def arity(self, node: FunCall, args: list[int], count: int) -> None:
         if len(args) != count:
+            callee = node.fun
+            assert isinstance(callee, SymRef)  # a builtin of the grammar, called by its name
             raise GrammarBuiltinError(
-                f"`{node.fun.id}` takes {count} arguments, not {len(args)}", node
-            )  # type: ignore[attr-defined]
+                f"`{callee.id}` takes {count} arguments, not {len(args)}", node
+            )
 
     def rule_make_tuple(self, position: int, node: FunCall, args: list[int]) -> Cell:
         return self.run.shaped(
@@ -416,7 +438,7 @@ class Collection:
             shaped.make_tuple(len(args)),
             args,
             position,
-            lambda i: f"the {ordinal(i)} element of the tuple",
+            TupleElement,
         )
 
     def rule_tuple_get(self, position: int, node: FunCall, args: list[int]) -> Cell:
@@ -428,7 +450,7 @@ class Collection:
             shaped.tuple_get(index),
             args[1:],
             position,
-            lambda i: f"the tuple that `tuple_get` takes element {index} of",
+            lambda _: TupleGetOperand(index),
         )
 
     def tuple_index_in_range(self, index: int, tuple_position: int) -> None:
@@ -466,12 +488,14 @@ class Collection:
             for offset in node.args:
                 entry = self.offset_entry(offset) if isinstance(offset, OffsetLiteral) else None
                 if isinstance(entry, Connectivity):
+                    # Only an offset literal naming a tag has an entry.
+                    assert isinstance(offset, OffsetLiteral) and isinstance(offset.value, str)
                     self.equal(
                         loc(entry.origin),
                         current_out,
                         position,
-                        f"the shift by `{offset.value}`, which starts from a {entry.origin}",
-                    )  # type: ignore[union-attr]
+                        ShiftStart(offset.value, entry.origin),
+                    )
                     current_out = loc(entry.neighbor)
         dtype, size, defined = var(Sort.DTYPE), var(Sort.SIZE), var(Sort.LOC)
         return fun(
@@ -506,7 +530,7 @@ class Collection:
             val(ITERATOR, dtype, size, current, defined),
             self.type_at(args[1]),
             args[1],
-            f"the iterator whose neighbors along `{tag.value}` are taken",
+            NeighborsOperand(tag.value),
         )
         return val(VALUE, make(LIST, dtype, length, skip), size)
 
@@ -523,7 +547,7 @@ class Collection:
             val(VALUE, var(Sort.DTYPE), size),
             self.type_at(args[0]),
             args[0],
-            "the value that `cast_` converts",
+            CastOperand(),
         )
         result = val(VALUE, prim(target.id), size)
         self.types[args[1]] = result
@@ -535,19 +559,18 @@ class Collection:
                 val(VALUE, prim("named_range"), SCALAR),
                 self.type_at(arg),
                 arg,
-                f"the {ordinal(i)} range of the domain",
+                DomainRange(i),
             )
         return val(VALUE, prim("domain"), SCALAR)
 
     # -- closures (docs/rules.md) ------------------------------------------------------------
     def closure(self, position: int, node: StencilClosure) -> None:
         domain, stencil, output, *inputs = self.children(position)
-        plural = "" if len(inputs) == 1 else "s"
-        reasons = [
-            "a closure's domain",
-            "the closure's output, which is written through a column iterator",
-            *(f"the {ordinal(i)} input of the closure" for i in range(len(inputs))),
-            f"the stencil, which is applied to the closure's {len(inputs)} input{plural}",
+        reasons: list[Reason] = [
+            ClosureDomain(),
+            ClosureOutput(),
+            *(ClosureInput(i) for i in range(len(inputs))),
+            ClosureStencil(len(inputs)),
         ]
         self.run.shaped(
             self,
@@ -576,26 +599,26 @@ class _EnoughErrors(Exception):
 
 
 #: How each node class is typed.
-_VISIT: dict[type, Callable[[Collection, int, Any], Cell | None]] = {
+_VISIT: dict[type, Callable[[Inference, int, Any], Cell | None]] = {
     Sym: lambda self, position, node: self.decl(position),
-    SymRef: Collection.symref,
-    Literal: Collection.literal,
+    SymRef: Inference.symref,
+    Literal: Inference.literal,
     OffsetLiteral: lambda self, position, node: var(Sort.TYPE),
     AxisLiteral: lambda self, position, node: val(VALUE, prim("axis"), SCALAR),
-    Lambda: Collection.function,
-    FunctionDefinition: Collection.function,
-    FunCall: Collection.call,
-    StencilClosure: Collection.closure,
+    Lambda: Inference.function,
+    FunctionDefinition: Inference.function,
+    FunCall: Inference.call,
+    StencilClosure: Inference.closure,
 }
 
 #: How each builtin of the grammar is typed (`builtins/grammar.sig` lists them as `rule`): an
 #: explicit table, checked against the signature files by `tests/test_constructors.py`.
-_RULES: dict[str, Callable[[Collection, int, FunCall, list[int]], Cell]] = {
-    "make_tuple": Collection.rule_make_tuple,
-    "tuple_get": Collection.rule_tuple_get,
-    "shift": Collection.rule_shift,
-    "neighbors": Collection.rule_neighbors,
-    "cast_": Collection.rule_cast_,
-    "cartesian_domain": Collection.rule_domain,
-    "unstructured_domain": Collection.rule_domain,
+_RULES: dict[str, Callable[[Inference, int, FunCall, list[int]], Cell]] = {
+    "make_tuple": Inference.rule_make_tuple,
+    "tuple_get": Inference.rule_tuple_get,
+    "shift": Inference.rule_shift,
+    "neighbors": Inference.rule_neighbors,
+    "cast_": Inference.rule_cast_,
+    "cartesian_domain": Inference.rule_domain,
+    "unstructured_domain": Inference.rule_domain,
 }

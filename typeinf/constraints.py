@@ -1,40 +1,189 @@
-"""Constraints: what the collector learns from the IR, each with where it comes from and why.
+"""Constraints and their provenance: what the typing rules hand the solver (`Equal`), why two
+types must agree (one small frozen record per kind of reason), and what the solver reports when
+a constraint cannot hold (`Conflict`). Only `diagnostics` turns these into words, as Elm's type
+checker keeps `Expected`/`Context` apart from its reporting: the rules say what happened, the
+report says it to the user.
 
-`position` is the pre-order position of the IR node the constraint is about; `reason` says, in
-words a user reads in an error, why the two types must agree.
+A constraint is about the IR node at its pre-order `position`; its reason adds what that node
+is to the rule (the second argument of `plus`, the closure's output, …).
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from dataclasses import dataclass
+from typing import Literal, NamedTuple
 
-from iterir import Node, SymRef, pformat_short
-from typeinf.terms import Cell
-
-_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
-
-
-def ordinal(i: int) -> str:
-    return _ORDINALS[i] if i < len(_ORDINALS) else f"{i + 1}th"
+from iterir import Node
+from typeinf.terms import Cell, Why
 
 
-#: A reason is words, or for the most frequent ones, built only when an error needs them:
-#: ("argument", index, callee node, callee position) or ("call", arity, callee node, callee position).
-Reason = str | tuple
+@dataclass(frozen=True, slots=True)
+class Argument:
+    """The `index`-th argument (from 0) of a call of `callee` (the node at `callee_position`)."""
+
+    index: int
+    callee: Node
+    callee_position: int
 
 
-def callee_text(callee: Node) -> str:
-    """How a message names a function: `plus`, or a short text of the expression."""
-    return f"`{callee.id}`" if isinstance(callee, SymRef) else f"`{pformat_short(callee, 40)}`"
+@dataclass(frozen=True, slots=True)
+class Call:
+    """A call of `callee` (the node at `callee_position`) with `count` arguments, as a whole."""
+
+    count: int
+    callee: Node
+    callee_position: int
 
 
-def reason_text(reason: Reason) -> str:
-    if isinstance(reason, str):
-        return reason
-    callee = callee_text(reason[2])
-    if reason[0] == "argument":
-        return f"the {ordinal(reason[1])} argument of {callee}"
-    return f"the call of {callee} with {reason[1]} argument" + ("" if reason[1] == 1 else "s")
+@dataclass(frozen=True, slots=True)
+class Annotation:
+    """The annotation of the parameter `name` (GT4Py's `Sym.kind`, `Sym.dtype`)."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class TupleElement:
+    """The `index`-th element of a `make_tuple`."""
+
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
+class TupleGetOperand:
+    """The tuple that `tuple_get` takes element `index` of."""
+
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
+class ShiftStart:
+    """A shift by the connectivity `offset`, which starts from an `origin` location."""
+
+    offset: str
+    origin: str
+
+
+@dataclass(frozen=True, slots=True)
+class NeighborsOperand:
+    """The iterator whose neighbours along `tag` are taken."""
+
+    tag: str
+
+
+@dataclass(frozen=True, slots=True)
+class CastOperand:
+    """The value that `cast_` converts."""
+
+
+@dataclass(frozen=True, slots=True)
+class DomainRange:
+    """The `index`-th named range of a domain."""
+
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
+class ClosureDomain:
+    """A stencil closure's domain."""
+
+
+@dataclass(frozen=True, slots=True)
+class ClosureOutput:
+    """A stencil closure's output, written through a column iterator."""
+
+
+@dataclass(frozen=True, slots=True)
+class ClosureInput:
+    """The `index`-th input of a stencil closure."""
+
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
+class ClosureStencil:
+    """A closure's stencil, applied to the closure's `inputs` inputs."""
+
+    inputs: int
+
+
+@dataclass(frozen=True, slots=True)
+class RelationOf:
+    """A relation that a use of `callee` (a definition or builtin whose type carries it) brings."""
+
+    callee: Node
+
+
+@dataclass(frozen=True, slots=True)
+class ShapedRule:
+    """The typing rule of a builtin of the grammar whose use was matched as a whole (the fast run
+    says no more; the explaining run gives each part its own reason)."""
+
+    builtin: str
+
+
+Reason = (
+    Argument
+    | Call
+    | Annotation
+    | TupleElement
+    | TupleGetOperand
+    | ShiftStart
+    | NeighborsOperand
+    | CastOperand
+    | DomainRange
+    | ClosureDomain
+    | ClosureOutput
+    | ClosureInput
+    | ClosureStencil
+    | ShapedRule
+    | RelationOf
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """One reason behind a failed constraint's types, for a note: the part it explains (`about`:
+    the expected type, the callee's type, the actual type, or a clashing part), that part as
+    printed, the reason, and the node it is about (`callee`: the callee's node for `about` =
+    "callee")."""
+
+    about: Literal["expected", "callee", "actual", "part"]
+    printed: str
+    reason: Reason
+    node: Node
+    callee: Node | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Conflict:
+    """A constraint that cannot hold, as the solver found it: its reason and node, its two
+    types and the innermost parts that clash (printed, numbered together), why they clash, the
+    `where` clause of the families involved, and the notes. `diagnostics.unsatisfiable` says it."""
+
+    reason: Reason
+    node: Node
+    expected: str
+    actual: str
+    left: str
+    right: str
+    why: Why
+    where: str
+    notes: tuple[Note, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RelationConflict:
+    """A relation that can never hold, as the solver found it: its reason and node, the relation
+    with its cells named (`shown`), the known ones' values (`values`, `T₀ = bool, …`), the
+    relation's own account of why (`why`), and, per known cell, why it is what it is."""
+
+    reason: Reason
+    node: Node
+    shown: str
+    values: str
+    why: str
+    notes: tuple[tuple[str, str, Reason, Node], ...]  # name, printed value, reason, node
 
 
 class Equal(NamedTuple):

@@ -6,7 +6,9 @@ module that does something per constructor dispatches through a table keyed by d
 (the printer's arms in `notation.py`, the reader's, `instance.py`'s), and
 `tests/test_constructors.py` walks every constructor of `CONSTRUCTORS` through reader, printer,
 unification, matching, instantiation and `is_instance`: a constructor added without one of its
-behaviours fails that test, not a user. `docs/architecture.md` shows how to add one.
+behaviours fails that test, not a user. `docs/architecture.md` shows how to add one: a
+constructor outside the core is `register_constructor`ed, and has the generic notation
+`Name[arg, …]` (`notation`, `reader`).
 
 Rows are cons lists of a row family (`TTuple`/`TEmpty` for arguments, `DTuple`/`DEmpty` for
 dtypes, `LTuple`/`LEmpty` for locations). A row of values (`ValTuple`, `ValListTuple`: any
@@ -16,10 +18,13 @@ concrete argument row, it expands into it one item at a time (`meet`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from typeinf.terms import Cell, Mismatch, Sort, find, make, root_of, var
+from iterir.vocabulary import PRIMITIVES
+from typeinf.terms import SPECIAL_DTYPES, Cell, Mismatch, Sort, find, make, root_of, var
 
 if TYPE_CHECKING:
     #: `meet(structure, other, postponed)`: the pairs of cells that make `structure` equal to
@@ -102,9 +107,7 @@ def _meet_row_of_values(
         concrete = T_EMPTY if empty else make(TTUPLE, var(Sort.TYPE), var(Sort.TROW))
         return [*_expand(first, concrete), (concrete, second)]
     same_family = other.ctor is not None and other.ctor.row == "argument"
-    raise Mismatch(
-        row_, other, "different numbers of items" if same_family else "different constructors"
-    )
+    raise Mismatch(row_, other, "items" if same_family else "constructors")
 
 
 def _expand(row_: Cell, concrete: Cell) -> list[tuple[Cell, Cell]]:
@@ -187,6 +190,59 @@ CONSTRUCTORS: dict[str, Constructor] = {
               TTUPLE, TEMPTY, DTUPLE, DEMPTY, LTUPLE, LEMPTY, VALTUPLE, VALLISTTUPLE)
 }  # fmt: skip
 ROWS_OF_VALUES = (VALTUPLE, VALLISTTUPLE)
+#: The core's constructors, each with a notation of its own; any other is written `Name[arg, …]`.
+CORE: frozenset[Constructor] = frozenset(CONSTRUCTORS.values())
+
+
+# -- constructors added from outside the core ---------------------------------------------------
+#: A name as the reader tokenizes one (`[A-Za-z_][A-Za-z0-9_]*`).
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+#: Words the notation gives a meaning of its own: `Name[…]` there would read as something else.
+_RESERVED = frozenset({"It", "L", "T", "True", "False"}) | PRIMITIVES | SPECIAL_DTYPES
+
+
+def register_constructor(ctor: Constructor) -> Constructor:
+    """Add `ctor` to `CONSTRUCTORS`, so that the reader reads its generic notation `Name[arg, …]`
+    (and JSON trees name it); returns it, so that it can be defined and registered in one line.
+
+    Its name must be free and a name the notation leaves to constructors (a ValueError names
+    the clash otherwise): the printer's and reader's words (`It`, `L`, `T…`, `ItOrVal…`,
+    `True`, `False`, a primitive or special dtype, `where…`) are not. A row constructor is
+    refused too: a row's notation is its family's (`(a, b)`), not a constructor's."""
+    name = ctor.name
+    if _IDENTIFIER.fullmatch(name) is None:
+        raise ValueError(f"a constructor's name must be a name of the notation, not {name!r}")
+    if name in CONSTRUCTORS:
+        raise ValueError(f"{name!r} is a constructor already")
+    reserved = name in _RESERVED or re.fullmatch(r"T[0-9]*", name) is not None
+    if reserved or name.startswith(("ItOrVal", "where")):
+        raise ValueError(f"{name!r} is a word of the notation: it cannot name a constructor")
+    if ctor.row is not None or ctor.is_cons:
+        raise ValueError(f"{name!r}: a row constructor cannot be added (rows print as tuples)")
+    if any(i >= len(ctor.params) or ctor.params[i] is not Sort.LOC for i in ctor.locations):
+        raise ValueError(f"{name!r}: `locations` must be positions of location arguments")
+    CONSTRUCTORS[name] = ctor
+    return ctor
+
+
+def unregister_constructor(ctor: Constructor) -> None:
+    """Take `ctor`, added by `register_constructor`, out of the table again (a test's toy must
+    not outlive its test); the core's constructors stay."""
+    if ctor in CORE:
+        raise ValueError(f"{ctor.name!r} is a constructor of the core")
+    if CONSTRUCTORS.get(ctor.name) is not ctor:
+        raise ValueError(f"{ctor.name!r} is not registered")
+    del CONSTRUCTORS[ctor.name]
+
+
+@contextmanager
+def registered(ctor: Constructor) -> Iterator[Constructor]:
+    """`ctor` registered for the duration of a `with` block."""
+    register_constructor(ctor)
+    try:
+        yield ctor
+    finally:
+        unregister_constructor(ctor)
 
 
 # -- constants ----------------------------------------------------------------------------------

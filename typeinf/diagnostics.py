@@ -13,10 +13,32 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from iterir import Node, pformat_short
+from iterir import Node, SymRef, pformat_short
 from iterir.errors import excerpt, source_line
 from iterir.files import is_json
-from typeinf.errors import TypeInferenceError
+from typeinf.constraints import (
+    Annotation,
+    Argument,
+    Call,
+    CastOperand,
+    ClosureDomain,
+    ClosureInput,
+    ClosureOutput,
+    ClosureStencil,
+    Conflict,
+    DomainRange,
+    NeighborsOperand,
+    Note,
+    Reason,
+    RelationConflict,
+    RelationOf,
+    ShapedRule,
+    ShiftStart,
+    TupleElement,
+    TupleGetOperand,
+)
+from typeinf.errors import TypeInferenceError, UnsatisfiableConstraintError
+from typeinf.terms import Why
 
 _BOLD, _RED, _CYAN, _RESET = "\x1b[1m", "\x1b[1;31m", "\x1b[1;36m", "\x1b[0m"
 
@@ -99,3 +121,119 @@ def render(error: TypeInferenceError, source: Source, color: bool = False) -> st
     lines += [f"  {detail}" for detail in error.details]
     lines += [f"  {cyan}note{reset}: {text} at {source.at(node)}" for text, node in error.notes]
     return "\n".join(lines)
+
+
+# -- reasons and conflicts in words (the only place that words them) ------------------------------
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
+
+
+def ordinal(i: int) -> str:
+    """`first` for 0, …, `ninth`, then `10th`, `11th`, …"""
+    return _ORDINALS[i] if i < len(_ORDINALS) else f"{i + 1}th"
+
+
+def callee_text(callee: Node) -> str:
+    """How a message names a function: `plus`, or a short text of the expression."""
+    return f"`{callee.id}`" if isinstance(callee, SymRef) else f"`{pformat_short(callee, 40)}`"
+
+
+def reason_text(reason: Reason) -> str:
+    """A reason as the words that complete "because of …" or "type mismatch in …"."""
+    match reason:
+        case Argument(index, callee, _):
+            return f"the {ordinal(index)} argument of {callee_text(callee)}"
+        case Call(count, callee, _):
+            return f"the call of {callee_text(callee)} with {count} argument" + (
+                "" if count == 1 else "s"
+            )
+        case Annotation(name):
+            return f"the annotation of `{name}`"
+        case TupleElement(index):
+            return f"the {ordinal(index)} element of the tuple"
+        case TupleGetOperand(index):
+            return f"the tuple that `tuple_get` takes element {index} of"
+        case ShiftStart(offset, origin):
+            return f"the shift by `{offset}`, which starts from a {origin}"
+        case NeighborsOperand(tag):
+            return f"the iterator whose neighbors along `{tag}` are taken"
+        case CastOperand():
+            return "the value that `cast_` converts"
+        case DomainRange(index):
+            return f"the {ordinal(index)} range of the domain"
+        case ClosureDomain():
+            return "a closure's domain"
+        case ClosureOutput():
+            return "the closure's output, which is written through a column iterator"
+        case ClosureInput(index):
+            return f"the {ordinal(index)} input of the closure"
+        case ClosureStencil(inputs):
+            return f"the stencil, which is applied to the closure's {inputs} input{'' if inputs == 1 else 's'}"
+        case ShapedRule(builtin):
+            return f"the typing rule of {builtin}"
+        case RelationOf(callee):
+            return f"a relation of {callee_text(callee)}"
+
+
+#: Why two types clash, in words.
+WHY: dict[Why, str] = {
+    "constants": "different constants",
+    "sorts": "different sorts",
+    "families": "incompatible families",
+    "family": "outside the family",
+    "items": "different numbers of items",
+    "constructors": "different constructors",
+    "unknown lengths": "a row of values against a row of lists of unknown length",
+}
+
+
+def _note(note: Note) -> tuple[str, Node]:
+    because = reason_text(note.reason)
+    if note.about == "expected":
+        return f"`{note.printed}` is expected because of {because}", note.node
+    if note.about == "callee":
+        assert note.callee is not None  # a callee's note names it
+        return f"{callee_text(note.callee)} is `{note.printed}` because of {because}", note.node
+    if note.about == "actual":
+        return f"this is `{note.printed}` because of {because}", note.node
+    return f"`{note.printed}` comes from {because}", note.node
+
+
+def cannot_hold(conflict: RelationConflict) -> UnsatisfiableConstraintError:
+    """The error a relation that can never hold is, in words: `a relation of `larger` cannot
+    hold: `T₂ = max(T₀, T₁)` with T₀ = bool, T₁ = int32 (`bool` has no place in the order)`."""
+    said = reason_text(conflict.reason)
+    detail = (
+        f"`{conflict.shown}`"
+        + (f" with {conflict.values}" if conflict.values else "")
+        + f" ({conflict.why})"
+    )
+    notes: dict[int, tuple[str, Node]] = {}  # one note per node, the first
+    for name, value, reason, at in conflict.notes:
+        notes.setdefault(id(at), (f"{name} is `{value}` because of {reason_text(reason)}", at))
+    return UnsatisfiableConstraintError(
+        f"{said} cannot hold: {detail}",
+        conflict.node,
+        conflict.shown,
+        conflict.values,
+        summary=f"{said} cannot hold",
+        details=[detail],
+        notes=list(notes.values()),
+    )
+
+
+def unsatisfiable(conflict: Conflict) -> UnsatisfiableConstraintError:
+    """The error a constraint that cannot hold is, in words."""
+    reason = reason_text(conflict.reason)
+    detail = f"expected `{conflict.expected}`, found `{conflict.actual}`"
+    if {conflict.left, conflict.right} != {conflict.expected, conflict.actual}:
+        detail += f"; `{conflict.left}` and `{conflict.right}` differ"
+    detail += f" ({WHY[conflict.why]})" + conflict.where.replace(" where", "; where", 1)
+    return UnsatisfiableConstraintError(
+        f"type mismatch in {reason}: {detail}",
+        conflict.node,
+        conflict.expected,
+        conflict.actual,
+        summary=f"type mismatch in {reason}",
+        details=[detail],
+        notes=[_note(note) for note in conflict.notes],
+    )

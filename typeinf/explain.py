@@ -4,11 +4,11 @@ gave it that type (every constraint that joined its type, or a part of it, with 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import cast
 
 from iterir import Node
 from iterir.gcpause import gc_paused
 from iterir.traversal import walk
+from typeinf.constraints import Reason
 from typeinf.errors import TypeInferenceError
 from typeinf.infer import Provider, _program_type, every_error
 from typeinf.terms import Cell, Type, find, roots
@@ -19,7 +19,7 @@ MAX_REASONS = 8
 @dataclass
 class Explained:
     type: Type | None  # None when inference stopped before reaching the node
-    reasons: list[tuple[str, Node]]  # in evaluation order: words, and the node they are about
+    reasons: list[tuple[Reason, Node]]  # in evaluation order, each with the node it is about
     errors: list[TypeInferenceError]
 
 
@@ -40,20 +40,18 @@ def why(root: Node, target: Node, offset_provider: Provider = None) -> Explained
     """The type of `target` (a node of `root`) and the reasons behind it."""
     with gc_paused():
         try:
-            collection = every_error(root, offset_provider)
+            inference = every_error(root, offset_provider)
         except TypeInferenceError as error:
             return Explained(None, [], [error])
-        errors = [error for _, error in collection.errors]
-        position = next(p for p, n in enumerate(collection.nodes) if n is target)
-        # `_program_type` only reads it, and a cell is a type; `list` is invariant: mypy needs telling.
-        types = cast(list[Type | None], collection.types)
+        errors = [error for _, error in inference.errors]
+        position = next(p for p, n in enumerate(inference.nodes) if n is target)
         try:
-            type_ = _program_type(collection, position, types)
+            type_ = _program_type(inference, position, inference.types)
         except TypeInferenceError:  # a grammar builtin: it has no type of its own
             type_ = None
         if type_ is None:
             return Explained(None, [], errors)
-        reasons = collection.solver.joined(_classes(list(roots(type_))), [], MAX_REASONS)
+        reasons = inference.solver.joined(_classes(list(roots(type_))), [], MAX_REASONS)
         return Explained(type_, reasons, errors)
 
 

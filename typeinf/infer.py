@@ -1,31 +1,49 @@
-"""The inference entry points: collect and solve the constraints, read off the types."""
+"""The inference entry points (`infer`, `infer_all`, `check`), and the map of the pipeline:
+
+1. `iterir.parser` / `iterir.json_codec` read text or JSON into IR nodes;
+2. `iterir.traversal.preorder` numbers the nodes in pre-order; `iterir.symbols.resolve` says
+   what every name refers to;
+3. `order` puts a fencil's function definitions in dependency order (recursion: an error);
+4. `collect.Inference` walks each definition and closure once, giving every node a cell and
+   each typing rule's constraints (`constraints`: the cells, the node, the reason) to the solver,
+   through its run (`runs`: the fast run, then on an error the explaining one);
+5. `unify` (one unifier, with the constructors' rules of `constructors`) and `solve` (postponed
+   rows, relations, generalization into `schemes`, infinite types) solve them as they come;
+   `codegen` and `matching` instantiate and match builtins' and definitions' types fast;
+6. this module reads the types off (`InternalError` when the two runs disagree);
+7. `notation` prints them, `reader` reads them back, `diagnostics` says errors in words.
+
+`docs/architecture.md` draws the same map with the data each step hands on.
+"""
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from iterir import FencilDefinition, FunctionDefinition, Node, StencilClosure
 from iterir.gcpause import gc_paused
 from iterir.traversal import child_positions, walk
-from typeinf.collect import Collection
+from typeinf.collect import Inference
 from typeinf.errors import InternalError, TypeInferenceError
 from typeinf.offsets import OffsetProvider, load_offset_provider
+from typeinf.relations import Relation
 from typeinf.terms import ClosureType, DefinitionType, FencilType, Type
 
 Provider = OffsetProvider | dict[str, Any] | None
 
 
-def _solved(node: Node, offset_provider: Provider) -> Collection:
-    """The solved collection; on a type error, inference runs again keeping the history that
+def _solved(node: Node, offset_provider: Provider) -> Inference:
+    """The solved inference of `node`; on a type error, inference runs again keeping the history that
     gives the error its reasons (errors are rare: the fast run keeps none). That the explaining
     run then finds no error is a bug of ours, said as one."""
     provider = _provider(offset_provider)
     try:
-        return Collection(node, provider)
+        return Inference(node, provider)
     except TypeInferenceError as fast:
-        Collection(node, provider, explain=True)  # raises the same error, with reasons
+        Inference(node, provider, explain=True)  # raises the same error, with reasons
         raise InternalError(_disagreement("fast", "explaining", fast)) from fast
 
 
@@ -36,7 +54,7 @@ def _disagreement(found: str, other: str, error: TypeInferenceError) -> str:
 def _confirmed(node: Node, offset_provider: Provider, error: TypeInferenceError) -> None:
     """Raise InternalError unless the fast run finds a type error too."""
     try:
-        Collection(node, _provider(offset_provider))
+        Inference(node, _provider(offset_provider))
     except TypeInferenceError:
         return
     raise InternalError(_disagreement("explaining", "fast", error))
@@ -46,35 +64,51 @@ def _provider(offset_provider: Provider) -> OffsetProvider | None:
     return None if offset_provider is None else load_offset_provider(dict(offset_provider))
 
 
-def every_error(node: Node, offset_provider: Provider, max_errors: int | None = None) -> Collection:
+def every_error(node: Node, offset_provider: Provider, max_errors: int | None = None) -> Inference:
     """Collect and solve in explain mode, keeping up to `max_errors` errors (one per failing
     definition or closure) in `errors`; raises only when no part can be typed (a malformed
     tree). For `check` and `explain`, which report rather than raise."""
-    return Collection(
+    return Inference(
         node, _provider(offset_provider), explain=True, max_errors=max(max_errors or sys.maxsize, 2)
     )
 
 
-def _program_type(collection: Collection, position: int, types: list[Type | None]) -> Type | None:
+def _program_type(inference: Inference, position: int, types: Sequence[Type | None]) -> Type | None:
     """The type of the node at `position`, for definitions, closures and fencils built from the
     types of their parts (which `types` must already hold)."""
-    current = collection.nodes[position]
+    current = inference.nodes[position]
     if isinstance(current, FunctionDefinition):
-        return DefinitionType(current.id, collection.type_at(position))
+        return DefinitionType(
+            current.id, inference.type_at(position), _relations(inference, position)
+        )
     if isinstance(current, StencilClosure):
-        _, _, output, *inputs = collection.children(position)
-        return ClosureType(tuple(collection.type_at(i) for i in inputs), collection.type_at(output))
+        _, _, output, *inputs = inference.children(position)
+        return ClosureType(tuple(inference.type_at(i) for i in inputs), inference.type_at(output))
     if isinstance(current, FencilDefinition):
         count = len(current.function_definitions) + len(current.params)
-        children = child_positions(collection.sizes, position, count)
+        children = child_positions(inference.sizes, position, count)
         ndefs = len(current.function_definitions)
         definitions = tuple(
-            DefinitionType(collection.nodes[p].id, collection.type_at(p))  # type: ignore[attr-defined]
+            # A fencil's first children are its definitions.
+            DefinitionType(
+                cast(FunctionDefinition, inference.nodes[p]).id,
+                inference.type_at(p),
+                _relations(inference, p),
+            )
             for p in children[:ndefs]
         )
-        params = tuple(collection.type_at(p) for p in children[ndefs:])
+        params = tuple(inference.type_at(p) for p in children[ndefs:])
         return FencilType(current.id, definitions, params)
-    return types[position] if types[position] is not None else collection.built(position)
+    return types[position] if types[position] is not None else inference.built(position)
+
+
+def _relations(inference: Inference, position: int) -> tuple[Relation, ...]:
+    """The relations the type of the definition at `position` is subject to: its scheme's, or
+    for a definition inferred on its own (never generalized), those still open at the end."""
+    scheme = inference.solver.schemes.get(position)
+    if scheme is not None:
+        return scheme.relations
+    return inference.solver.in_order() if position == 0 else ()
 
 
 def infer(node: Node, offset_provider: Provider = None) -> Type:
@@ -82,12 +116,13 @@ def infer(node: Node, offset_provider: Provider = None) -> Type:
 
     Raises a TypeInferenceError subclass for a program without a type.
     """
-    # The collection is freed before the collector resumes, so that it never scans the graph.
+    # The inference is freed before the collector resumes, so that it never scans the graph.
     with gc_paused():
-        collection = _solved(node, offset_provider)
-        result = _program_type(collection, 0, collection.types)  # type: ignore[arg-type]
-        del collection
-    return result  # type: ignore[return-value]
+        inference = _solved(node, offset_provider)
+        result = _program_type(inference, 0, inference.types)
+        del inference
+    assert result is not None  # the root has a type: a name without one is an error
+    return result
 
 
 def infer_all(
@@ -97,9 +132,9 @@ def infer_all(
     places is keyed by its first occurrence. With `attach`, each node also gets its type as
     `node.inferred_type` (the types share one solved graph: print them with `pformat`)."""
     with gc_paused():
-        collection = _solved(node, offset_provider)
-        result = _node_types(collection, complete=True)
-        del collection
+        inference = _solved(node, offset_provider)
+        result = _node_types(inference, complete=True)
+        del inference
     if attach:
         for current in walk(node):
             if id(current) in result:
@@ -107,15 +142,15 @@ def infer_all(
     return result
 
 
-def _node_types(collection: Collection, complete: bool) -> dict[int, Type]:
+def _node_types(inference: Inference, complete: bool) -> dict[int, Type]:
     """The type of every node that has one, by `id(node)` (a node object used in several
     places: its first occurrence), in pre-order; program-level types only if `complete`."""
-    types: list[Type | None] = list(collection.types)
+    types: list[Type | None] = list(inference.types)
     if complete:
         for position in range(len(types) - 1, -1, -1):
-            types[position] = _program_type(collection, position, types)
+            types[position] = _program_type(inference, position, types)
     result: dict[int, Type] = {}
-    for current, type_ in zip(collection.nodes, types):
+    for current, type_ in zip(inference.nodes, types, strict=True):
         if type_ is not None and id(current) not in result:
             result[id(current)] = type_
     return result
@@ -140,12 +175,12 @@ def check(
     bug of ours, said as one)."""
     with gc_paused():
         try:
-            collection = every_error(node, offset_provider, max_errors)
+            inference = every_error(node, offset_provider, max_errors)
         except TypeInferenceError as error:  # before any part could be typed: a malformed tree
             return Checked(None, {}, [error])
-        errors = [error for _, error in collection.errors][:max_errors]
+        errors = [error for _, error in inference.errors][:max_errors]
         if errors:
             _confirmed(node, offset_provider, errors[0])
-        result = _node_types(collection, complete=not errors)
-        del collection
+        result = _node_types(inference, complete=not errors)
+        del inference
     return Checked(None if errors else result[id(node)], result, errors)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typeinf.constructors import ROWS_OF_VALUES, T_EMPTY, TTUPLE, row
 from typeinf.schemes import Scheme
-from typeinf.terms import Cell, DefinitionType, FencilType, Type, find, roots
-from typeinf.unify import Mismatch, unify
+from typeinf.terms import Cell, DefinitionType, FencilType, Mismatch, Type, find, roots
+from typeinf.unify import unify
 
 
 def substitution(general: Type, specific: Type) -> dict[Cell, Cell] | None:
@@ -41,7 +41,7 @@ def substitution(general: Type, specific: Type) -> dict[Cell, Cell] | None:
             return None  # two variables of the specific type were made one
     return {
         original: find(copy)
-        for original, copy in zip(scheme.cells, pattern)
+        for original, copy in zip(scheme.cells, pattern, strict=True)
         if original.ctor is None
     }
 

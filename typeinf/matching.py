@@ -13,6 +13,7 @@ gives; it is used only where the solver keeps no history (errors are reported by
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeAlias
 
 from typeinf.constructors import PRIM, fixed_params
 from typeinf.schemes import copy_graph
@@ -21,7 +22,7 @@ from typeinf.unify import unify
 
 #: `match(argument_types, undecided)` → the call's type (None for a wrong number of arguments);
 #: raises `Mismatch`, and adds to `undecided` the pairs `unify` could not decide yet.
-Matcher = Callable[..., Cell]
+Matcher: TypeAlias = Callable[[list[Cell], list[tuple[Cell, Cell]]], Cell | None]
 
 
 def in_family(actual: Cell, family: frozenset[str]) -> bool:
@@ -56,7 +57,7 @@ def walk_match(type_: Cell, types: list[Cell], undecided: list[tuple[Cell, Cell]
         elif pattern.ctor is None:  # a variable: the part itself, if it has the sort and family
             family = pattern.family
             if not (actual.sort is pattern.sort if family is None else in_family(actual, family)):
-                fresh = var(pattern.sort, family)  # type: ignore[arg-type]
+                fresh = var(pattern.sort, family)
                 pairs.append((fresh, actual))
                 actual = fresh
             matches[id(pattern)] = actual
@@ -65,7 +66,7 @@ def walk_match(type_: Cell, types: list[Cell], undecided: list[tuple[Cell, Cell]
                 pairs.append((pattern, actual))
         elif actual.ctor == pattern.ctor:  # a structure: its parts, if the type has its constructor
             matches[id(pattern)] = actual
-            stack += zip(pattern.args, actual.args)
+            stack += zip(pattern.args, actual.args)  # noqa: B905 - one constructor, one arity; strict= costs a keyword call
         else:
             pairs.append((copy_graph(pattern, matches), actual))
     result = copy_graph(root.args[1], matches)

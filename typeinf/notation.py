@@ -9,7 +9,7 @@ so the type of a 100,000-level program prints without recursion.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Union
+from typing import Any, TypeAlias
 
 from typeinf.constructors import (
     ANYWHERE,
@@ -44,6 +44,7 @@ from typeinf.terms import (
     Type,
     find,
     make,
+    relations_of,
     roots,
 )
 
@@ -68,7 +69,7 @@ class _Exit:
         self.cell = cell
 
 
-Piece = Union[str, Cell, _Exit]
+Piece: TypeAlias = str | Cell | _Exit
 
 
 class Printer:
@@ -76,6 +77,7 @@ class Printer:
 
     def __init__(self, types: list[Type], locations: bool = False) -> None:
         self.locations = locations
+        self.relations = [r for type_ in types for r in relations_of(type_)]
         self.numbers: dict[int, int] = {}
         self.variables: list[Cell] = []
         seen: set[int] = set()
@@ -98,13 +100,21 @@ class Printer:
             self.variables.append(root)
         return self.numbers[id(root)]
 
+    def placeholder(self) -> str:
+        """A variable's name that no variable of the types has: for a cell known already, named
+        as a variable (as an error names a relation's cells)."""
+        self.variables.append(make(PRIM))  # takes a number, and is no variable of a `where`
+        return f"T{subscript(len(self.variables) - 1)}"
+
     def where(self) -> str:
-        """`where T₀: float, …` for the family-restricted dtype variables, in number order."""
+        """`where T₀: float, …` for the family-restricted dtype variables, in number order, then
+        the relations the types are subject to (`T₂ = max(T₀, T₁)`), in order."""
+        relations = [relation.show(self.render) for relation in self.relations]
         clauses = [
             f"T{subscript(self.numbers[id(v)])}: {FAMILY_NAMES.get(v.family, 'one of ' + ', '.join(sorted(v.family)))}"
             for v in self.variables
             if v.sort in (Sort.DTYPE, Sort.DROW) and v.family is not None and find(v) is v
-        ]
+        ] + relations
         return " where " + ", ".join(clauses) if clauses else ""
 
     def format(self, type_: Type) -> str:
@@ -130,7 +140,7 @@ class Printer:
             elif type(piece) is _Exit:
                 on_path.discard(id(piece.cell))
             else:
-                root = find(piece)  # type: ignore[arg-type]
+                root = find(piece)  # type: ignore[arg-type]  # not a str, not an _Exit: a Cell
                 if id(root) in on_path:
                     out.append("…")  # a cycle, which only a failed inference leaves
                     continue
@@ -146,7 +156,7 @@ class Printer:
         ctor = cell.ctor
         if ctor is None:
             return [f"T{subscript(self.number(cell))}"]
-        return _PIECES[ctor](self, cell)
+        return _PIECES.get(ctor, _structure)(self, cell)
 
     def value(self, cell: Cell) -> list[Piece]:
         kind, dtype, size, current, defined = cell.args
@@ -260,7 +270,27 @@ def _name(printer: Printer, cell: Cell) -> list[Piece]:
     return [cell.ctor.name]  # type: ignore[union-attr]  # a structure
 
 
-#: How each constructor prints (`tests/test_constructors.py` checks that every one has an arm).
+def _structure(printer: Printer, cell: Cell) -> list[Piece]:
+    """The generic notation of a constructor without an arm of its own (one added by
+    `register_constructor`), which `reader` reads back: `Name[arg, …]`, its arguments in the
+    order of its params, location arguments left out of the compact notation (as a `Val`'s);
+    a labelled constant by its label, a constructor without params by its name."""
+    ctor = cell.ctor
+    assert ctor is not None  # a structure
+    if ctor.labelled:
+        return [str(cell.label)]
+    if not ctor.params:
+        return [ctor.name]
+    skip = () if printer.locations else ctor.locations
+    out: list[Piece] = [ctor.name, "["]
+    for i, arg in enumerate(cell.args):
+        if i not in skip:
+            out += [arg] if len(out) == 2 else [", ", arg]
+    return [*out, "]"]
+
+
+#: How each core constructor prints (`tests/test_constructors.py` checks that every one has an
+#: arm); any other prints in the generic notation (`_structure`).
 _PIECES: dict[Constructor, Callable[[Printer, Cell], list[Piece]]] = {
     VAL: Printer.value,
     FUN: Printer.function,
@@ -317,7 +347,7 @@ def type_tree(type_: Type) -> dict[str, Any]:
             stack.extend((c, False) for c in parts if id(c) not in done)
             continue
         if cell.ctor is None:
-            tree: dict[str, Any] = {"var": numbers[id(cell)], "sort": cell.sort.value}  # type: ignore[union-attr]
+            tree: dict[str, Any] = {"var": numbers[id(cell)], "sort": cell.sort.value}
             if cell.family is not None:
                 tree["family"] = FAMILY_NAMES[cell.family]
         elif tail is not None:

@@ -25,6 +25,15 @@ written as they are:
                | "(" "L" "[" ELLIPSIS_ROW "," length "," skip "]" SIZE "," "…" ")"
     loc := VAR | NAME        length := VAR | INT        skip := VAR | "True" | "False"
 
+A constructor added from outside the core (`constructors.register_constructor`) has the generic
+notation, `NAME` or `NAME "[" arg ("," arg)* "]"`, read where a structure of its sort stands (a
+dtype, then followed by a size mark as `L[…]` is, or a type): each argument read as its param's
+sort says (a type, a dtype, a location, a list length, a skip flag, a kind or a size: a variable
+or a constant's name); arguments of a row sort (argument, dtype, location rows), and labelled
+constants of a constructor outside the core, are not readable yet. Location arguments are left
+out in the compact notation: with `locations` not given, a structure that has them is read as
+located if its arguments read so, else as compact.
+
 Whitespace may stand between any two tokens. A group's items are read before what it is is known:
 `(T₀, T₁)` is an argument tuple, `(T₀, T₁)¹` a value of a dtype tuple, `((T₀, T₁), T₂)¹` makes the
 inner group a dtype tuple too. A syntax error names the column where no reading of the text can go
@@ -42,6 +51,8 @@ from iterir.vocabulary import PRIMITIVES
 from typeinf.constructors import (
     ANYWHERE,
     COLUMN,
+    CONSTRUCTORS,
+    CORE,
     D_EMPTY,
     DTUPLE,
     FUN,
@@ -55,6 +66,7 @@ from typeinf.constructors import (
     VALLISTTUPLE,
     VALTUPLE,
     VALUE,
+    Constructor,
     constant,
     loc,
     prim,
@@ -120,11 +132,18 @@ def parse_type(text: str, locations: bool | None = None) -> Type:
     `locations` says which notation; by default it is the located one if any iterator shows
     its locations.
     """
-    reader = _Reader(text)
+    return parse_with_variables(text, locations)[0]
+
+
+def parse_with_variables(text: str, locations: bool | None = None) -> tuple[Type, dict[int, Cell]]:
+    """`parse_type`, and the cell of each variable by its number as written (`T₂`, `²`: 2)."""
+    reader = _Reader(text, locations)
     with gc_paused():  # a long type is many small acyclic objects: the collector would rescan them
         tree = _run(reader.start())
+        builder = _Builder(reader.located if locations is None else locations)
         try:
-            return _build(tree, _Builder(reader.located if locations is None else locations))  # type: ignore[no-any-return]
+            type_: Type = _build(tree, builder)
+            return type_, builder.variables
         except TypeSyntaxError as exc:
             raise TypeSyntaxError(f"{exc} in {_echo(text, 0)}") from None
 
@@ -161,7 +180,8 @@ class _Node:
 
     def resolved(self) -> str:
         if self.method is None:
-            self.method = self.methods[self.choice.decided() == _DTYPE]  # type: ignore[union-attr]
+            assert self.choice is not None  # a node without a method has the choice between two
+            self.method = self.methods[self.choice.decided() == _DTYPE]
         return self.method
 
 
@@ -180,7 +200,9 @@ class _Choice:
         choice, undecided = self, []
         while choice.reading is None:
             undecided.append(choice)
-            choice = choice.outer  # type: ignore[assignment]
+            outer = choice.outer
+            assert outer is not None  # a choice not made yet is made by the group around it
+            choice = outer
         for each in undecided:  # shortened for the other parts that ask
             each.reading = choice.reading
         return choice.reading
@@ -237,8 +259,9 @@ def _run(step: _Step) -> Any:
 class _Reader:
     """The descent over one text, with one or two tokens of look-ahead."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, locations: bool | None = None) -> None:
         self.text = text
+        self.locations = locations  # the notation, if the caller says which
         self.end = 0  # where the token after those in `ahead` starts (whitespace first)
         self.ahead: list[_Token] = []
         self.located = False  # whether an iterator shows its locations
@@ -381,6 +404,8 @@ class _Reader:
                 part = yield (self.list_dtype(first) if token.text == "L" else self.iterator(first))
                 if part.only_row:
                     return part
+            elif token.kind == "NAME" and _added(token.text) is not None:
+                part = yield self.structure(token, reads)
             elif token.kind == "NAME":
                 part = _Part(_Node("primitive", [token.text]), _DTYPE, bare_t=token.text == "T")
             elif token.kind == "ITORVAL" and reads & _TYPE:
@@ -401,7 +426,8 @@ class _Reader:
                 break
             self.take()
             part.decide(_TYPE)
-            functions.append(part.node)  # type: ignore[arg-type]
+            assert part.node is not None  # only a row, returned above, has no node
+            functions.append(part.node)
             reads, first, outer = _TYPE, False, None
         part.decide(reads, outer)
         if functions:
@@ -455,6 +481,69 @@ class _Reader:
         else:
             methods = ("args", "dtype_tuple")
         return _Part(_Node(None, items, methods, choice), roles & (_TYPE | _DTYPE), choice)
+
+    def structure(self, token: _Token, reads: int) -> _Step:
+        """A structure of a constructor added from outside the core, after its name: `Name` or
+        `Name[arg, …]`. With location arguments and no notation given, read as located if that
+        reads, else as compact: each attempt is its own descent (`_run`), so these nest on
+        Python's stack, one level per such structure inside another."""
+        ctor = _added(token.text)
+        assert ctor is not None  # the caller looked it up
+        reading = {Sort.TYPE: _TYPE, Sort.DTYPE: _DTYPE}.get(ctor.sort, 0)
+        # A dtype stands in a type's place too, followed by its size mark (as `L[…]¹`).
+        if not reads & (reading | (_TYPE if reading == _DTYPE else 0)) or ctor.labelled:
+            raise self.unexpected(token)
+        if not ctor.params:
+            return _Part(_Node("structure", [ctor, ()]), reading)
+        self.expect("[")
+        if not ctor.locations or self.locations is not None:
+            args = yield self.arguments(ctor, bool(self.locations))
+        else:
+            end, ahead, located = self.end, list(self.ahead), self.located
+            try:
+                args = _run(self.arguments(ctor, True))
+            except TypeSyntaxError:
+                self.end, self.ahead, self.located = end, ahead, located
+                args = _run(self.arguments(ctor, False))
+        return _Part(_Node("structure", args), reading)
+
+    def arguments(self, ctor: Constructor, located: bool) -> _Step:
+        """`arg, …]` of a structure, each as its param's sort says; location arguments only if
+        `located`. The node's arguments: the constructor, the positions read, their nodes."""
+        positions = tuple(i for i in range(len(ctor.params)) if located or i not in ctor.locations)
+        nodes: list[Any] = []
+        for n, i in enumerate(positions):
+            if n:
+                self.expect(",")
+            sort = ctor.params[i]
+            if sort is Sort.TYPE or sort is Sort.DTYPE:
+                nodes.append((yield self.term(_TYPE if sort is Sort.TYPE else _DTYPE)).node)
+            elif sort is Sort.LOC:
+                token = self.take()
+                if token.kind not in ("VAR", "NAME"):
+                    raise self.unexpected(token, "NAME")
+                nodes.append(self.location(token))
+            elif sort is Sort.LENGTH:
+                nodes.append(self.length())
+            elif sort is Sort.SKIP:
+                nodes.append(self.skip())
+            elif sort is Sort.KIND or sort is Sort.SIZE:
+                token = self.take()
+                if token.kind == "VAR":
+                    nodes.append(_Node("sorted_var", [token.text, sort]))
+                elif token.kind == "NAME" and _constant_of(token.text, sort) is not None:
+                    nodes.append(_Node("named_constant", [token.text, sort]))
+                else:
+                    raise self.unexpected(token)
+            else:
+                raise TypeSyntaxError(
+                    f"{ctor.name}: an argument that is a {sort.value} is not readable"
+                    f" in {_echo(self.text, self.peek().start)}"
+                )
+        self.expect("]")
+        if located and ctor.locations:
+            self.located = True
+        return [ctor, positions, *nodes]
 
     def rows(self, first: _Node) -> _Node:
         """The `…)` of a row of values or lists, and the number of its dtype row."""
@@ -581,6 +670,21 @@ class _Reader:
         raise self.unexpected(token, "True", "False")
 
 
+def _added(name: str) -> Constructor | None:
+    """The constructor `name` if one was added from outside the core (it has the generic
+    notation), else None."""
+    ctor = CONSTRUCTORS.get(name)
+    return None if ctor is None or ctor in CORE else ctor
+
+
+def _constant_of(name: str, sort: Sort) -> Cell | None:
+    """The constant without a label of that name and sort (`Iterator`, `Column`), if any."""
+    ctor = CONSTRUCTORS.get(name)
+    if ctor is None or ctor.sort is not sort or ctor.params or ctor.labelled:
+        return None
+    return constant(ctor)
+
+
 def _build(tree: _Node, builder: _Builder) -> Any:
     """The value of `tree`: each node's parts built before it, left to right (the order in which
     variables are met decides which sort a conflict names first), without recursion."""
@@ -678,9 +782,10 @@ class _Builder:
     def fun(self, args: Cell, ret: Cell) -> Cell:
         root = find(args)
         if root.ctor is None:
-            root.sort = sort_meet(root.sort, Sort.TROW)  # type: ignore[arg-type]
-            if root.sort is None:
+            sort = sort_meet(root.sort, Sort.TROW)
+            if sort is None:
                 raise TypeSyntaxError("a function's arguments must be a tuple")
+            root.sort = sort
         elif root.sort is not Sort.TROW:
             raise TypeSyntaxError("a function's arguments must be a tuple")
         return make(FUN, args, ret)
@@ -754,6 +859,27 @@ class _Builder:
 
     def location(self, name: str) -> Cell:
         return loc(name)
+
+    # -- constructors added from outside the core ------------------------------------------------
+    def structure(self, ctor: Constructor, positions: tuple[int, ...], *args: Cell) -> Cell:
+        """A structure of `ctor` of the arguments read at `positions`; a location left out (in
+        the compact notation) is a fresh variable, as an iterator's is (`ANYWHERE` if located)."""
+        if not ctor.params:
+            return constant(ctor)
+        read = dict(zip(positions, args, strict=True))
+        anywhere = ANYWHERE if self.located else None
+        return make(
+            ctor,
+            *(read[i] if i in read else anywhere or var(s) for i, s in enumerate(ctor.params)),
+        )
+
+    def sorted_var(self, text: str, sort: Sort) -> Cell:
+        return self.variable(text, sort)
+
+    def named_constant(self, name: str, sort: Sort) -> Cell:
+        cell = _constant_of(name, sort)
+        assert cell is not None  # the reader checked the name
+        return cell
 
     # -- rows of values and lists -----------------------------------------------------------------
     def value_row(self, item: tuple[Cell, Cell, Cell, Cell], dtypes: str) -> Cell:

@@ -20,17 +20,17 @@ from typing import TYPE_CHECKING
 
 from iterir import FunCall
 from typeinf import shaped
-from typeinf.constraints import Equal, Reason
+from typeinf.constraints import Equal, Reason, ShapedRule
 from typeinf.constructors import fixed_params
-from typeinf.matching import walk_match
+from typeinf.matching import Matcher, walk_match
 from typeinf.schemes import Scheme, Template
 from typeinf.signatures import Signature
 from typeinf.solve import Solver, check_finite
 from typeinf.terms import Cell, Mismatch
-from typeinf.unify import unify
+from typeinf.unify import Trail, unify
 
 if TYPE_CHECKING:
-    from typeinf.collect import Collection
+    from typeinf.collect import Inference
 
 
 class FastRun:
@@ -40,6 +40,7 @@ class FastRun:
 
     def __init__(self, solver: Solver) -> None:
         self.solver = solver
+        solver.equal = self.equal  # what relations bind through
         self.definition_callees: dict[int, int] = {}  # SymRef position → definition it calls
 
     def equal(self, expected: Cell, actual: Cell, position: int, reason: Reason) -> None:
@@ -62,90 +63,99 @@ class FastRun:
         if undecided:
             self.solver.postpone(undecided, Equal(expected, actual, position, reason))
 
-    def order(self, collection: Collection, start: int) -> Iterable[int]:
+    def order(self, inference: Inference, start: int) -> Iterable[int]:
         """Reverse pre-order: children before parents, with no ordering to compute."""
-        return range(start + collection.sizes[start] - 1, start - 1, -1)
+        return range(start + inference.sizes[start] - 1, start - 1, -1)
 
-    def call_builtin(self, collection: Collection, signature: Signature, node: FunCall, args: list[int],
+    def call_builtin(self, inference: Inference, signature: Signature, node: FunCall, args: list[int],
                      position: int) -> Cell:  # fmt: skip
         """The type of a direct call of a builtin: its signature matched against the arguments'
         types (no parameter cells are made), or instantiated where no matcher fits. A builtin
         that takes a function of any arity (`lift`, …) given one of known arity is matched by its
         signature made to that arity (`shaped.for_arity`)."""
         if signature.takes_any_arity and args:
-            params = fixed_params(collection.types[args[0]] or collection.type_at(args[0]))
+            params = fixed_params(inference.types[args[0]] or inference.type_at(args[0]))
             if params is not None:
                 signature = shaped.for_arity(signature, len(params))
         if signature.match is not None:
-            result = self.matched(collection, signature.match, args, position, None)
+            result = self.matched(inference, signature.match, args, position, None)
             if result is not None:
                 return result
-        *params, result = signature.instantiate_call()  # type: ignore[misc]
-        collection.arguments(node, params, args, position + 1)
+        instantiate_call = signature.instantiate_call
+        assert instantiate_call is not None  # a builtin called directly: of a fixed arity
+        *params, result = instantiate_call()
+        inference.arguments(node, params, args, position + 1)
         return result
 
-    def definition_use(self, collection: Collection, position: int, definition: int) -> Cell | None:
+    def definition_use(self, inference: Inference, position: int, definition: int) -> Cell | None:
         """The type of a reference to a definition: made at the call (`call_definition`) when it
         is a callee, else a copy of its solved type."""
-        if position and type(collection.nodes[position - 1]) is FunCall:  # a call's first child
+        if position and type(inference.nodes[position - 1]) is FunCall:  # a call's first child
             self.definition_callees[position] = definition
             return None
-        return self.solver.instance(definition)
+        return self.solver.instance(definition, position)
 
     def call_definition(
-        self, collection: Collection, fun_position: int, args: list[int], position: int
+        self, inference: Inference, fun_position: int, args: list[int], position: int
     ) -> Cell | None:
         """The type of a call of a definition, by walking its solved type against the arguments'
         types (`matching.walk_match`) and copying only the result; None if the callee is no
-        definition or the walk does not fit (the callee then has its type, for the general way)."""
+        definition or the walk does not fit, or its type is subject to relations, which the walk
+        would not copy (the callee then has its type, for the general way)."""
         definition = self.definition_callees.pop(fun_position, None)
         if definition is None:
             return None
         template = self.solver.schemes[definition]
-        result = self.matched(collection, partial(walk_match, template.root), args, position, None)  # type: ignore[union-attr]
+        assert isinstance(template, Template)  # what this run generalizes to (`generalize`)
+        if template.relations:
+            inference.types[fun_position] = self.solver.instance(definition, fun_position)
+            return None
+        result = self.matched(inference, partial(walk_match, template.root), args, position, None)
         if result is None:
-            collection.types[fun_position] = template.instantiate()
+            inference.types[fun_position] = template.instantiate()
         return result
 
-    def shaped(self, collection: Collection, signature: Signature, args: list[int], position: int,
-               reason: Callable[[int], str]) -> Cell:  # fmt: skip
+    def shaped(self, inference: Inference, signature: Signature, args: list[int], position: int,
+               reason: Callable[[int], Reason]) -> Cell:  # fmt: skip
         """The type of a use typed by a signature of its shape (`shaped`), matched as a builtin's
         call is (`reason` is left to the explaining run)."""
         if signature.match is not None:
             result = self.matched(
-                collection, signature.match, args, position, f"the typing rule of {signature.name}"
+                inference, signature.match, args, position, ShapedRule(signature.name)
             )
             if result is not None:
                 return result
-        return _part_by_part(self, collection, signature, args, reason)
+        return _part_by_part(self, inference, signature, args, reason)
 
-    def matched(self, collection: Collection, match: Callable[..., Cell | None], args: list[int], position: int,
+    def matched(self, inference: Inference, match: Matcher, args: list[int], position: int,
                 reason: Reason | None) -> Cell | None:  # fmt: skip
         """The call's type by `match` (see `matching`); None for a wrong number of arguments (the
         general way reports it). `reason` is what an error says (by default the call at
         `position`), made only when an error needs it."""
-        types, undecided = collection.types, []
+        types = inference.types
+        undecided: list[tuple[Cell, Cell]] = []
         try:
-            result = match([types[a] or collection.type_at(a) for a in args], undecided)
+            result = match([types[a] or inference.type_at(a) for a in args], undecided)
         except Mismatch as mismatch:
-            said = reason or collection.call_reason(position, len(args))
+            said = reason or inference.call_reason(position, len(args))
             raise self.solver.unsatisfiable(
                 Equal(mismatch.left, mismatch.right, position, said), mismatch
             ) from None
         if undecided:
-            said = reason or collection.call_reason(position, len(args))
+            said = reason or inference.call_reason(position, len(args))
             for x, y in undecided:
                 self.solver.postpone([(x, y)], Equal(x, y, position, said))
         return result
 
-    def check_tuple_index(self, collection: Collection, index: int, tuple_position: int) -> None:
+    def check_tuple_index(self, inference: Inference, index: int, tuple_position: int) -> None:
         """Nothing: a `tuple_get` past the end of a known tuple is a mismatch of rows here, and
         the explaining run says it in words."""
 
     def generalize(self, position: int, cell: Cell, types: list[Cell | None], size: int) -> None:
         """A definition's solved type, instantiated by copying its graph (a Template): most
-        definitions are used once or twice, fewer than compiling a plan would pay for."""
-        self.solver.schemes[position] = Template(cell)
+        definitions are used once or twice, fewer than compiling a plan would pay for. The
+        relations still open are part of it."""
+        self.solver.schemes[position] = Template(cell, self.solver.take_open())
 
 
 class ExplainingRun:
@@ -155,13 +165,14 @@ class ExplainingRun:
 
     def __init__(self, solver: Solver) -> None:
         self.solver = solver
+        solver.equal = self.equal  # what relations bind through
 
     def equal(self, expected: Cell, actual: Cell, position: int, reason: Reason) -> None:
         """`expected` and `actual` are one type; a mismatch undoes this constraint's partial work
         (so that the error shows the types as they were), a success records what it linked."""
-        trail: list[tuple[Cell, Cell | None, int, object, frozenset[str] | None]] = []
+        trail: Trail = []
         try:
-            undecided = unify(expected, actual, trail)  # type: ignore[arg-type]
+            undecided = unify(expected, actual, trail)
         except Mismatch as mismatch:
             raise self.solver.unsatisfiable(
                 Equal(expected, actual, position, reason), mismatch
@@ -170,41 +181,44 @@ class ExplainingRun:
         if undecided:
             self.solver.postpone(undecided, Equal(expected, actual, position, reason))
 
-    def order(self, collection: Collection, start: int) -> Iterable[int]:
+    def order(self, inference: Inference, start: int) -> Iterable[int]:
         """Post-order, left to right: the order of evaluation, so that an error is the one a
         reader meets first."""
-        return collection.postorder(start)
+        return inference.postorder(start)
 
-    def call_builtin(self, collection: Collection, signature: Signature, node: FunCall, args: list[int],
+    def call_builtin(self, inference: Inference, signature: Signature, node: FunCall, args: list[int],
                      position: int) -> Cell:  # fmt: skip
         """The type of a direct call of a builtin: one constraint per argument, for precise errors."""
-        *params, result = signature.instantiate_call()  # type: ignore[misc]
-        collection.arguments(node, params, args, position + 1)
+        instantiate_call = signature.instantiate_call
+        assert instantiate_call is not None  # a builtin called directly: of a fixed arity
+        *params, result = instantiate_call()
+        inference.arguments(node, params, args, position + 1)
         return result
 
-    def shaped(self, collection: Collection, signature: Signature, args: list[int], position: int,
-               reason: Callable[[int], str]) -> Cell:  # fmt: skip
+    def shaped(self, inference: Inference, signature: Signature, args: list[int], position: int,
+               reason: Callable[[int], Reason]) -> Cell:  # fmt: skip
         """The type of a use typed by a signature of its shape: one constraint per part, each
         with its own reason."""
-        return _part_by_part(self, collection, signature, args, reason)
+        return _part_by_part(self, inference, signature, args, reason)
 
-    def check_tuple_index(self, collection: Collection, index: int, tuple_position: int) -> None:
-        collection.tuple_index_in_range(index, tuple_position)
+    def check_tuple_index(self, inference: Inference, index: int, tuple_position: int) -> None:
+        inference.tuple_index_in_range(index, tuple_position)
 
-    def definition_use(self, collection: Collection, position: int, definition: int) -> Cell | None:
+    def definition_use(self, inference: Inference, position: int, definition: int) -> Cell | None:
         """A fresh instance of the definition's scheme, at every reference."""
-        return self.solver.instance(definition)
+        return self.solver.instance(definition, position)
 
     def call_definition(
-        self, collection: Collection, fun_position: int, args: list[int], position: int
+        self, inference: Inference, fun_position: int, args: list[int], position: int
     ) -> Cell | None:
         """Nothing: the callee was typed at its reference, and the call is typed the general way."""
         return None
 
     def generalize(self, position: int, cell: Cell, types: list[Cell | None], size: int) -> None:
-        """A definition's solved type as a scheme; one that contains itself is said where."""
+        """A definition's solved type as a scheme, with the relations still open; one that
+        contains itself is said where."""
         try:
-            self.solver.schemes[position] = Scheme(cell)
+            self.solver.schemes[position] = Scheme(cell, self.solver.take_open())
         except ValueError:
             check_finite(self.solver.nodes, types, range(position, position + size))
             raise
@@ -213,10 +227,12 @@ class ExplainingRun:
 Run = FastRun | ExplainingRun
 
 
-def _part_by_part(run: Run, collection: Collection, signature: Signature, args: list[int],
-                  reason: Callable[[int], str]) -> Cell:  # fmt: skip
+def _part_by_part(run: Run, inference: Inference, signature: Signature, args: list[int],
+                  reason: Callable[[int], Reason]) -> Cell:  # fmt: skip
     """`signature` instantiated, each parameter made equal to its argument's type (`reason(i)`)."""
-    *params, result = signature.instantiate_call()  # type: ignore[misc]
+    instantiate_call = signature.instantiate_call
+    assert instantiate_call is not None  # the typing rules' signatures are of a fixed arity
+    *params, result = instantiate_call()
     for i, (param, arg) in enumerate(zip(params, args, strict=True)):
-        run.equal(param, collection.type_at(arg), arg, reason(i))
+        run.equal(param, inference.type_at(arg), arg, reason(i))
     return result

@@ -6,12 +6,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from operator import itemgetter
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, TypeAlias, final
 
 from typeinf.constructors import Constructor, fixed_params
 from typeinf.terms import Cell, Sort, find, new_marks, root_of
 
+if TYPE_CHECKING:
+    from typeinf.relations import Relation
 
+
+@final  # as `Cell`: so that `type(step) is Fresh` tells mypy what `step` is, either way
 class Fresh(NamedTuple):
     """A step of a plan: a fresh variable of `sort`, restricted to `family` if any."""
 
@@ -19,6 +23,7 @@ class Fresh(NamedTuple):
     family: frozenset[str] | None
 
 
+@final
 class Build(NamedTuple):
     """A step of a plan: a fresh structure of `ctor` with `label`, whose arguments are the copies
     made at the steps `args` (`get` picks them out of the list of copies)."""
@@ -30,7 +35,7 @@ class Build(NamedTuple):
 
 
 #: A plan: one step per cell of a type, children first. A constant (a `Cell`) is shared.
-Step = Cell | Fresh | Build
+Step: TypeAlias = Cell | Fresh | Build
 
 
 class Scheme:
@@ -38,11 +43,14 @@ class Scheme:
 
     The cells reachable from the type are listed children first; instantiating builds a copy in
     that order, with fresh variables and shared constants, without searching the graph again.
+    `relations` are those the type is subject to (see `relations`): `instantiate_related`
+    copies them too, and the solver queues the copies (`Solver.instantiate`).
     """
 
-    __slots__ = ("cells", "plan")
+    __slots__ = ("cells", "plan", "relations")
 
-    def __init__(self, root: Cell) -> None:
+    def __init__(self, root: Cell, relations: tuple[Relation, ...] = ()) -> None:
+        self.relations = relations
         order: list[Cell] = []  # post-order: a cell after all its arguments
         plan: list[Step] = []
         index: dict[int, int] = {}  # id of a cell → its place in `order`
@@ -76,14 +84,26 @@ class Scheme:
                 if not cell.args:
                     plan.append(Fresh(cell.sort, cell.family) if cell.ctor is None else cell)
                     continue
+                assert cell.ctor is not None  # a structure: it has arguments
                 indices = tuple(index[id(root_of(a))] for a in cell.args)
-                getter = itemgetter(*indices) if len(indices) > 1 else (lambda cells, i=indices[0]: (cells[i],))
-                plan.append(Build(cell.ctor, cell.label, indices, getter))  # type: ignore[arg-type]  # a structure
+                getter = (
+                    itemgetter(*indices)
+                    if len(indices) > 1
+                    else (lambda cells, i=indices[0]: (cells[i],))
+                )
+                plan.append(Build(cell.ctor, cell.label, indices, getter))
         self.plan = plan
         self.cells = order  # the generalized cells, in the order of the plan
 
     def instantiate(self) -> Cell:
         return self.copy()[-1]
+
+    def instantiate_related(self) -> tuple[Cell, list[Relation]]:
+        """A fresh instance, and a copy of each relation over the instance's cells (a cell of a
+        relation that is not part of the type gets a fresh copy, shared among the relations)."""
+        copies = self.copy()
+        mapping = {id(cell): copy for cell, copy in zip(self.cells, copies, strict=True)}
+        return copies[-1], _copied(self.relations, mapping)
 
     def copy(self) -> list[Cell]:
         """A fresh copy of every cell of `cells`, in the same order (the root last)."""
@@ -99,7 +119,7 @@ class Scheme:
             cell = new(Cell)
             cell.parent, cell.rank, cell.mark = None, 0, 0
             if type(step) is Fresh:
-                cell.ctor, cell.label, cell.args, cell.sort, cell.family = None, None, (), step[0], step[1]
+                cell.ctor, cell.label, cell.args, cell.sort, cell.family = None, None, (), step[0], step[1]  # fmt: skip
             else:
                 ctor = step[0]
                 cell.ctor, cell.label, cell.args = ctor, step[1], step[3](cells)
@@ -165,10 +185,23 @@ class Template:
     instantiated by copying its graph. Most definitions are used once or twice: copying is then
     cheaper than compiling a `Scheme`'s plan. It does not look for cycles (a Scheme does)."""
 
-    __slots__ = ("root",)
+    __slots__ = ("relations", "root")
 
-    def __init__(self, root: Cell) -> None:
+    def __init__(self, root: Cell, relations: tuple[Relation, ...] = ()) -> None:
         self.root = root
+        self.relations = relations  # as a Scheme's
 
     def instantiate(self) -> Cell:
         return copy_graph(self.root, {})
+
+    def instantiate_related(self) -> tuple[Cell, list[Relation]]:
+        """As `Scheme.instantiate_related`."""
+        mapping: dict[int, Cell] = {}
+        root = copy_graph(self.root, mapping)
+        return root, _copied(self.relations, mapping)
+
+
+def _copied(relations: tuple[Relation, ...], mapping: dict[int, Cell]) -> list[Relation]:
+    """`relations` over the copies `mapping` holds (by the id of a cell's root), each cell not
+    copied yet copied with `copy_graph` (and added to `mapping`)."""
+    return [relation.copy(lambda cell: copy_graph(cell, mapping)) for relation in relations]

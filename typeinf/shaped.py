@@ -25,7 +25,7 @@ from typeinf.constructors import (
     val,
 )
 from typeinf.signatures import Signature, typed_by
-from typeinf.terms import Mismatch, Sort, find, var
+from typeinf.terms import Cell, Mismatch, Sort, find, var
 from typeinf.unify import unify
 
 #: `tuple_get(i, x)` makes a type for each element up to i, so an index must be bounded: a
@@ -33,7 +33,7 @@ from typeinf.unify import unify
 MOST_TUPLE_ELEMENTS = 10_000
 
 
-def _common() -> tuple:
+def _common() -> tuple[Cell, Cell, Cell, Cell]:
     """What every element of a tuple shares with the tuple: kind, size and both locations."""
     return var(Sort.KIND), var(Sort.SIZE), var(Sort.LOC), var(Sort.LOC)
 
@@ -88,8 +88,12 @@ def for_arity(signature: Signature, count: int) -> Signature:
     if no function of `count` parameters fits. With it and `matching.walk_match` retired, deep
     lift/shift/tuple nesting ran at 0.90× (`python3 -m benchmarks.compare`, 5 interleaved pairs
     at 100k nodes)."""
-    type_ = signature.instantiate()  # type: ignore[misc]
-    first = find(fixed_params(type_)[0])  # type: ignore[index]
+    instantiate = signature.instantiate
+    assert instantiate is not None  # it takes any arity: it is typed by a signature
+    type_ = instantiate()
+    params = fixed_params(type_)
+    assert params  # it takes any arity: its first parameter is such a function
+    first = find(params[0])
     try:
         if unify(first.args[0], row(TTUPLE, [var(Sort.TYPE) for _ in range(count)], T_EMPTY)):
             return signature  # a row of values against a row of lists, both of unknown length

@@ -9,13 +9,29 @@ for cycles in the type graph at the end, which keeps unification near-linear.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from iterir import Node
-from typeinf.constraints import Equal, Reason, callee_text, reason_text
+from typeinf import diagnostics
+from typeinf.constraints import (
+    Argument,
+    Call,
+    Conflict,
+    Equal,
+    Note,
+    Reason,
+    RelationConflict,
+    RelationOf,
+)
 from typeinf.errors import InfiniteTypeError, UnsatisfiableConstraintError
 from typeinf.notation import Printer, pformat_all
+from typeinf.relations import CannotHold, Relation
 from typeinf.schemes import Scheme, Template
-from typeinf.terms import Cell, Sort, find, new_marks
-from typeinf.unify import Mismatch, unify
+from typeinf.terms import Cell, Mismatch, Sort, Type, find, new_marks
+from typeinf.unify import Trail, unify
+
+#: A relation waiting for its inputs: the relation, and the position and reason of what made it.
+Open = tuple[Relation, int, Reason]
 
 
 class Solver:
@@ -33,6 +49,9 @@ class Solver:
             int, Scheme | Template
         ] = {}  # definition position → its generalized type
         self.postponed: list[tuple[Cell, Cell, Equal]] = []
+        self.open: list[Open] = []  # relations waiting for their inputs (see `relate`)
+        #: The run's `equal` (set by the run), through which relations bind what they determine.
+        self.equal: Callable[[Cell, Cell, int, Reason], None] = _no_run
         #: id of a cell → (position, reason) of the constraint that linked it, and its new parent.
         self.history: dict[int, tuple[int, Reason, Cell]] | None = {} if explain else None
 
@@ -40,38 +59,162 @@ class Solver:
         """Pairs `unify` could not decide yet, because of `constraint`: `settle` decides them."""
         self.postponed += [(x, y, constraint) for x, y in undecided]
 
-    def record(self, trail: list, position: int, reason: Reason) -> None:
+    def record(self, trail: Trail, position: int, reason: Reason) -> None:
         history = self.history
+        assert history is not None  # only the explaining run, which keeps history, records
         for cell, *_ in trail:
-            if cell.parent is not None and id(cell) not in history:  # type: ignore[operator]
-                history[id(cell)] = (position, reason, cell.parent)  # type: ignore[index]
+            if cell.parent is not None and id(cell) not in history:
+                history[id(cell)] = (position, reason, cell.parent)
 
     def settle(self) -> None:
-        """Decide the postponed pairs: at the end of a definition or closure, what the rest of it
-        said about their lengths is known."""
+        """Fire the open relations to a fixpoint and decide the postponed pairs: at the end of a
+        definition or closure, what the rest of it said about them is known. Deciding a pair
+        may tell a relation its inputs, and a relation may bind what a pair needs: both are
+        repeated until neither has anything left to do (a postponed pair is decided or an error
+        the first time, so this ends)."""
+        while True:
+            if self.open:
+                self.fire_open()
+            if not self.postponed:
+                return
+            self.decide_postponed()
+            if not self.open:
+                return
+
+    def decide_postponed(self) -> None:
         postponed, self.postponed = self.postponed, []
         for x, y, constraint in postponed:
-            trail: list | None = None if self.history is None else []
+            trail: Trail | None = None if self.history is None else []
             try:
                 if unify(x, y, trail):
-                    raise Mismatch(x, y, "a row of values against a row of lists of unknown length")
+                    raise Mismatch(x, y, "unknown lengths")
             except Mismatch as mismatch:
                 raise self.unsatisfiable(constraint, mismatch) from None
             if trail:
                 self.record(trail, constraint.position, constraint.reason)
 
     def forget(self) -> None:
-        """Drop what a failed definition or closure left undecided."""
+        """Drop what a failed definition or closure left undecided, and its open relations."""
         self.postponed = []
+        self.open = []
 
-    def instance(self, definition: int) -> Cell:
-        """A fresh instance of the definition at `definition`, which is solved already."""
-        return self.schemes[definition].instantiate()
+    # -- relations (see `relations`) ------------------------------------------------------------
+    def relate(self, relation: Relation, position: int, reason: Reason) -> None:
+        """`relation` must hold, because of `reason` at `position`: fired at once, and kept open
+        (fired again at `settle`) if it must wait for its inputs."""
+        if not self.fire(relation, position, reason):
+            self.open.append((relation, position, reason))
 
-    def reasons(self, cell: Cell, position: int) -> list[tuple[str, Node]]:
+    def fire(self, relation: Relation, position: int, reason: Reason) -> bool:
+        """Fire `relation`: whether it settled. Raise its error if it cannot hold."""
+        equal = self.equal
+
+        def equate(cell: Cell, value: Cell) -> None:
+            if find(cell) is find(value):
+                return
+            try:
+                equal(cell, value, position, reason)
+            except UnsatisfiableConstraintError as error:  # what it determines clashes
+                raise _Clash(error) from None
+
+        try:
+            return relation.fire(equate)
+        except CannotHold as failure:
+            raise self.cannot_hold(relation, position, reason, failure.why) from None
+        except _Clash as clash:
+            error = clash.error
+            why = f"it determines `{error.actual}`, not `{error.expected}`"
+            raise self.cannot_hold(relation, position, reason, why) from None
+
+    def fire_open(self) -> None:
+        """Fire the open relations until a pass over them makes no progress: none settles, and
+        none changes what any of its cells stands for (the root of its class). Each change binds
+        a variable of some relation or joins two classes of its cells, which are finitely many:
+        this ends, even with a relation that binds part of what it determines while it waits."""
+        progress = True
+        while progress and self.open:
+            waiting, self.open, progress = self.open, [], False
+            for entry in waiting:
+                cells = entry[0].cells
+                before = [find(cell) for cell in cells]
+                if self.fire(*entry):
+                    progress = True
+                    continue
+                self.open.append(entry)
+                if not progress:
+                    progress = any(find(c) is not b for c, b in zip(cells, before, strict=True))
+
+    def take_open(self) -> tuple[Relation, ...]:
+        """The relations still open, which the solver no longer fires: those of a definition
+        being generalized, which become part of its scheme."""
+        if not self.open:
+            return ()
+        relations = self.in_order()
+        self.open = []
+        return relations
+
+    def in_order(self) -> tuple[Relation, ...]:
+        """The open relations by the position of the node that made them (each run visits nodes
+        in an order of its own, so this is what makes both print a type alike)."""
+        return tuple(relation for relation, _, _ in sorted(self.open, key=lambda e: e[1]))
+
+    def instance(self, definition: int, position: int) -> Cell:
+        """A fresh instance of the definition at `definition`, which is solved already, for the
+        use at `position` (which its relations, if any, are about)."""
+        scheme = self.schemes[definition]
+        if not scheme.relations:
+            return scheme.instantiate()
+        return self.instantiate(scheme, position)
+
+    def instantiate(self, scheme: Scheme | Template, position: int) -> Cell:
+        """A fresh instance of a scheme with relations, each copied with the instance's cells
+        and related at `position` (a use of a definition or builtin named there)."""
+        cell, relations = scheme.instantiate_related()
+        reason = RelationOf(self.nodes[position])
+        for relation in relations:
+            self.relate(relation, position, reason)
+        return cell
+
+    def cannot_hold(
+        self, relation: Relation, position: int, reason: Reason, why: str
+    ) -> UnsatisfiableConstraintError:
+        """The error of a relation that can never hold: the relation with its cells named as
+        variables, `with` what the known ones are, and why ("a relation of `larger` cannot
+        hold: `T₂ = max(T₀, T₁)` with T₀ = bool, T₁ = int32 (`bool` has no place in the
+        order)")."""
+        printer = Printer([])
+        names: dict[int, str] = {}
+        known: list[tuple[str, Cell, Cell]] = []  # name, the relation's cell, its root
+        for cell in relation.cells:
+            root = find(cell)
+            key = id(root) if root.ctor is None else id(cell)
+            if key in names:
+                continue
+            if root.ctor is None:
+                names[key] = printer.render(root)
+            else:
+                names[key] = printer.placeholder()
+                known.append((names[key], cell, root))
+
+        def name(cell: Cell) -> str:
+            root = find(cell)
+            return names[id(root) if root.ctor is None else id(cell)]
+
+        notes = tuple(
+            (n, printer.render(root), why, at)
+            for n, cell, root in known
+            for why, at in self.reasons(cell, position)
+        )
+        values = ", ".join(f"{n} = {printer.render(root)}" for n, _, root in known)
+        conflict = RelationConflict(
+            reason, self.nodes[position], relation.show(name), values, why, notes
+        )
+        return diagnostics.cannot_hold(conflict)
+
+    def reasons(self, cell: Cell, position: int) -> list[tuple[Reason, Node]]:
         """Why `cell` has its type: the constraints that joined it, or anything in its class,
-        with something else, in the order they were solved, each as words and the node it is
-        about (the failing constraint's own `position` left out)."""
+        with something else, in the order they were solved, each with the node it is about (the
+        failing constraint's own `position` left out)."""
         if self.history is None:
             return []
         root, own = find(cell), []
@@ -87,10 +230,10 @@ class Solver:
         limit: int,
         skip: int | None = None,
         by_position: bool = False,
-    ) -> list[tuple[str, Node]]:
+    ) -> list[tuple[Reason, Node]]:
         """The constraints that joined something into one of `classes` (ids of class roots),
-        after `also`, in the order they were solved (or of their nodes' positions): words and
-        the node each is about, one per node position, at most `limit`, the one at `skip` left
+        after `also`, in the order they were solved (or of their nodes' positions): the reason
+        and the node each is about, one per node position, at most `limit`, the one at `skip` left
         out."""
         chain = also + [
             (at, reason)
@@ -99,69 +242,78 @@ class Solver:
         ]
         if by_position:
             chain.sort(key=lambda pair: pair[0])
-        out: list[tuple[str, Node]] = []
+        out: list[tuple[Reason, Node]] = []
         seen = {skip}
         for at, reason in chain:
             if at not in seen and len(out) < limit:
                 seen.add(at)
-                out.append((reason_text(reason), self.nodes[at]))
+                out.append((reason, self.nodes[at]))
         return out
 
     def unsatisfiable(self, constraint: Equal, mismatch: Mismatch) -> UnsatisfiableConstraintError:
+        """The error `constraint` is, failing with `mismatch`: its types and the clashing parts,
+        printed together, and the reasons behind each (said in words by `diagnostics`)."""
         # Locations are shown when they are what differs.
         located = mismatch.left.sort in (Sort.LOC, Sort.LROW) or mismatch.right.sort in (
             Sort.LOC,
             Sort.LROW,
         )
-        callee = constraint.reason[3] if isinstance(constraint.reason, tuple) else None
+        reason = constraint.reason
+        callee = reason.callee_position if isinstance(reason, (Argument, Call)) else None
         callee_type = self.types[callee] if callee is not None else None
         callee_reasons = (
             self.reasons(callee_type, constraint.position) if callee_type is not None else []
         )
-        shown = [constraint.expected, constraint.actual, mismatch.left, mismatch.right]
-        printer = Printer(shown + ([callee_type] if callee_reasons else []), located)  # type: ignore[list-item]
+        shown: list[Type] = [constraint.expected, constraint.actual, mismatch.left, mismatch.right]
+        printer = Printer(
+            shown + ([callee_type] if callee_type is not None and callee_reasons else []), located
+        )
         expected, actual, left, right = (printer.format(c) for c in shown)
-        reason = reason_text(constraint.reason)
-        detail = f"expected `{expected}`, found `{actual}`"
-        if {left, right} != {expected, actual}:
-            detail += f"; `{left}` and `{right}` differ"
-        detail += f" ({mismatch.why})" + printer.where().replace(" where", "; where", 1)
-        node = self.nodes[constraint.position]
         notes = [
-            (f"`{expected}` is expected because of {text}", at)
-            for text, at in self.reasons(constraint.expected, constraint.position)
+            Note("expected", expected, why, at)
+            for why, at in self.reasons(constraint.expected, constraint.position)
         ]
         if callee_reasons:  # what made the callee expect that
-            name = callee_text(self.nodes[callee])  # type: ignore[index]
+            assert callee is not None and callee_type is not None  # it has reasons: it has a type
+            printed = printer.format(callee_type)
             notes += [
-                (f"{name} is `{printer.format(callee_type)}` because of {text}", at)  # type: ignore[arg-type]
-                for text, at in callee_reasons
+                Note("callee", printed, why, at, self.nodes[callee]) for why, at in callee_reasons
             ]
         notes += [
-            (f"this is `{actual}` because of {text}", at)
-            for text, at in self.reasons(constraint.actual, constraint.position)
+            Note("actual", actual, why, at)
+            for why, at in self.reasons(constraint.actual, constraint.position)
         ]
         for cell, text in ((mismatch.left, left), (mismatch.right, right)):  # the parts that clash
             if cell is not constraint.expected and cell is not constraint.actual:
                 notes += [
-                    (f"`{text}` comes from {why}", at)
+                    Note("part", text, why, at)
                     for why, at in self.reasons(cell, constraint.position)
                 ]
-        once: dict[int, tuple[str, Node]] = {}
-        for words, at in notes:  # one note per node, the first
-            once.setdefault(id(at), (words, at))
-        return UnsatisfiableConstraintError(
-            f"type mismatch in {reason}: {detail}",
-            node,
-            expected,
-            actual,
-            summary=f"type mismatch in {reason}",
-            details=[detail],
-            notes=list(once.values()),
+        once: dict[int, Note] = {}
+        for note in notes:  # one note per node, the first
+            once.setdefault(id(note.node), note)
+        node = self.nodes[constraint.position]
+        where = printer.where()
+        conflict = Conflict(
+            reason, node, expected, actual, left, right, mismatch.why, where, tuple(once.values())
         )
+        return diagnostics.unsatisfiable(conflict)
 
 
 MAX_REASONS = 4
+
+
+class _Clash(Exception):
+    """What a relation determined clashes with what is known (the run's error, to be named as
+    the relation's)."""
+
+    def __init__(self, error: UnsatisfiableConstraintError) -> None:
+        super().__init__(error.message)
+        self.error = error
+
+
+def _no_run(expected: Cell, actual: Cell, position: int, reason: Reason) -> None:
+    raise AssertionError("a solver's run sets `Solver.equal`")  # pragma: no cover
 
 
 def check_finite(nodes: list[Node], types: list[Cell | None], positions: range) -> None:

@@ -13,13 +13,14 @@ is expected), but never the reverse.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, ClassVar, Literal, final
 
 from iterir.vocabulary import PRIMITIVES
 
 if TYPE_CHECKING:
     from typeinf.constructors import Constructor
+    from typeinf.relations import Relation
 
 
 class Sort:
@@ -88,10 +89,12 @@ FAMILY_NAMES = {members: name for name, members in FAMILIES.items()}
 SPECIAL_DTYPES = frozenset({"axis", "named_range", "domain"})
 
 
+@final  # final: a test `type(x) is Cell` then tells mypy what `x` is when it fails, too
 class Cell:
     """A node of a type graph; only a root's content (ctor, label, args, sort, family) counts."""
 
-    __slots__ = ("parent", "rank", "ctor", "label", "args", "sort", "family", "mark")
+    # Not sorted: in the order of the annotations below, the layout the benchmarks measured.
+    __slots__ = ("parent", "rank", "ctor", "label", "args", "sort", "family", "mark")  # noqa: RUF023
 
     parent: Cell | None
     rank: int
@@ -169,10 +172,12 @@ class ClosureType:
 
 @dataclass(frozen=True)
 class DefinitionType:
-    """A function definition: `name :: type`."""
+    """A function definition: `name :: type`, and the relations its type is subject to (those
+    still open when it was generalized, printed in its `where` clause)."""
 
     name: str
     type: Cell
+    relations: tuple[Relation, ...] = field(default=(), repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -185,6 +190,15 @@ class FencilType:
 
 
 Type = Cell | ClosureType | DefinitionType | FencilType
+
+
+def relations_of(type_: Type) -> Iterator[Relation]:
+    """The relations a program-level type is subject to, in printing order."""
+    if isinstance(type_, DefinitionType):
+        yield from type_.relations
+    elif isinstance(type_, FencilType):
+        for definition in type_.definitions:
+            yield from definition.relations
 
 
 def roots(type_: Type) -> Iterator[Cell]:
@@ -211,9 +225,17 @@ def new_marks() -> tuple[int, int]:
     return first, first + 1
 
 
+#: Why two types cannot be made equal (`diagnostics` says it in words): two constants, two sorts,
+#: two families that share no dtype, a dtype outside a variable's family, rows of different
+#: lengths, two constructors, or a row of values against a row of lists of unknown length.
+Why = Literal[
+    "constants", "sorts", "families", "family", "items", "constructors", "unknown lengths"
+]
+
+
 class Mismatch(Exception):
     """Two types that cannot be made equal: the innermost conflicting pair, and why."""
 
-    def __init__(self, left: Cell, right: Cell, why: str) -> None:
+    def __init__(self, left: Cell, right: Cell, why: Why) -> None:
         super().__init__(why)
         self.left, self.right, self.why = left, right, why

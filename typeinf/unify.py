@@ -12,13 +12,17 @@ for cycles once at the end, which keeps unification near-linear.
 
 from __future__ import annotations
 
+from typing import TypeAlias
+
 from typeinf.constructors import PRIM
-from typeinf.terms import Cell, Mismatch, Sort, root_of, sort_meet
+from typeinf.terms import Cell, Mismatch, Sort, Why, root_of, sort_meet
 
-_Trail = list[tuple[Cell, "Cell | None", int, "Sort | None", "frozenset[str] | None"]]
+#: A cell a constraint changed, with what it was before: parent, rank, sort and family.
+TrailEntry: TypeAlias = tuple[Cell, "Cell | None", int, Sort, "frozenset[str] | None"]
+Trail: TypeAlias = list[TrailEntry]
 
 
-def unify(a: Cell, b: Cell, trail: _Trail | None = None) -> list[tuple[Cell, Cell]]:
+def unify(a: Cell, b: Cell, trail: Trail | None = None) -> list[tuple[Cell, Cell]]:
     """Make `a` and `b` equal, or raise Mismatch. Returns the pairs it could not decide yet
     (a row of values meeting a row of lists while both lengths are unknown), for a later try.
 
@@ -58,11 +62,11 @@ def unify(a: Cell, b: Cell, trail: _Trail | None = None) -> list[tuple[Cell, Cel
     return postponed
 
 
-def _solve(a: Cell, b: Cell, postponed: list[tuple[Cell, Cell]], trail: _Trail | None) -> None:
+def _solve(a: Cell, b: Cell, postponed: list[tuple[Cell, Cell]], trail: Trail | None) -> None:
     stack = [(a, b)]
     pop, push = stack.pop, stack.extend
     keep = trail is not None  # what changes, for an undo
-    save = trail.append if keep else None  # type: ignore[union-attr]
+    save = trail.append if trail is not None else _unsaved
     while stack:
         x, y = pop()
         while x.parent is not None:
@@ -84,14 +88,14 @@ def _solve(a: Cell, b: Cell, postponed: list[tuple[Cell, Cell]], trail: _Trail |
                 _merge_variables(x, y)
         elif x.ctor is y.ctor:
             if x.label != y.label:
-                raise Mismatch(x, y, "different constants")
+                raise Mismatch(x, y, "constants")
             if keep:
                 save((x, None, x.rank, x.sort, x.family))
                 save((y, None, y.rank, y.sort, y.family))
             _link(x, y)
             # Arguments that are already one, or a variable that binds directly to a structure
             # (`binds_directly`, inlined), are settled here; the rest go on the stack.
-            for u, v in zip(x.args, y.args):
+            for u, v in zip(x.args, y.args):  # noqa: B905 - one constructor, one arity; strict= costs a keyword call
                 while u.parent is not None:
                     u = u.parent
                 while v.parent is not None:
@@ -116,19 +120,22 @@ def _solve(a: Cell, b: Cell, postponed: list[tuple[Cell, Cell]], trail: _Trail |
                 save((y, None, y.rank, y.sort, y.family))
             # Structures of two constructors: equal only by a rule of one of them (a row of values
             # expands into an argument row, see `constructors`).
-            if x.ctor.meet is not None:  # type: ignore[union-attr]  # both are structures here
-                push(x.ctor.meet(x, y, postponed))  # type: ignore[union-attr]
-            elif y.ctor.meet is not None:  # type: ignore[union-attr]
-                push(y.ctor.meet(y, x, postponed))  # type: ignore[union-attr]
+            if x.ctor.meet is not None:
+                push(x.ctor.meet(x, y, postponed))
+            elif y.ctor.meet is not None:
+                push(y.ctor.meet(y, x, postponed))
             else:
                 raise Mismatch(x, y, _why(x, y))
 
 
-def _why(x: Cell, y: Cell) -> str:
-    row = x.ctor.row  # type: ignore[union-attr]  # both are structures here
-    if row is not None and row == y.ctor.row:  # type: ignore[union-attr]
-        return "different numbers of items"
-    return "different constructors"
+def _unsaved(entry: TrailEntry) -> None:
+    """`_solve`'s `save` without a trail: never called (`keep` guards every call)."""
+
+
+def _why(x: Cell, y: Cell) -> Why:
+    assert x.ctor is not None and y.ctor is not None  # both are structures here
+    row = x.ctor.row
+    return "items" if row is not None and row == y.ctor.row else "constructors"
 
 
 def _link(x: Cell, y: Cell) -> None:
@@ -143,12 +150,12 @@ def _link(x: Cell, y: Cell) -> None:
 
 
 def _merge_variables(x: Cell, y: Cell) -> None:
-    sort = sort_meet(x.sort, y.sort)  # type: ignore[arg-type]
+    sort = sort_meet(x.sort, y.sort)
     if sort is None:
-        raise Mismatch(x, y, "different sorts")
+        raise Mismatch(x, y, "sorts")
     family = x.family if y.family is None else y.family if x.family is None else x.family & y.family
     if family is not None and not family:
-        raise Mismatch(x, y, "incompatible families")
+        raise Mismatch(x, y, "families")
     _link(x, y)
     root = root_of(x)
     root.sort, root.family = sort, family
@@ -166,9 +173,9 @@ def bind(variable: Cell, structure: Cell) -> None:
     subsort of it; a dtype variable restricted to a family, only for a primitive of the family."""
     if not binds_directly(variable, structure):
         if sort_meet(variable.sort, structure.sort) is not structure.sort:
-            raise Mismatch(variable, structure, "different sorts")
+            raise Mismatch(variable, structure, "sorts")
         if variable.family is not None and not (
             structure.ctor is PRIM and structure.label in variable.family
         ):
-            raise Mismatch(variable, structure, "outside the family")
+            raise Mismatch(variable, structure, "family")
     variable.parent = structure
