@@ -328,7 +328,7 @@ class Inference:
         if kind is _BUILTIN:
             signature = BUILTINS[node.id]
             if signature.relations:  # typed the general way, by an instance with its relations
-                return self.solver.instantiate(signature.scheme, position)  # type: ignore[arg-type]
+                return self.solver.instantiate(signature.scheme, position)  # type: ignore[arg-type]  # a signature with relations has a scheme
             if signature.how == "signature":
                 if (
                     signature.instantiate_call is not None
