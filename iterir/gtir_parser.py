@@ -12,7 +12,6 @@ import functools
 import json
 import re
 import typing
-from importlib import resources
 from typing import Any, ClassVar, NamedTuple, overload
 
 import lark
@@ -354,15 +353,8 @@ _callbacks = _GtirCallbacks()
 
 @functools.cache
 def _parser() -> lark.Lark:
-    grammar = resources.files("iterir").joinpath("gtir_grammar.lark").read_text(encoding="utf-8")
-    return tables.lalr(
-        "gtir-grammar",
-        grammar,
-        lexer="contextual",
-        transformer=_callbacks,
-        keep_all_tokens=True,
-        maybe_placeholders=False,
-    )
+    """The parser, made when first needed from cached tables (see `tables`)."""
+    return tables.text_parser("gtir_grammar.lark", _callbacks)
 
 
 def parse(text: str, filename: str | None = None) -> Node:

@@ -20,19 +20,8 @@ from iterir import vocabulary as voc
 MAX_DEPTH = 64
 
 #: GT4Py's abbreviations of the scalar kinds (`f64`, `i1` for bool), as its text writes them.
-ABBREVIATIONS: dict[str, str] = {
-    "bool": "i1",
-    "int8": "i8",
-    "int16": "i16",
-    "int32": "i32",
-    "int64": "i64",
-    "uint8": "u8",
-    "uint16": "u16",
-    "uint32": "u32",
-    "uint64": "u64",
-    "float32": "f32",
-    "float64": "f64",
-}
+#: The same as our literal suffixes, but for bool.
+ABBREVIATIONS: dict[str, str] = {**voc.PRIMITIVE_SUFFIXES, "bool": "i1"}
 ABBREVIATED: dict[str, str] = {short: kind for kind, short in ABBREVIATIONS.items()}
 #: A dimension's kind, and the subscript that marks it in text (`IDimₕ`, `KDimᵥ`, `V2Eₗ`).
 KIND_SUFFIXES: dict[str, str] = {"horizontal": "ₕ", "vertical": "ᵥ", "local": "ₗ"}

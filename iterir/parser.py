@@ -12,7 +12,6 @@ import json
 import re
 import threading
 from collections.abc import Callable
-from importlib import resources
 from typing import Any, ClassVar, NamedTuple, Protocol, TypeAlias, cast
 
 import lark
@@ -402,15 +401,7 @@ _callbacks = _Callbacks()
 @functools.cache
 def _parser() -> lark.Lark:
     """The parser, made when first needed (`import iterir` stays cheap) from cached tables."""
-    grammar = resources.files("iterir").joinpath("grammar.lark").read_text(encoding="utf-8")
-    return tables.lalr(
-        "iterir-grammar",
-        grammar,
-        lexer="contextual",
-        transformer=_callbacks,
-        keep_all_tokens=True,
-        maybe_placeholders=False,
-    )
+    return tables.text_parser("grammar.lark", _callbacks)
 
 
 def parse(text: str, filename: str | None = None) -> Node:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,21 @@ def cache_dir() -> Path:
         return Path(explicit)
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "typeinf"
+
+
+def text_parser(grammar_file: str, transformer: object) -> lark.Lark:
+    """The parser of one of iterir's text dialects: its grammar file in the package, LALR with a
+    contextual lexer, `transformer`'s callbacks building nodes as rules are reduced, every token
+    kept (the callbacks locate nodes by them)."""
+    grammar = resources.files("iterir").joinpath(grammar_file).read_text(encoding="utf-8")
+    return lalr(
+        grammar_file.removesuffix(".lark"),
+        grammar,
+        lexer="contextual",
+        transformer=transformer,
+        keep_all_tokens=True,
+        maybe_placeholders=False,
+    )
 
 
 def lalr(name: str, grammar: str, **options: Any) -> lark.Lark:
