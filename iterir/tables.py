@@ -3,10 +3,10 @@
 Building the tables of `grammar.lark` takes 150–230 ms of CPU, longer than a small program takes
 to parse and infer; loading them from the cache takes about 10 ms. The cache is lark's own
 format (keyed by the grammar, the options, lark's and Python's versions, and checked by lark when
-read), in `$TYPEINF_CACHE_DIR`, else `$XDG_CACHE_HOME/typeinf`, else `~/.cache/typeinf`. A file
-takes its name only once written (a temporary file renamed into place), so a concurrent start
-never reads half of one; a file cut short (a full disk) fails lark's check and the tables are
-built again. Where the folder cannot be written, the tables are built in memory.
+read), in `$TYPEINF_CACHE_DIR`, else `$XDG_CACHE_HOME/typeinf`, else `~/.cache/typeinf`. Lark
+writes the file in place: one cut short (a full disk, or read while another start writes it)
+fails lark's check when read, and the tables are built again, so a cache file can cost time but
+never give a wrong parser. Where the folder cannot be made, the tables are built in memory.
 """
 
 from __future__ import annotations
@@ -58,17 +58,11 @@ def lalr(name: str, grammar: str, **options: Any) -> lark.Lark:
         ).encode()
     ).hexdigest()[:24]
     folder = cache_dir()
-    final = folder / f"{name}-{key}.lark"
-    if final.is_file():
-        return lark.Lark(grammar, parser="lalr", cache=str(final), **options)
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError:
         return lark.Lark(grammar, parser="lalr", **options)
-    temporary = folder / f".{final.name}.{os.getpid()}.tmp"
-    parser = lark.Lark(grammar, parser="lalr", cache=str(temporary), **options)
-    try:
-        os.replace(temporary, final)  # lark wrote it in place; only a whole file takes the name
-    except OSError:
-        temporary.unlink(missing_ok=True)
-    return parser
+    # Lark keys the file by the grammar, the options (the file's own name among them) and its
+    # version, checks that key when it reads the file, and rebuilds the tables when it does not
+    # match or the file is cut short.
+    return lark.Lark(grammar, parser="lalr", cache=str(folder / f"{name}-{key}.lark"), **options)
