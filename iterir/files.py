@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
+import stat
 import sys
+import tempfile
 from pathlib import Path
 
 from iterir.errors import ParseError
@@ -48,3 +52,30 @@ def load(path: str | Path) -> Node:
     """Read the IR in `path` (`-` for standard input, whose format is told by its content)."""
     text = read_text(path)
     return loads_ir(text, "<stdin>" if str(path) == "-" else str(path))
+
+
+def write_text(path: str | Path, text: str) -> None:
+    """Write `text` (UTF-8) to `path` whole or not at all: into a temporary file in the same
+    folder, flushed to disk, then renamed over `path`, so that a failure (a name that cannot be
+    encoded, a full disk, a size limit) leaves the old file as it was. An existing file keeps its
+    permissions; a new one gets the usual ones (0666 less the umask)."""
+    path = Path(path)
+    data = text.encode("utf-8")  # a lone surrogate fails here, before anything is written
+    try:
+        mode = stat.S_IMODE(path.stat().st_mode)
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
+        os.chmod(temporary, mode)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temporary)
+        raise

@@ -10,12 +10,11 @@ every builtin of its tables and compares the printed types.
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import sys
-import tempfile
 from pathlib import Path
 
+from iterir.files import write_text
 from typeinf.notation import pformat
 from typeinf.reader import parse_type
 from typeinf.signatures import signature_files
@@ -82,18 +81,6 @@ def render() -> str:
     return "\n".join(parts)
 
 
-def _write(path: Path, text: str) -> None:
-    """Whole or not at all: a temporary file beside it, renamed over it."""
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        os.unlink(temporary)
-        raise
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python3 -m tools.builtins_doc", description=__doc__.splitlines()[0]
@@ -110,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         return 0
     if current != text:
-        _write(PAGE, text)
+        write_text(PAGE, text)
         print(f"wrote {PAGE}")
     return 0
 

@@ -19,7 +19,7 @@ from typing import Any, Literal, NotRequired, TextIO, TypedDict
 
 import iterir
 from iterir.errors import excerpt, source_line
-from iterir.files import read_text
+from iterir.files import read_text, write_text
 from iterir.jsontext import dumps
 from typeinf import __version__
 from typeinf.diagnostics import Source, reason_text, render, source_of
@@ -563,7 +563,15 @@ def _snapshot(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return EXIT_USAGE
     code, counts = (
         EXIT_OK,
-        {"match": 0, "differ": 0, "missing": 0, "created": 0, "updated": 0, "unreadable": 0},
+        {
+            "match": 0,
+            "differ": 0,
+            "missing": 0,
+            "created": 0,
+            "updated": 0,
+            "unreadable": 0,
+            "unwritable": 0,
+        },
     )
     color = _color(args.color, out)
     for program in found:
@@ -577,7 +585,18 @@ def _snapshot(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if stored == snapshot.actual:
             counts["match"] += 1
         elif args.action == "update":
-            snapshot.expected.write_text(snapshot.actual, encoding="utf-8")
+            try:
+                write_text(snapshot.expected, snapshot.actual)
+            except (OSError, UnicodeEncodeError) as problem:  # this file is left as it was
+                reason = (
+                    problem.strerror
+                    if isinstance(problem, OSError) and problem.strerror
+                    else problem
+                )
+                err.write(f"{snapshot.expected}: error: not written, left as it was: {reason}\n")
+                counts["unwritable"] += 1
+                code = EXIT_USAGE
+                continue
             done = "created" if stored is None else "updated"
             out.write(f"{done} {snapshot.expected}\n")
             counts[done] += 1

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from iterir import Node
+from iterir.files import write_text
 from typeinf.diagnostics import Source
 from typeinf.offsets import OffsetProvider
 from typeinf.snapshots import EXPECTED_SUFFIX, snapshot_text
@@ -61,7 +62,7 @@ class TypeinfSnapshot:
         if self.update:
             if not path.exists() or path.read_text(encoding="utf-8") != actual:
                 path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_text(actual, encoding="utf-8")
+                write_text(path, actual)  # whole or not at all
             return
         if not path.exists():
             pytest.fail(
