@@ -9,7 +9,6 @@ syntax builds the same nodes.
 from __future__ import annotations
 
 import functools
-import json
 import re
 import typing
 from typing import Any, ClassVar, NamedTuple, overload
@@ -87,13 +86,7 @@ class _GtirCallbacks(_Callbacks):
     def quoted_literal(self, children: list[Token]) -> Literal:
         (token,) = children
         end = token.value.rindex(":")
-        try:
-            value = json.loads(token.value[:end])
-        except ValueError as exc:
-            raise self.error(
-                f"invalid escape in a quoted literal: {getattr(exc, 'msg', exc)}", token
-            ) from None
-        return Literal(value, _SCALARS[token.value[end + 1 :]], loc=self.token_span(token))
+        return self.quoted(token, end, _SCALARS[token.value[end + 1 :]])
 
     def infinity(self, children: list[Token]) -> InfinityLiteral:
         (token,) = children

@@ -178,13 +178,18 @@ class _Callbacks(lark.Transformer[Token, Node]):
     def quoted_literal(self, children: list[Token]) -> Literal:
         (token,) = children
         end = token.value.rindex('"') + 1
+        return self.quoted(token, end, voc.SUFFIX_TYPES[token.value[end:]])
+
+    def quoted(self, token: Token, end: int, dtype: str) -> Literal:
+        """A literal whose text is quoted (JSON string syntax) in `token.value[:end]`, with the
+        type its dialect's mark after it says (both dialects' quoted literals)."""
         try:
             value = json.loads(token.value[:end])
         except ValueError as exc:
             raise self.error(
                 f"invalid escape in a quoted literal: {getattr(exc, 'msg', exc)}", token
             ) from None
-        return Literal(value, voc.SUFFIX_TYPES[token.value[end:]], loc=self.token_span(token))
+        return Literal(value, dtype, loc=self.token_span(token))
 
     def offset(self, children: list[Token]) -> OffsetLiteral:
         (token,) = children

@@ -30,7 +30,7 @@ from iterir.nodes import (
     SymRef,
     Temporary,
 )
-from tests.strategies import names, number_texts
+from tests.strategies import _call, names, number_texts
 from tests.test_gtir_samples import SAMPLES
 from tests.test_parser_fuzz import _parses_or_fails_cleanly, mutated_text
 
@@ -94,10 +94,6 @@ SUGARED = {
     "if_": 3,
     "tuple_get": 2,
 }
-
-
-def _call(builtin: str, *args: Node) -> FunCall:
-    return FunCall(SymRef(builtin), args)
 
 
 def _extend(children: st.SearchStrategy[Node]) -> st.SearchStrategy[Node]:
