@@ -54,11 +54,12 @@ def run(
     default_shapes: list[str],
     columns: list[tuple[str, Callable[[dict[str, Any]], str]]],
     timed: str,
+    default_sizes: tuple[int, ...] = (10_000, 100_000, 1_000_000),
 ) -> None:
     """Measure every (shape, size) in a child process and print one row each, then the scaling
     exponent of the `timed` figure per shape. `columns` are (heading, cell formatter) pairs."""
     parser = argparse.ArgumentParser(description=description)
-    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
+    parser.add_argument("--sizes", type=int, nargs="+", default=list(default_sizes))
     parser.add_argument("--shapes", nargs="+", default=default_shapes, choices=shapes)
     parser.add_argument("--child", nargs=2, metavar=("SHAPE", "SIZE"), help=argparse.SUPPRESS)
     args = parser.parse_args()

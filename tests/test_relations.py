@@ -185,7 +185,6 @@ def test_a_relation_that_cannot_hold_is_a_located_error_naming_it() -> None:
     assert [words for words, _ in raised.notes] == [
         "T₀ is `bool` because of the first argument of `larger`",
         "T₁ is `int32` because of the second argument of `larger`",
-        "T₁ is `int32` because of the first argument of `plus`",
         "T₁ is `int32` because of the second argument of `plus`",
     ]
 

@@ -22,7 +22,7 @@ from iterir.errors import excerpt, source_line
 from iterir.files import read_text, write_text
 from iterir.jsontext import dumps
 from typeinf import __version__
-from typeinf.diagnostics import Source, reason_text, render, source_of
+from typeinf.diagnostics import Source, more_reasons, reason_text, render, source_of
 from typeinf.docs_pages import pages
 from typeinf.explain import innermost_at, why
 from typeinf.infer import Checked, check
@@ -523,6 +523,8 @@ def _explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         out.write(
             f"  because of {text} at {program.source.at(at)}: {iterir.pformat_short(at, 50)}\n"
         )
+    if explained.more:
+        out.write(f"  {more_reasons(explained.more)}\n")
     if not explained.reasons:
         out.write("  (nothing constrains it beyond its own form)\n")
     return EXIT_TYPE_ERROR if explained.errors else EXIT_OK

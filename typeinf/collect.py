@@ -131,6 +131,7 @@ class Inference:
         many (one per failing definition or closure) in `errors`. `explain` keeps the history
         that errors need to give their reasons (see `Solver`)."""
         self.errors: list[tuple[int, TypeInferenceError]] = []  # (position, error), in source order
+        self.reported: set[tuple[int, str]] = set()  # each error's node and message, once
         self.max_errors = max_errors
         if type(root) not in PLACEMENT:
             raise MalformedIRError(f"a {type(root).__name__} is not an IR node", None)
@@ -166,10 +167,11 @@ class Inference:
         except TypeInferenceError as error:
             if self.max_errors <= 1:
                 raise
-            # The final search for infinite types finds a failed definition's cycle again.
-            if not any(
-                kept.node is error.node and kept.message == error.message for _, kept in self.errors
-            ):
+            # The final search for infinite types finds a failed definition's cycle again (a
+            # set: a scan of the errors kept made reporting N errors quadratic).
+            key = (id(error.node), error.message)
+            if key not in self.reported:
+                self.reported.add(key)
                 self.errors.append((position, error))
             if len(self.errors) >= self.max_errors:
                 raise _EnoughErrors from None

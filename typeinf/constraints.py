@@ -141,6 +141,10 @@ Reason = (
 )
 
 
+#: What a note explains: the expected type, the callee's type, the actual type, or a clashing part.
+About = Literal["expected", "callee", "actual", "part"]
+
+
 @dataclass(frozen=True, slots=True)
 class Note:
     """One reason behind a failed constraint's types, for a note: the part it explains (`about`:
@@ -148,7 +152,7 @@ class Note:
     printed, the reason, and the node it is about (`callee`: the callee's node for `about` =
     "callee")."""
 
-    about: Literal["expected", "callee", "actual", "part"]
+    about: About
     printed: str
     reason: Reason
     node: Node

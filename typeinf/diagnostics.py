@@ -42,6 +42,10 @@ from typeinf.terms import Why
 
 _BOLD, _RED, _CYAN, _RESET = "\x1b[1m", "\x1b[1;31m", "\x1b[1;36m", "\x1b[0m"
 
+#: At most this many reasons are shown, as an error's notes or by `explain`; a line says how
+#: many more there are.
+MAX_REASONS = 8
+
 
 @dataclass
 class Source:
@@ -186,6 +190,19 @@ WHY: dict[Why, str] = {
 }
 
 
+def more_reasons(count: int) -> str:
+    """The line that says `count` reasons were left out: `…and 3 more`."""
+    return f"…and {count} more"
+
+
+def _at_most(notes: list[tuple[str, Node]]) -> list[tuple[str, Node]]:
+    """`MAX_REASONS` notes, and then, if there are more, one that says how many, at the next."""
+    if len(notes) <= MAX_REASONS:
+        return notes
+    rest = len(notes) - MAX_REASONS
+    return [*notes[:MAX_REASONS], (f"{more_reasons(rest)}, the next", notes[MAX_REASONS][1])]
+
+
 def _note(note: Note) -> tuple[str, Node]:
     because = reason_text(note.reason)
     if note.about == "expected":
@@ -217,7 +234,7 @@ def cannot_hold(conflict: RelationConflict) -> UnsatisfiableConstraintError:
         conflict.values,
         summary=f"{said} cannot hold",
         details=[detail],
-        notes=list(notes.values()),
+        notes=_at_most(list(notes.values())),
     )
 
 
@@ -235,5 +252,5 @@ def unsatisfiable(conflict: Conflict) -> UnsatisfiableConstraintError:
         conflict.actual,
         summary=f"type mismatch in {reason}",
         details=[detail],
-        notes=[_note(note) for note in conflict.notes],
+        notes=_at_most([_note(note) for note in conflict.notes]),
     )

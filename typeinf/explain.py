@@ -1,5 +1,6 @@
 """`typeinf explain`: the type of the expression at a source position, and the constraints that
-gave it that type (every constraint that joined its type, or a part of it, with another)."""
+gave it that type (those on the paths that joined its type, and each part of it, to what it is:
+see `history`)."""
 
 from __future__ import annotations
 
@@ -9,18 +10,19 @@ from iterir import Node
 from iterir.gcpause import gc_paused
 from iterir.traversal import walk
 from typeinf.constraints import Reason
+from typeinf.diagnostics import MAX_REASONS
 from typeinf.errors import TypeInferenceError
 from typeinf.infer import Provider, _program_type, every_error
-from typeinf.terms import Cell, Type, find, roots
-
-MAX_REASONS = 8
+from typeinf.terms import Type, roots
 
 
 @dataclass
 class Explained:
     type: Type | None  # None when inference stopped before reaching the node
-    reasons: list[tuple[Reason, Node]]  # in evaluation order, each with the node it is about
+    #: In evaluation order, each with the node it is about; at most `MAX_REASONS`.
+    reasons: list[tuple[Reason, Node]]
     errors: list[TypeInferenceError]
+    more: int = 0  # how many more reasons there are than `reasons` shows
 
 
 def innermost_at(root: Node, line: int, column: int) -> Node | None:
@@ -51,17 +53,7 @@ def why(root: Node, target: Node, offset_provider: Provider = None) -> Explained
             type_ = None
         if type_ is None:
             return Explained(None, [], errors)
-        reasons = inference.solver.joined(_classes(list(roots(type_))), [], MAX_REASONS)
-        return Explained(type_, reasons, errors)
-
-
-def _classes(cells: list[Cell]) -> set[int]:
-    """The ids of the roots of every class a type is made of."""
-    out: set[int] = set()
-    stack = [find(c) for c in cells]
-    while stack:
-        cell = stack.pop()
-        if id(cell) not in out:
-            out.add(id(cell))
-            stack.extend(find(a) for a in cell.args)
-    return out
+        history = inference.solver.history
+        assert history is not None  # every_error runs the explaining run
+        reasons = history.of_type(list(roots(type_)))
+        return Explained(type_, reasons[:MAX_REASONS], errors, max(0, len(reasons) - MAX_REASONS))

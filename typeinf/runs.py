@@ -27,7 +27,7 @@ from typeinf.schemes import Scheme, Template
 from typeinf.signatures import Signature
 from typeinf.solve import Solver, check_finite
 from typeinf.terms import Cell, Mismatch
-from typeinf.unify import Trail, unify
+from typeinf.unify import unify
 
 if TYPE_CHECKING:
     from typeinf.collect import Inference
@@ -170,14 +170,7 @@ class ExplainingRun:
     def equal(self, expected: Cell, actual: Cell, position: int, reason: Reason) -> None:
         """`expected` and `actual` are one type; a mismatch undoes this constraint's partial work
         (so that the error shows the types as they were), a success records what it linked."""
-        trail: Trail = []
-        try:
-            undecided = unify(expected, actual, trail)
-        except Mismatch as mismatch:
-            raise self.solver.unsatisfiable(
-                Equal(expected, actual, position, reason), mismatch
-            ) from None
-        self.solver.record(trail, position, reason)
+        undecided = self.solver.unify_recorded(expected, actual, position, reason)
         if undecided:
             self.solver.postpone(undecided, Equal(expected, actual, position, reason))
 

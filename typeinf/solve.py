@@ -14,6 +14,7 @@ from collections.abc import Callable
 from iterir import Node
 from typeinf import diagnostics
 from typeinf.constraints import (
+    About,
     Argument,
     Call,
     Conflict,
@@ -24,11 +25,12 @@ from typeinf.constraints import (
     RelationOf,
 )
 from typeinf.errors import InfiniteTypeError, UnsatisfiableConstraintError
+from typeinf.history import History
 from typeinf.notation import Printer, pformat_all
 from typeinf.relations import CannotHold, Relation
 from typeinf.schemes import Scheme, Template
 from typeinf.terms import Cell, Mismatch, Sort, Type, find, new_marks
-from typeinf.unify import Trail, unify
+from typeinf.unify import unify
 
 #: A relation waiting for its inputs: the relation, and the position and reason of what made it.
 Open = tuple[Relation, int, Reason]
@@ -38,9 +40,9 @@ class Solver:
     """The unifier's state for one program: schemes of solved definitions, and the pairs of rows
     that could not be decided yet.
 
-    With `explain`, it also keeps which constraint linked each cell into another class, so that
-    an error can tell the chain of reasons behind a type (the explaining run records it, see
-    `runs`).
+    With `explain`, it also keeps the history of what unification joined and why (`history`),
+    so that an error can tell the reasons behind each of its types (the explaining run, see
+    `runs`, unifies through `unify_recorded`).
     """
 
     def __init__(self, nodes: list[Node], types: list[Cell | None], explain: bool = False) -> None:
@@ -52,19 +54,30 @@ class Solver:
         self.open: list[Open] = []  # relations waiting for their inputs (see `relate`)
         #: The run's `equal` (set by the run), through which relations bind what they determine.
         self.equal: Callable[[Cell, Cell, int, Reason], None] = _no_run
-        #: id of a cell → (position, reason) of the constraint that linked it, and its new parent.
-        self.history: dict[int, tuple[int, Reason, Cell]] | None = {} if explain else None
+        #: What unification joined, and why (the explaining run's; None in the fast run).
+        self.history: History | None = History(nodes) if explain else None
 
     def postpone(self, undecided: list[tuple[Cell, Cell]], constraint: Equal) -> None:
         """Pairs `unify` could not decide yet, because of `constraint`: `settle` decides them."""
         self.postponed += [(x, y, constraint) for x, y in undecided]
 
-    def record(self, trail: Trail, position: int, reason: Reason) -> None:
+    def unify_recorded(
+        self, expected: Cell, actual: Cell, position: int, reason: Reason
+    ) -> list[tuple[Cell, Cell]]:
+        """`expected` and `actual` are one type (the explaining run): unified with an undo trail,
+        what it joined kept in the history; a mismatch is the error, with the reasons behind
+        each side. Returns the pairs `unify` could not decide yet."""
         history = self.history
         assert history is not None  # only the explaining run, which keeps history, records
-        for cell, *_ in trail:
-            if cell.parent is not None and id(cell) not in history:
-                history[id(cell)] = (position, reason, cell.parent)
+        start = len(history.joins)
+        try:
+            undecided = unify(expected, actual, [], history.joins)
+        except Mismatch as mismatch:
+            error = self.unsatisfiable(Equal(expected, actual, position, reason), mismatch, start)
+            history.forget(start)
+            raise error from None
+        history.record(start, position, reason)
+        return undecided
 
     def settle(self) -> None:
         """Fire the open relations to a fixpoint and decide the postponed pairs: at the end of a
@@ -84,14 +97,15 @@ class Solver:
     def decide_postponed(self) -> None:
         postponed, self.postponed = self.postponed, []
         for x, y, constraint in postponed:
-            trail: Trail | None = None if self.history is None else []
-            try:
-                if unify(x, y, trail):
-                    raise Mismatch(x, y, "unknown lengths")
-            except Mismatch as mismatch:
-                raise self.unsatisfiable(constraint, mismatch) from None
-            if trail:
-                self.record(trail, constraint.position, constraint.reason)
+            if self.history is not None:
+                undecided = self.unify_recorded(x, y, constraint.position, constraint.reason)
+            else:
+                try:
+                    undecided = unify(x, y)
+                except Mismatch as mismatch:
+                    raise self.unsatisfiable(constraint, mismatch) from None
+            if undecided:
+                raise self.unsatisfiable(constraint, Mismatch(x, y, "unknown lengths"))
 
     def forget(self) -> None:
         """Drop what a failed definition or closure left undecided, and its open relations."""
@@ -212,47 +226,20 @@ class Solver:
         return diagnostics.cannot_hold(conflict)
 
     def reasons(self, cell: Cell, position: int) -> list[tuple[Reason, Node]]:
-        """Why `cell` has its type: the constraints that joined it, or anything in its class,
-        with something else, in the order they were solved, each with the node it is about (the
-        failing constraint's own `position` left out)."""
+        """Why `cell` has its type (its root's): the constraints on the path that joined them,
+        by their nodes' positions, each with the node it is about (the failing constraint's own
+        `position` left out); none in the fast run."""
         if self.history is None:
             return []
-        root, own = find(cell), []
-        while id(cell) in self.history:  # the links out of `cell` itself
-            at, reason, cell = self.history[id(cell)]
-            own.append((at, reason))
-        return self.joined({id(root)}, own, MAX_REASONS, skip=position, by_position=True)
+        return self.history.reasons(self.history.path(cell), position)
 
-    def joined(
-        self,
-        classes: set[int],
-        also: list[tuple[int, Reason]],
-        limit: int,
-        skip: int | None = None,
-        by_position: bool = False,
-    ) -> list[tuple[Reason, Node]]:
-        """The constraints that joined something into one of `classes` (ids of class roots),
-        after `also`, in the order they were solved (or of their nodes' positions): the reason
-        and the node each is about, one per node position, at most `limit`, the one at `skip` left
-        out."""
-        chain = also + [
-            (at, reason)
-            for at, reason, joined in (self.history or {}).values()
-            if id(find(joined)) in classes
-        ]
-        if by_position:
-            chain.sort(key=lambda pair: pair[0])
-        out: list[tuple[Reason, Node]] = []
-        seen = {skip}
-        for at, reason in chain:
-            if at not in seen and len(out) < limit:
-                seen.add(at)
-                out.append((reason, self.nodes[at]))
-        return out
-
-    def unsatisfiable(self, constraint: Equal, mismatch: Mismatch) -> UnsatisfiableConstraintError:
+    def unsatisfiable(
+        self, constraint: Equal, mismatch: Mismatch, start: int | None = None
+    ) -> UnsatisfiableConstraintError:
         """The error `constraint` is, failing with `mismatch`: its types and the clashing parts,
-        printed together, and the reasons behind each (said in words by `diagnostics`)."""
+        printed together, and the reasons behind each side (said in words by `diagnostics`):
+        only the constraints on the paths that joined each side to what it clashes with (the
+        history's joins of the failed constraint are those from `start` on)."""
         # Locations are shown when they are what differs.
         located = mismatch.left.sort in (Sort.LOC, Sort.LROW) or mismatch.right.sort in (
             Sort.LOC,
@@ -269,26 +256,39 @@ class Solver:
             shown + ([callee_type] if callee_type is not None and callee_reasons else []), located
         )
         expected, actual, left, right = (printer.format(c) for c in shown)
-        notes = [
-            Note("expected", expected, why, at)
-            for why, at in self.reasons(constraint.expected, constraint.position)
-        ]
-        if callee_reasons:  # what made the callee expect that
-            assert callee is not None and callee_type is not None  # it has reasons: it has a type
-            printed = printer.format(callee_type)
-            notes += [
-                Note("callee", printed, why, at, self.nodes[callee]) for why, at in callee_reasons
-            ]
-        notes += [
-            Note("actual", actual, why, at)
-            for why, at in self.reasons(constraint.actual, constraint.position)
-        ]
-        for cell, text in ((mismatch.left, left), (mismatch.right, right)):  # the parts that clash
-            if cell is not constraint.expected and cell is not constraint.actual:
-                notes += [
-                    Note("part", text, why, at)
-                    for why, at in self.reasons(cell, constraint.position)
+        notes: list[Note] = []
+        history = self.history
+        if history is not None:
+            sides = history.failed(
+                len(history.joins) if start is None else start,
+                constraint.expected,
+                constraint.actual,
+                mismatch,
+            )
+            about: tuple[tuple[About, str], ...] = (
+                ("expected", expected),
+                ("actual", actual),
+                ("part", left),
+                ("part", right),
+            )
+            said = [
+                [
+                    Note(kind, text, why, at)
+                    for why, at in history.reasons(side, constraint.position)
                 ]
+                for (kind, text), side in zip(about, sides, strict=True)
+            ]
+            if callee_reasons:  # what made the callee expect that
+                assert callee is not None and callee_type is not None  # it has reasons: a type
+                printed = printer.format(callee_type)
+                said.insert(
+                    1,
+                    [
+                        Note("callee", printed, why, at, self.nodes[callee])
+                        for why, at in callee_reasons
+                    ],
+                )
+            notes = [note for group in said for note in group]
         once: dict[int, Note] = {}
         for note in notes:  # one note per node, the first
             once.setdefault(id(note.node), note)
@@ -298,9 +298,6 @@ class Solver:
             reason, node, expected, actual, left, right, mismatch.why, where, tuple(once.values())
         )
         return diagnostics.unsatisfiable(conflict)
-
-
-MAX_REASONS = 4
 
 
 class _Clash(Exception):

@@ -20,9 +20,15 @@ from typeinf.terms import Cell, Mismatch, Sort, Why, root_of, sort_meet
 #: A cell a constraint changed, with what it was before: parent, rank, sort and family.
 TrailEntry: TypeAlias = tuple[Cell, "Cell | None", int, Sort, "frozenset[str] | None"]
 Trail: TypeAlias = list[TrailEntry]
+#: A pair of cells unification made equal, for the explaining run's reasons: the pair as given,
+#: the roots of their two classes then, and the index (in the list of joins) of the pair it came
+#: from, -1 for the pair `unify` was given (see `history`).
+Join: TypeAlias = tuple[Cell, Cell, Cell, Cell, int]
 
 
-def unify(a: Cell, b: Cell, trail: Trail | None = None) -> list[tuple[Cell, Cell]]:
+def unify(
+    a: Cell, b: Cell, trail: Trail | None = None, joins: list[Join] | None = None
+) -> list[tuple[Cell, Cell]]:
     """Make `a` and `b` equal, or raise Mismatch. Returns the pairs it could not decide yet
     (a row of values meeting a row of lists while both lengths are unknown), for a later try.
 
@@ -30,6 +36,9 @@ def unify(a: Cell, b: Cell, trail: Trail | None = None) -> list[tuple[Cell, Cell
     as they were) and a success leaves on the trail every cell it changed (to learn which
     constraint linked what). Without one, a Mismatch leaves the graph half-changed: for callers
     that give up on the graph then, as fast inference does (it runs again to report the error).
+    With `joins` too (the explaining run), every pair of classes it joins is added there, each
+    with the pair it came from; after a Mismatch the failing pair is the last one added, and the
+    caller, who explains it, removes this call's joins.
     """
     x, y = root_of(a), root_of(b)
     if x is y:
@@ -48,11 +57,11 @@ def unify(a: Cell, b: Cell, trail: Trail | None = None) -> list[tuple[Cell, Cell
         ):
             _link(x, y)  # two variables of one sort, neither restricted to a family
         else:
-            _solve(a, b, postponed, None)
+            _solve(a, b, postponed, None, None)
         return postponed
     start = len(trail)
     try:
-        _solve(a, b, postponed, trail)
+        _solve(a, b, postponed, trail, joins)
     except Mismatch:
         # Undo this constraint's partial work, so that the error shows the types as they were.
         for cell, parent, rank, sort, family in reversed(trail[start:]):
@@ -62,19 +71,26 @@ def unify(a: Cell, b: Cell, trail: Trail | None = None) -> list[tuple[Cell, Cell
     return postponed
 
 
-def _solve(a: Cell, b: Cell, postponed: list[tuple[Cell, Cell]], trail: Trail | None) -> None:
-    stack = [(a, b)]
+def _solve(a: Cell, b: Cell, postponed: list[tuple[Cell, Cell]], trail: Trail | None,
+           joins: list[Join] | None) -> None:  # fmt: skip
+    stack = [(a, b, -1)]  # each pair with the join it came from (`Join`)
     pop, push = stack.pop, stack.extend
     keep = trail is not None  # what changes, for an undo
     save = trail.append if trail is not None else _unsaved
+    join = joins.append if joins is not None else _unjoined
+    here = -1  # the index of the pair being joined, when `joins` are kept
     while stack:
-        x, y = pop()
+        x0, y0, origin = pop()
+        x, y = x0, y0
         while x.parent is not None:
             x = x.parent
         while y.parent is not None:
             y = y.parent
         if x is y:
             continue
+        if joins is not None:
+            here = len(joins)
+            join((x0, y0, x, y, origin))
         if x.ctor is None or y.ctor is None:
             if x.ctor is not None:
                 x, y = y, x
@@ -95,7 +111,8 @@ def _solve(a: Cell, b: Cell, postponed: list[tuple[Cell, Cell]], trail: Trail | 
             _link(x, y)
             # Arguments that are already one, or a variable that binds directly to a structure
             # (`binds_directly`, inlined), are settled here; the rest go on the stack.
-            for u, v in zip(x.args, y.args):  # noqa: B905 - one constructor, one arity; strict= costs a keyword call
+            for u0, v0 in zip(x.args, y.args):  # noqa: B905 - one constructor, one arity; strict= costs a keyword call
+                u, v = u0, v0
                 while u.parent is not None:
                     u = u.parent
                 while v.parent is not None:
@@ -105,15 +122,17 @@ def _solve(a: Cell, b: Cell, postponed: list[tuple[Cell, Cell]], trail: Trail | 
                 if u.ctor is None and v.ctor is not None and u.family is None and u.sort is v.sort:
                     if keep:
                         save((u, None, u.rank, u.sort, u.family))
+                        join((u0, v0, u, v, here))
                     u.parent = v
                 elif (
                     v.ctor is None and u.ctor is not None and v.family is None and v.sort is u.sort
                 ):
                     if keep:
                         save((v, None, v.rank, v.sort, v.family))
+                        join((u0, v0, u, v, here))
                     v.parent = u
                 else:
-                    stack.append((u, v))
+                    stack.append((u0, v0, here))
         else:
             if keep:
                 save((x, None, x.rank, x.sort, x.family))
@@ -121,15 +140,19 @@ def _solve(a: Cell, b: Cell, postponed: list[tuple[Cell, Cell]], trail: Trail | 
             # Structures of two constructors: equal only by a rule of one of them (a row of values
             # expands into an argument row, see `constructors`).
             if x.ctor.meet is not None:
-                push(x.ctor.meet(x, y, postponed))
+                push([(p, q, here) for p, q in x.ctor.meet(x, y, postponed)])
             elif y.ctor.meet is not None:
-                push(y.ctor.meet(y, x, postponed))
+                push([(p, q, here) for p, q in y.ctor.meet(y, x, postponed)])
             else:
                 raise Mismatch(x, y, _why(x, y))
 
 
 def _unsaved(entry: TrailEntry) -> None:
     """`_solve`'s `save` without a trail: never called (`keep` guards every call)."""
+
+
+def _unjoined(entry: Join) -> None:
+    """`_solve`'s `join` without joins: never called (`keep`, or `joins`, guards every call)."""
 
 
 def _why(x: Cell, y: Cell) -> Why:
