@@ -174,6 +174,11 @@ class Conflict:
     why: Why
     where: str
     notes: tuple[Note, ...]
+    #: The families of the clashing parts that are variables restricted to one (`float`), left
+    #: before right: what a builtin needs, when `why` is "family" or "families".
+    families: tuple[frozenset[str], ...] = ()
+    #: How many inputs the stencil takes, when a closure passes it another number of them.
+    stencil_takes: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

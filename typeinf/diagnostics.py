@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from iterir import Node, SymRef, pformat_short
+from iterir import FunCall, Literal, Node, SymRef, pformat_short
 from iterir.errors import excerpt, source_line
 from iterir.files import is_json
 from typeinf.constraints import (
@@ -38,7 +38,7 @@ from typeinf.constraints import (
     TupleGetOperand,
 )
 from typeinf.errors import TypeInferenceError, UnsatisfiableConstraintError
-from typeinf.terms import Why
+from typeinf.terms import FAMILY_NAMES, Why
 
 _BOLD, _RED, _CYAN, _RESET = "\x1b[1m", "\x1b[1;31m", "\x1b[1;36m", "\x1b[0m"
 
@@ -239,18 +239,91 @@ def cannot_hold(conflict: RelationConflict) -> UnsatisfiableConstraintError:
 
 
 def unsatisfiable(conflict: Conflict) -> UnsatisfiableConstraintError:
-    """The error a constraint that cannot hold is, in words."""
-    reason = reason_text(conflict.reason)
-    detail = f"expected `{conflict.expected}`, found `{conflict.actual}`"
-    if {conflict.left, conflict.right} != {conflict.expected, conflict.actual}:
-        detail += f"; `{conflict.left}` and `{conflict.right}` differ"
-    detail += f" ({WHY[conflict.why]})" + conflict.where.replace(" where", "; where", 1)
+    """The error a constraint that cannot hold is, in words: in the stencil writer's terms where
+    the clash has a name (a value dereferenced, a stencil of the wrong arity, a dtype outside
+    what a builtin takes), else the two types and why they differ."""
+    summary = f"type mismatch in {reason_text(conflict.reason)}"
+    notes = [_note(note) for note in conflict.notes]
+    if conflict.stencil_takes is not None:
+        assert isinstance(conflict.reason, ClosureStencil)  # only its conflicts count inputs
+        passes = conflict.reason.inputs
+        summary = (
+            f"the stencil takes {_count(conflict.stencil_takes, 'input')} but the closure "
+            f"passes {passes}"
+        )
+        clash = ""
+    elif _dereferences_a_value(conflict):
+        summary = "a value is dereferenced: `·` (`deref`) reads the value an iterator points at"
+        clash = ""
+        origin = _became_a_value(conflict.node)
+        if origin is not None:
+            notes.insert(0, (origin, conflict.node))
+    else:
+        clash = _clash(conflict)
+    detail = (
+        f"expected `{conflict.expected}`, found `{conflict.actual}`"
+        + clash
+        + conflict.where.replace(" where", "; where", 1)
+    )
     return UnsatisfiableConstraintError(
-        f"type mismatch in {reason}: {detail}",
+        f"{summary}: {detail}",
         conflict.node,
         conflict.expected,
         conflict.actual,
-        summary=f"type mismatch in {reason}",
+        summary=summary,
         details=[detail],
-        notes=_at_most([_note(note) for note in conflict.notes]),
+        notes=_at_most(notes),
     )
+
+
+def _count(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+#: A family of dtypes, as what a builtin needs: `sqrt` needs a float.
+_FAMILY_WORDS = {"float": "a float", "integer": "an integer", "numeric": "a number"}
+
+
+def _family_words(family: frozenset[str]) -> str:
+    name = FAMILY_NAMES.get(family)
+    if name is not None:
+        return _FAMILY_WORDS[name]
+    return "one of " + ", ".join(f"`{member}`" for member in sorted(family))
+
+
+def _clash(conflict: Conflict) -> str:
+    """Why the clashing parts differ, after the two types: `; `float64` is not `int32``."""
+    left, right, why = conflict.left, conflict.right, conflict.why
+    if why == "constants":
+        return f"; `{left}` is not `{right}`"
+    if why == "family" and conflict.families:
+        reason = conflict.reason
+        who = callee_text(reason.callee) if isinstance(reason, (Argument, Call)) else f"`{left}`"
+        return f"; {who} needs {_family_words(conflict.families[0])}, found `{right}`"
+    if why == "families" and len(conflict.families) == 2:
+        first, second = (_family_words(f) for f in conflict.families)
+        return f"; no dtype is both {first} and {second}"
+    differ = ""
+    if {left, right} != {conflict.expected, conflict.actual}:
+        differ = f"; `{left}` and `{right}` differ"
+    return f"{differ} ({WHY[why]})"
+
+
+def _dereferences_a_value(conflict: Conflict) -> bool:
+    """The argument of `deref` is a value where an iterator is expected."""
+    reason = conflict.reason
+    return (
+        isinstance(reason, Argument)
+        and isinstance(reason.callee, SymRef)
+        and reason.callee.id == "deref"
+        and (conflict.left, conflict.right) == ("Iterator", "Value")
+    )
+
+
+def _became_a_value(node: Node) -> str | None:
+    """Where the value `node` stands for became one, when the node itself says it."""
+    if isinstance(node, FunCall):
+        return f"this is a value: what {callee_text(node.fun)} returns"
+    if isinstance(node, Literal):
+        return "this is a value: a literal"
+    return None

@@ -42,9 +42,12 @@ def _solved(node: Node, offset_provider: Provider) -> Inference:
     provider = _provider(offset_provider)
     try:
         return Inference(node, provider)
-    except TypeInferenceError as fast:
-        Inference(node, provider, explain=True)  # raises the same error, with reasons
-        raise InternalError(_disagreement("fast", "explaining", fast)) from fast
+    except TypeInferenceError as error:
+        fast = error
+    # Outside the handler, so that the error with reasons is raised once, not "during handling"
+    # of the fast run's.
+    Inference(node, provider, explain=True)  # raises the same error, with reasons
+    raise InternalError(_disagreement("fast", "explaining", fast)) from fast
 
 
 def _disagreement(found: str, other: str, error: TypeInferenceError) -> str:

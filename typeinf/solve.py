@@ -17,6 +17,7 @@ from typeinf.constraints import (
     About,
     Argument,
     Call,
+    ClosureStencil,
     Conflict,
     Equal,
     Note,
@@ -24,6 +25,7 @@ from typeinf.constraints import (
     RelationConflict,
     RelationOf,
 )
+from typeinf.constructors import fixed_params
 from typeinf.errors import InfiniteTypeError, UnsatisfiableConstraintError
 from typeinf.history import History
 from typeinf.notation import Printer, pformat_all
@@ -294,8 +296,26 @@ class Solver:
             once.setdefault(id(note.node), note)
         node = self.nodes[constraint.position]
         where = printer.where()
+        families = tuple(
+            c.family for c in (mismatch.left, mismatch.right) if c.ctor is None and c.family
+        )
+        takes = None
+        if isinstance(reason, ClosureStencil):
+            params = fixed_params(constraint.actual)
+            if params is not None and len(params) != reason.inputs:
+                takes = len(params)
         conflict = Conflict(
-            reason, node, expected, actual, left, right, mismatch.why, where, tuple(once.values())
+            reason,
+            node,
+            expected,
+            actual,
+            left,
+            right,
+            mismatch.why,
+            where,
+            tuple(once.values()),
+            families,
+            takes,
         )
         return diagnostics.unsatisfiable(conflict)
 
