@@ -182,6 +182,18 @@ class Conflict:
 
 
 @dataclass(frozen=True, slots=True)
+class InputUsedAsValue:
+    """A stencil input `name` (the `index`-th) that the closure passes as an iterator, used as a
+    value inside the stencil: by `use` at `node`; `stencil` is the closure's stencil."""
+
+    name: str
+    index: int
+    use: Reason
+    node: Node
+    stencil: Node
+
+
+@dataclass(frozen=True, slots=True)
 class RelationConflict:
     """A relation that can never hold, as the solver found it: its reason and node, the relation
     with its cells named (`shown`), the known ones' values (`values`, `T₀ = bool, …`), the

@@ -27,6 +27,7 @@ from typeinf.constraints import (
     ClosureStencil,
     Conflict,
     DomainRange,
+    InputUsedAsValue,
     NeighborsOperand,
     Note,
     Reason,
@@ -264,6 +265,7 @@ def unsatisfiable(conflict: Conflict) -> UnsatisfiableConstraintError:
         f"expected `{conflict.expected}`, found `{conflict.actual}`"
         + clash
         + conflict.where.replace(" where", "; where", 1)
+        + _hint(conflict)
     )
     return UnsatisfiableConstraintError(
         f"{summary}: {detail}",
@@ -273,6 +275,23 @@ def unsatisfiable(conflict: Conflict) -> UnsatisfiableConstraintError:
         summary=summary,
         details=[detail],
         notes=_at_most(notes),
+    )
+
+
+def input_used_as_value(blamed: InputUsedAsValue) -> UnsatisfiableConstraintError:
+    """A stencil input the closure passes as an iterator, used as a value: said at the use."""
+    name = blamed.name
+    summary = f"`{name}` is an iterator, used as a value in {reason_text(blamed.use)}"
+    hint = f"did you mean `·{name}`?"
+    passed = f"the closure passes an iterator as the stencil's {ordinal(blamed.index)} input"
+    return UnsatisfiableConstraintError(
+        f"{summary}: {hint}",
+        blamed.node,
+        "a value",
+        "an iterator",
+        summary=summary,
+        details=[hint],
+        notes=[(passed, blamed.stencil)],
     )
 
 
@@ -307,6 +326,14 @@ def _clash(conflict: Conflict) -> str:
     if {left, right} != {conflict.expected, conflict.actual}:
         differ = f"; `{left}` and `{right}` differ"
     return f"{differ} ({WHY[why]})"
+
+
+def _hint(conflict: Conflict) -> str:
+    """What the writer probably meant: `·x` for an iterator `x` where a value is expected."""
+    node = conflict.node
+    if (conflict.left, conflict.right) == ("Value", "Iterator") and isinstance(node, SymRef):
+        return f"; did you mean `·{node.id}`?"
+    return ""
 
 
 def _dereferences_a_value(conflict: Conflict) -> bool:

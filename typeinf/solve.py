@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from iterir import Node
+from iterir import FunctionDefinition, Lambda, Node, SymRef
 from typeinf import diagnostics
 from typeinf.constraints import (
     About,
@@ -31,6 +31,7 @@ from typeinf.history import History
 from typeinf.notation import Printer, pformat_all
 from typeinf.relations import CannotHold, Relation
 from typeinf.schemes import Scheme, Template
+from typeinf.stencil_inputs import used_as_value
 from typeinf.terms import Cell, Mismatch, Sort, Type, find, new_marks
 from typeinf.unify import unify
 
@@ -58,6 +59,7 @@ class Solver:
         self.equal: Callable[[Cell, Cell, int, Reason], None] = _no_run
         #: What unification joined, and why (the explaining run's; None in the fast run).
         self.history: History | None = History(nodes) if explain else None
+        self.definitions: dict[str, int] | None = None  # function definitions, by name
 
     def postpone(self, undecided: list[tuple[Cell, Cell]], constraint: Equal) -> None:
         """Pairs `unify` could not decide yet, because of `constraint`: `settle` decides them."""
@@ -235,6 +237,20 @@ class Solver:
             return []
         return self.history.reasons(self.history.path(cell), position)
 
+    def function_of(self, position: int) -> int | None:
+        """The position of the function the node at `position` is: a lambda, or the function
+        definition a name refers to (found by one scan of the program, the first time)."""
+        node = self.nodes[position]
+        if type(node) is Lambda:
+            return position
+        if type(node) is not SymRef:
+            return None
+        if self.definitions is None:
+            self.definitions = {
+                n.id: p for p, n in enumerate(self.nodes) if type(n) is FunctionDefinition
+            }
+        return self.definitions.get(node.id)
+
     def unsatisfiable(
         self, constraint: Equal, mismatch: Mismatch, start: int | None = None
     ) -> UnsatisfiableConstraintError:
@@ -248,6 +264,13 @@ class Solver:
             Sort.LROW,
         )
         reason = constraint.reason
+        if isinstance(reason, ClosureStencil) and self.history is not None:
+            start = self.function_of(constraint.position)
+            blamed = None if start is None else used_as_value(
+                self.nodes, self.types, self.history, constraint, start
+            )
+            if blamed is not None:
+                return diagnostics.input_used_as_value(blamed)
         callee = reason.callee_position if isinstance(reason, (Argument, Call)) else None
         callee_type = self.types[callee] if callee is not None else None
         callee_reasons = (
