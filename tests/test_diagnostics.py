@@ -84,26 +84,74 @@ PROVIDER = {
         pytest.param(
             "sqrt(1)",
             False,
-            "t.itir:1:6: error: type mismatch in the first argument of `sqrt`\n    sqrt(1)\n         ^\n  expected `T₀¹`, found `int32²`; `T₀` and `int32` differ (outside the family); where T₀: float\nt.itir: 1 type error\n",
+            "t.itir:1:6: error: type mismatch in the first argument of `sqrt`\n    sqrt(1)\n         ^\n  expected `T₀¹`, found `int32²`; `sqrt` needs a float, found `int32`; where T₀: float\nt.itir: 1 type error\n",
             id="sqrt(1)",
         ),
         pytest.param(
             "power(True, 1.0)",
             False,
-            "t.itir:1:7: error: type mismatch in the first argument of `power`\n    power(True, 1.0)\n          ^^^^\n  expected `T₀¹`, found `bool²`; `T₀` and `bool` differ (outside the family); where T₀: numeric\nt.itir: 1 type error\n",
+            "t.itir:1:7: error: type mismatch in the first argument of `power`\n    power(True, 1.0)\n          ^^^^\n  expected `T₀¹`, found `bool²`; `power` needs a number, found `bool`; where T₀: numeric\nt.itir: 1 type error\n",
             id="power(True, 1.0)",
         ),
         pytest.param(
             "1 + True",
             False,
-            "t.itir:1:5: error: type mismatch in the second argument of `plus`\n    1 + True\n        ^^^^\n  expected `int32⁰`, found `bool¹`; `int32` and `bool` differ (different constants)\n  note: `int32` comes from the first argument of `plus` at 1:1\nt.itir: 1 type error\n",
+            "t.itir:1:5: error: type mismatch in the second argument of `plus`\n    1 + True\n        ^^^^\n  expected `int32⁰`, found `bool¹`; `int32` is not `bool`\n  note: `int32` comes from the first argument of `plus` at 1:1\nt.itir: 1 type error\n",
             id="1 + True",
         ),
         pytest.param(
             "λ(x) → ·x + x",
             False,
-            "t.itir:1:13: error: type mismatch in the second argument of `plus`\n    λ(x) → ·x + x\n                ^\n  expected `T₀¹`, found `It[T₀¹]`; `Value` and `Iterator` differ (different constructors); where T₀: numeric\n  note: this is `It[T₀¹]` because of the first argument of `deref` at 1:9\nt.itir: 1 type error\n",
+            "t.itir:1:13: error: type mismatch in the second argument of `plus`\n    λ(x) → ·x + x\n                ^\n  expected `T₀¹`, found `It[T₀¹]`; `Value` and `Iterator` differ (different constructors); where T₀: numeric; did you mean `·x`?\n  note: this is `It[T₀¹]` because of the first argument of `deref` at 1:9\nt.itir: 1 type error\n",
             id="an iterator where a value is expected",
+        ),
+        pytest.param(
+            "λ(x) → x + ·x",
+            False,
+            "t.itir:1:8: error: type mismatch in the first argument of `plus`\n    λ(x) → x + ·x\n           ^\n  expected `T₀¹`, found `It[T₂³]`; `Value` and `Iterator` differ (different constructors); where T₀: numeric; did you mean `·x`?\n  note: this is `It[T₂³]` because of the first argument of `deref` at 1:13\nt.itir: 1 type error\n",
+            id="an iterator name where a value is expected",
+        ),
+        pytest.param(
+            "λ(x) → ·(·x)",
+            False,
+            "t.itir:1:9: error: a value is dereferenced: `·` (`deref`) reads the value an iterator points at\n    λ(x) → ·(·x)\n            ^^^^\n  expected `It[T₀¹]`, found `T₂³`\n  note: this is a value: what `deref` returns at 1:9\nt.itir: 1 type error\n",
+            id="deref of a value",
+        ),
+        pytest.param(
+            "λ(x) → (x + 1) + ·x",
+            False,
+            "t.itir:1:19: error: a value is dereferenced: `·` (`deref`) reads the value an iterator points at\n    λ(x) → (x + 1) + ·x\n                      ^\n  expected `It[T₀¹]`, found `int32²`\n  note: this is `int32²` because of the first argument of `plus` at 1:9\nt.itir: 1 type error\n",
+            id="deref of a parameter used as a value",
+        ),
+        pytest.param(
+            "f(inp: It[float64], out, n) {\n  s = λ(it) → it + 1.0;\n  out ← (s)(inp) @ c⟨ IDim: [0, n) ⟩;\n}\n",
+            False,
+            "t.itir:2:15: error: `it` is an iterator, used as a value in the first argument of `plus`\n      s = λ(it) → it + 1.0;\n                  ^^\n  did you mean `·it`?\n  note: the closure passes an iterator as the stencil's first input at 3:10\nt.itir: 1 type error\n",
+            id="a missing deref in a stencil definition",
+        ),
+        pytest.param(
+            "f(a: It[float64], b: It[float64], out, n) {\n  out ← (λ(a, it) → ·a + it)(a, b) @ c⟨ IDim: [0, n) ⟩;\n}\n",
+            False,
+            "t.itir:2:26: error: `it` is an iterator, used as a value in the second argument of `plus`\n      out ← (λ(a, it) → ·a + it)(a, b) @ c⟨ IDim: [0, n) ⟩;\n                             ^^\n  did you mean `·it`?\n  note: the closure passes an iterator as the stencil's second input at 2:10\nt.itir: 1 type error\n",
+            id="a missing deref in a stencil lambda",
+        ),
+        pytest.param(
+            "f(a, out, n) {\n  out ← (λ(x, y) → ·x)(a) @ c⟨ IDim: [0, n) ⟩;\n}\n",
+            False,
+            "t.itir:2:10: error: the stencil takes 2 inputs but the closure passes 1\n      out ← (λ(x, y) → ·x)(a) @ c⟨ IDim: [0, n) ⟩;\n             ^^^^^^^^^^^^\n  expected `(ItOrVal₀[T₁²]) → T₃ᶜ`, found `(It[T₄⁵], T₆) → T₄⁵`\nt.itir: 1 type error\n",
+            id="a stencil of another arity than the closure",
+        ),
+        pytest.param(
+            "1.0 + 1",
+            False,
+            "t.itir:1:7: error: type mismatch in the second argument of `plus`\n    1.0 + 1\n          ^\n  expected `float64⁰`, found `int32¹`; `float64` is not `int32`\n  note: `float64` comes from the first argument of `plus` at 1:1\nt.itir: 1 type error\n",
+            id="1.0 + 1",
+        ),
+        pytest.param(
+            "f(inp: It[float64], out: It[int32], n) {\n  out ← (λ(it) → ·it + 1.0)(inp) @ c⟨ IDim: [0, n) ⟩;\n}\n",
+            False,
+            "t.itir:2:10: error: type mismatch in the stencil, which is applied to the closure's 1 input\n      out ← (λ(it) → ·it + 1.0)(inp) @ c⟨ IDim: [0, n) ⟩;\n             ^^^^^^^^^^^^^^^^^\n  expected `(It[float64⁰]) → int32ᶜ`, found `(It[float64¹]) → float64¹`; `int32` is not `float64`\n  note: `int32` comes from the annotation of `out` at 1:21\n  note: `int32` comes from the closure's output, which is written through a column iterator at 2:3\n  note: `float64` comes from the second argument of `plus` at 2:24\nt.itir: 1 type error\n",
+            id="an annotated output of another dtype",
         ),
         pytest.param(
             "λ(f) → f(f)",
@@ -200,7 +248,7 @@ def test_errors_in_json_input_name_the_json_path(
     assert main(["infer", str(path)]) == 1
     assert capsys.readouterr().err.splitlines()[:3] == [
         f"{path}: $.function_definitions[0].expr.args[1]: error: type mismatch in the second argument of `plus`",
-        "  expected `T₀¹`, found `It[T₀¹]`; `Value` and `Iterator` differ (different constructors); where T₀: numeric",
+        "  expected `T₀¹`, found `It[T₀¹]`; `Value` and `Iterator` differ (different constructors); where T₀: numeric; did you mean `·x`?",
         "  note: this is `It[T₀¹]` because of the first argument of `deref` at $.function_definitions[0].expr.args[0].args[0]",
     ]
 

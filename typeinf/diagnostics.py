@@ -38,8 +38,10 @@ from typeinf.constraints import (
     TupleElement,
     TupleGetOperand,
 )
+from typeinf.constructors import VAL, fixed_params
 from typeinf.errors import TypeInferenceError, UnsatisfiableConstraintError
-from typeinf.terms import FAMILY_NAMES, Why
+from typeinf.signatures import BUILTINS
+from typeinf.terms import FAMILY_NAMES, Why, root_of
 
 _BOLD, _RED, _CYAN, _RESET = "\x1b[1m", "\x1b[1;31m", "\x1b[1;36m", "\x1b[0m"
 
@@ -314,11 +316,17 @@ def _clash(conflict: Conflict) -> str:
     """Why the clashing parts differ, after the two types: `; `float64` is not `int32``."""
     left, right, why = conflict.left, conflict.right, conflict.why
     if why == "constants":
-        return f"; `{left}` is not `{right}`"
+        return (
+            ""
+            if (left, right) == (conflict.expected, conflict.actual)
+            else f"; `{left}` is not `{right}`"
+        )
     if why == "family" and conflict.families:
+        family = conflict.families[0]
         reason = conflict.reason
-        who = callee_text(reason.callee) if isinstance(reason, (Argument, Call)) else f"`{left}`"
-        return f"; {who} needs {_family_words(conflict.families[0])}, found `{right}`"
+        if isinstance(reason, Argument) and _parameter_family(reason) == family:
+            return f"; {callee_text(reason.callee)} needs {_family_words(family)}, found `{right}`"
+        return f"; `{left}` must be {_family_words(family)}, found `{right}`"
     if why == "families" and len(conflict.families) == 2:
         first, second = (_family_words(f) for f in conflict.families)
         return f"; no dtype is both {first} and {second}"
@@ -334,6 +342,19 @@ def _hint(conflict: Conflict) -> str:
     if (conflict.left, conflict.right) == ("Value", "Iterator") and isinstance(node, SymRef):
         return f"; did you mean `·{node.id}`?"
     return ""
+
+
+def _parameter_family(reason: Argument) -> frozenset[str] | None:
+    """The family the signature of a builtin restricts the dtype of its argument to (`sqrt`'s:
+    `float`), if the callee is a builtin typed by a signature."""
+    callee = reason.callee
+    signature = BUILTINS.get(callee.id) if isinstance(callee, SymRef) else None
+    type_ = signature.type if signature is not None else None
+    params = fixed_params(type_) if type_ is not None else None
+    if params is None or reason.index >= len(params):
+        return None
+    param = root_of(params[reason.index])
+    return root_of(param.args[1]).family if param.ctor is VAL else None
 
 
 def _dereferences_a_value(conflict: Conflict) -> bool:

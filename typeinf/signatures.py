@@ -3,10 +3,12 @@ compiler extends with its own builtins."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache, cached_property
 from pathlib import Path
 
+from iterir.vocabulary import PRIMITIVES
 from typeinf.codegen import compiled, compiled_call, compiled_matcher
 from typeinf.constructors import FUN, fixed_params
 from typeinf.matching import Matcher
@@ -160,11 +162,36 @@ def register_builtin(
         raise ValueError(f"a builtin's name must be an identifier, not {name!r}")
     if name in BUILTINS and not replace:
         raise ValueError(f"{name!r} is a builtin already; pass replace=True to replace it")
-    if relations is None:
-        read = _read(name, signature)
-        read.match  # noqa: B018 - read and compiled now, so that a malformed signature is an error here
-    else:  # read on its own (not shared with other builtins): the relations are over its cells
-        type_, variables = parse_with_variables(signature)
-        checked = _checked(name, signature, type_)
-        read = Signature(name, "signature", signature, checked, tuple(relations(variables)))
+    try:
+        if relations is None:
+            read = _read(name, signature)
+            read.match  # noqa: B018 - read and compiled now, so that a malformed signature is an error here
+        else:  # read on its own (not shared with other builtins): the relations are over its cells
+            type_, variables = parse_with_variables(signature)
+            checked = _checked(name, signature, type_)
+            read = Signature(name, "signature", signature, checked, tuple(relations(variables)))
+    except TypeSyntaxError as error:
+        raise _with_size_marks(error, name, signature) from None
     BUILTINS[name] = read
+
+
+#: A primitive dtype's name not followed by a size mark (a superscript number, `ᶜ` or `ˢ`).
+_UNSIZED = re.compile(
+    r"\b(" + "|".join(sorted(PRIMITIVES, key=len, reverse=True)) + r")\b(?![⁰¹²³⁴⁵⁶⁷⁸⁹ᶜˢ])"
+)
+
+
+def _with_size_marks(error: TypeSyntaxError, name: str, signature: str) -> TypeSyntaxError:
+    """`error`, and if the signature reads once its dtypes have size marks (`float64` where a
+    type stands is only a dtype: `float64¹` is a value of it), that, with the corrected text."""
+    corrected = _UNSIZED.sub(lambda m: m.group(1) + "¹", signature)
+    if corrected == signature:
+        return error
+    try:
+        _checked(name, corrected, parse_type(corrected))
+    except TypeSyntaxError:
+        return error
+    return TypeSyntaxError(
+        f"{error}: a dtype that stands for a value needs a size mark (`float64¹`); "
+        f"did you mean {corrected!r}?"
+    )

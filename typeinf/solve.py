@@ -266,8 +266,10 @@ class Solver:
         reason = constraint.reason
         if isinstance(reason, ClosureStencil) and self.history is not None:
             start = self.function_of(constraint.position)
-            blamed = None if start is None else used_as_value(
-                self.nodes, self.types, self.history, constraint, start
+            blamed = (
+                None
+                if start is None
+                else used_as_value(self.nodes, self.types, self.history, constraint, start)
             )
             if blamed is not None:
                 return diagnostics.input_used_as_value(blamed)
