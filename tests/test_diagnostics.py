@@ -319,3 +319,24 @@ def test_the_readme_shows_real_output(
     monkeypatch.chdir(ROOT)
     main(["explain", "examples/laplacian.itir:4:13"])
     assert "\n".join(capsys.readouterr().out.splitlines()[:3]) in readme
+
+
+def test_a_type_error_from_infer_is_raised_once() -> None:
+    # Not "during handling of" the fast run's error: a traceback shows it once.
+    with pytest.raises(typeinf.UnsatisfiableConstraintError) as info:
+        typeinf.infer(iterir.parse("1 + True"))
+    assert info.value.__context__ is None and info.value.__cause__ is None
+
+
+def test_a_signature_without_size_marks_is_shown_corrected() -> None:
+    with pytest.raises(ValueError) as info:
+        typeinf.register_builtin("size_marks_missing", "(It[float64]) → float64")
+    assert str(info.value) == (
+        "not a type at column 12: '(It[float64]) → float64': a dtype that stands for a value"
+        " needs a size mark (`float64¹`); did you mean '(It[float64¹]) → float64¹'?"
+    )
+    assert info.value.__context__ is None
+    assert "size_marks_missing" not in typeinf.signatures.BUILTINS
+    with pytest.raises(ValueError) as info:  # not a matter of size marks: said as it was
+        typeinf.register_builtin("size_marks_missing", "(It[float64¹]) → ")
+    assert "size mark" not in str(info.value)
