@@ -8,6 +8,7 @@ import pytest
 
 import iterir
 import typeinf
+from tests.test_diagnostics import PROVIDER
 from typeinf.cli import main
 from typeinf.constraints import Argument, Conflict, Note
 from typeinf.diagnostics import MAX_REASONS, unsatisfiable
@@ -19,17 +20,6 @@ def notes(text: str, provider: dict[str, object] | None = None) -> set[str]:
     with pytest.raises(typeinf.TypeInferenceError) as info:
         typeinf.infer(iterir.parse(text), provider)
     return {f"{words} at {node.loc.line}:{node.loc.column}" for words, node in info.value.notes}  # type: ignore[union-attr]
-
-
-MESH = {
-    "V2E": {
-        "type": "Connectivity",
-        "origin": "Vertex",
-        "neighbor": "Edge",
-        "max_neighbors": 4,
-        "has_skip_values": False,
-    }
-}
 
 
 @pytest.mark.parametrize(
@@ -71,7 +61,7 @@ MESH = {
         ),
         pytest.param(
             "λ(x) → ·⟪V2Eₒ, 0ₒ⟫(x) + ·x",
-            MESH,
+            PROVIDER,
             {
                 "this is `It[Vertex, Edge, T₃⁴]` because of the first argument of `⟪V2Eₒ, 0ₒ⟫` at 1:20",
                 "`Vertex` comes from the shift by `V2E`, which starts from a Vertex at 1:9",
@@ -89,8 +79,7 @@ MESH = {
             id="argument: an annotated parameter",
         ),
         pytest.param(
-            "f(a, b, c, n) {\n  k = λ(z) → sqrt(·z) + 1;\n"
-            "  b ← (k)(a) @ c⟨ IDim: [0, n) ⟩;\n}\n",
+            "f(a, b, c, n) {\n  k = λ(z) → sqrt(·z) + 1;\n  b ← (k)(a) @ c⟨ IDim: [0, n) ⟩;\n}\n",
             None,
             {"`T₀` comes from the first argument of `plus` at 2:14"},
             id="argument: a family from another builtin",
