@@ -53,12 +53,12 @@ SPEC = [
     (
         "mismatch",
         "λ(x) → ·x + True",
-        "UnsatisfiableConstraintError: type mismatch in the second argument of `plus`: expected `T₀¹`, found `bool²`; `T₀` and `bool` differ (outside the family); where T₀: numeric",
+        "UnsatisfiableConstraintError: type mismatch in the second argument of `plus`: expected `T₀¹`, found `bool²`; `plus` needs a number, found `bool`; where T₀: numeric",
     ),
     (
         "families",
         "λ(x) → sqrt(1)",
-        "UnsatisfiableConstraintError: type mismatch in the first argument of `sqrt`: expected `T₀¹`, found `int32²`; `T₀` and `int32` differ (outside the family); where T₀: float",
+        "UnsatisfiableConstraintError: type mismatch in the first argument of `sqrt`: expected `T₀¹`, found `int32²`; `sqrt` needs a float, found `int32`; where T₀: float",
     ),
     (
         "infinite types",
