@@ -85,6 +85,39 @@ def notes(text: str, provider: dict[str, object] | None = None) -> set[str]:
             id="argument: a family from another builtin",
         ),
         pytest.param(
+            "f(a, out: Val[float64], n) {\n  out ← (deref)(a) @ c⟨ IDim: [0, n) ⟩;\n}\n",
+            None,
+            {"this is `float64¹` because of the annotation of `out` at 1:6"},
+            id="closure output",
+        ),
+        pytest.param(
+            "f(a, out, n: It[float64]) {\n  out ← (deref)(a) @ c⟨ IDim: [0, n) ⟩;\n}\n",
+            None,
+            {
+                "this is `It[float64⁰]` because of the annotation of `n` at 1:11",
+                "`int32` comes from the second argument of `named_range` at 2:32",
+            },
+            id="argument: a bound of another type than the other bound",
+        ),
+        pytest.param(
+            "λ(a: Val[float64]) → cartesian_domain(a)",
+            None,
+            {"this is `float64⁰` because of the annotation of `a` at 1:3"},
+            id="domain range",
+        ),
+        pytest.param(
+            "λ(it: It[float64]) → cast_(it, int32)",
+            None,
+            {"this is `It[float64²]` because of the annotation of `it` at 1:3"},
+            id="cast operand",
+        ),
+        pytest.param(
+            "λ(a: Val[float64]) → tuple_get(0, a)",
+            None,
+            {"this is `float64⁴` because of the annotation of `a` at 1:3"},
+            id="tuple_get operand",
+        ),
+        pytest.param(
             "λ(a) → {·a, 1.0} + 1",
             None,
             set(),
