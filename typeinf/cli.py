@@ -617,10 +617,10 @@ def _snapshot(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 code = EXIT_USAGE
                 continue
             done = "created" if stored is None else "updated"
-            recorded = (
+            with_errors = (
                 f" ({_plural(snapshot.errors, 'type error')} recorded)" if snapshot.errors else ""
             )
-            out.write(f"{done} {snapshot.expected}{recorded}\n")
+            out.write(f"{done} {snapshot.expected}{with_errors}\n")
             counts[done] += 1
             recorded += snapshot.errors
         elif stored is None:
