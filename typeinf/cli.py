@@ -694,13 +694,10 @@ _COMMANDS = {
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
     out = guarded(sys.stdout, "standard output")
     err = guarded(sys.stderr, "standard error")
     try:
-        code = _COMMANDS[args.command](args, out, err)
-        out.flush()
-        err.flush()
+        return _run(argv, out, err)
     except OutputError as error:  # `>&-`, `> /dev/full`, `| head -c 10`: the environment's
         _last_words(err, f"typeinf: error: {error}\n")
         return EXIT_USAGE
@@ -714,7 +711,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             "where it happened\n",
         )
         return EXIT_INTERNAL
-    return code
+
+
+def _run(argv: Sequence[str] | None, out: TextIO, err: TextIO) -> int:
+    """Parse the arguments and run the command, every word written through `out` and `err`
+    (argparse's help, version and usage errors too), flushed before it returns or exits."""
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            args = _parser().parse_args(argv)
+        return _COMMANDS[args.command](args, out, err)
+    finally:
+        out.flush()
+        err.flush()
 
 
 def _last_words(err: TextIO, text: str) -> None:
