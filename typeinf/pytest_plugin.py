@@ -111,7 +111,9 @@ def _escaped(text: str) -> str:
     """`text` with every other character (`.` and `%` among them) as `%XX` of its UTF-8 bytes,
     so that two texts are never one name."""
     return "".join(
-        char if _PLAIN.fullmatch(char) else "".join(f"%{byte:02X}" for byte in char.encode())
+        char
+        if _PLAIN.fullmatch(char)
+        else "".join(f"%{byte:02X}" for byte in char.encode("utf-8", "surrogatepass"))
         for char in text
     )
 
