@@ -1,7 +1,7 @@
 """The `typeinf` command line.
 
-Exit codes: 0 success, 1 type errors (or snapshots that differ), 2 a usage error or input that
-does not parse, 3 an internal error.
+Exit codes: 0 success, 1 type errors (or snapshots that differ), 2 a usage error, input that
+does not parse or cannot be read, or output that cannot be written, 3 an internal error.
 """
 
 from __future__ import annotations
@@ -117,7 +117,8 @@ def _parser() -> argparse.ArgumentParser:
         description="Every IR file NAME.itir or NAME.json under DIR (with its offset provider "
         "NAME.offsets.json, if any) has its expected types in NAME.types. `check` prints a unified "
         "diff for each file whose types changed, and a missing expected file, and exits 1; "
-        "`update` rewrites the expected files and says which changed.",
+        "`update` rewrites the expected files and says which changed; it leaves alone, and names, "
+        "those of programs with type errors unless --accept-errors.",
     )
     snapshot.add_argument("action", choices=("check", "update"))
     snapshot.add_argument("dir", metavar="DIR", help="a folder of IR files")
