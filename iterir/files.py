@@ -54,7 +54,7 @@ def read_text(path: str | Path, *, streams: bool = False, limit: int = MAX_INPUT
     return _decode(data, name).removeprefix(_BYTE_ORDER_MARK)
 
 
-def _read_file(path: Path, name: str, streams: bool, limit: int) -> bytes:
+def _read_file(path: Path, name: str, streams: bool, limit: int) -> bytearray:
     """The bytes of `path`. Opened without blocking, so that a FIFO without a writer cannot hang
     us, and checked for what it is; a FIFO the user named is reopened to wait for its writer, as
     `cat` would."""
@@ -63,7 +63,7 @@ def _read_file(path: Path, name: str, streams: bool, limit: int) -> bytes:
         info = os.fstat(descriptor)
         kind = stat.S_IFMT(info.st_mode)
         if kind != stat.S_IFREG and (kind == stat.S_IFDIR or not streams):
-            what = _KINDS.get(kind, "not a file")
+            what = _KINDS.get(kind, "of an unknown kind")
             raise ParseError(f"cannot read file: it is {what}, not a regular file", name)
         if kind == stat.S_IFREG and info.st_size > limit:
             raise _too_large(name, limit)  # before reading any of it
@@ -78,7 +78,7 @@ def _read_file(path: Path, name: str, streams: bool, limit: int) -> bytes:
         os.close(descriptor)
 
 
-def _read_stdin(name: str, limit: int) -> bytes:
+def _read_stdin(name: str, limit: int) -> bytearray:
     """Standard input's bytes, read as a file's (a text stream put in its place is encoded)."""
     stream = sys.stdin
     if stream is None:
@@ -88,22 +88,22 @@ def _read_stdin(name: str, limit: int) -> bytes:
     return _bounded(lambda size: stream.read(size).encode("utf-8", "surrogatepass"), name, limit)
 
 
-def _bounded(read: Callable[[int], bytes], name: str, limit: int) -> bytes:
+def _bounded(read: Callable[[int], bytes], name: str, limit: int) -> bytearray:
     """What `read` gives until its end, refused as soon as that is more than `limit` bytes: read
-    in chunks, so that memory never holds more than the limit and one chunk."""
+    in chunks, so that memory never holds more than the limit and one chunk (and no copy)."""
     data = bytearray()
     while chunk := read(_CHUNK):
         data += chunk
         if len(data) > limit:
             raise _too_large(name, limit)
-    return bytes(data)
+    return data
 
 
 def _too_large(name: str, limit: int) -> ParseError:
     return ParseError(f"larger than the input limit of {limit:,} bytes: not read", name)
 
 
-def _decode(data: bytes, name: str) -> str:
+def _decode(data: bytearray, name: str) -> str:
     """`data` as UTF-8; the first invalid byte is a ParseError at its line and column."""
     try:
         return data.decode("utf-8")

@@ -103,7 +103,7 @@ def test_a_symlink_out_of_the_folder_is_neither_read_nor_written(
     outside = tmp_path / "precious.txt"
     outside.write_text("not ours\n", encoding="utf-8")
     (folder / "a.types").symlink_to(outside)
-    _run_both(folder, capsys, f"a symlink to {outside}, outside {folder}: not read nor written")
+    _run_both(folder, capsys, f"a symlink to {outside}, outside {folder}: neither read nor written")
     assert outside.read_text(encoding="utf-8") == "not ours\n"
     assert (folder / "a.types").readlink() == outside
 

@@ -112,7 +112,7 @@ def take(program: Path, folder: Path) -> Snapshot:
     try:
         if not snapshot.target.is_relative_to(os.path.realpath(folder)):
             raise iterir.ParseError(
-                f"a symlink to {snapshot.target}, outside {folder}: not read nor written",
+                f"a symlink to {snapshot.target}, outside {folder}: neither read nor written",
                 str(expected),
             )
         text = read_text(program)
