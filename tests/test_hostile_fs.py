@@ -57,6 +57,19 @@ def _run_both(folder: Path, capsys: pytest.CaptureFixture[str], problem: str) ->
     assert (folder / "b.types").read_text(encoding="utf-8") == TYPES
 
 
+def _in_a_process(*args: str) -> subprocess.CompletedProcess[str]:
+    """`python3 -m typeinf ARGS`, where a hang is a failure (a generous timeout), not a stuck
+    test run."""
+    return subprocess.run(
+        [sys.executable, "-m", "typeinf", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        check=False,
+    )
+
+
 def test_an_expected_file_that_is_a_folder(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -73,13 +86,7 @@ def test_an_expected_file_that_is_a_fifo_never_blocks(tmp_path: Path) -> None:
     folder = _folder(tmp_path)
     os.mkfifo(folder / "a.types")
     for action in ("check", "update"):
-        result = subprocess.run(
-            [sys.executable, "-m", "typeinf", "snapshot", action, str(folder)],
-            capture_output=True,
-            text=True,
-            timeout=120,
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
-        )
+        result = _in_a_process("snapshot", action, str(folder))
         assert result.returncode == 2
         assert result.stderr == (
             f"{folder / 'a.types'}: error: cannot read file: it is a named pipe (FIFO), not a "
@@ -190,3 +197,31 @@ def test_a_read_only_file_system(
         STALE,
     ]
     assert sorted(p.name for p in folder.iterdir()) == ["a.itir", "a.types", "b.itir", "b.types"]
+
+
+def test_infer_names_a_dangling_sibling_provider(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It was taken for no provider at all, and the program typed without one."""
+    program = tmp_path / "a.itir"
+    program.write_text(PROGRAM, encoding="utf-8")
+    (tmp_path / "a.offsets.json").symlink_to("moved.offsets.json")
+    assert main(["infer", str(program)]) == 2
+    assert capsys.readouterr() == (
+        "",
+        f"{tmp_path / 'a.offsets.json'}: error: cannot read file: No such file or directory\n",
+    )
+
+
+def test_an_offset_provider_that_is_a_fifo_is_refused_without_waiting(tmp_path: Path) -> None:
+    """Beside the program (found, not named) or named: only a program FILE may be a pipe."""
+    program = tmp_path / "a.itir"
+    program.write_text(PROGRAM, encoding="utf-8")
+    os.mkfifo(tmp_path / "a.offsets.json")
+    for extra in ([], ["--offset-provider", str(tmp_path / "a.offsets.json")]):
+        result = _in_a_process("infer", str(program), *extra)
+        assert (result.returncode, result.stdout) == (2, "")
+        assert result.stderr == (
+            f"{tmp_path / 'a.offsets.json'}: error: cannot read file: it is a named pipe (FIFO), "
+            "not a regular file\n"
+        )
