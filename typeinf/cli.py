@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import json
 import os
 import sys
 import textwrap
@@ -258,7 +257,7 @@ def _infer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         else:
             _print_report(program, checked, more, args, len(args.files) > 1, out, err)
     if args.json:
-        out.write(json.dumps({"files": reports}, ensure_ascii=False, indent=1) + "\n")
+        out.write(dumps({"files": reports}, indent=1) + "\n")
     return code
 
 
