@@ -155,7 +155,6 @@ class Inference:
         self.free_names: dict[str, Cell] = {}  # an allowed free name's type, shared by its uses
         self.allow_free, self.known = allow_free, known
         self.unbound_parts: set[int] = set()  # definitions and closures with an unbound name
-        self.in_fencil = isinstance(root, FencilDefinition)
         self.uncalled: dict[int, str] = {}  # grammar builtins and type names not yet consumed
         self.builtin_callees: dict[int, Signature] = {}  # SymRef position → builtin it calls
         try:
@@ -189,7 +188,7 @@ class Inference:
     def _collect(self) -> None:
         for position, first in self.symbols.duplicates:
             self._guarded(position, self._duplicate, position, first)
-        self._free_names()
+        self._report_free_names()
         root = self.root
         if not isinstance(root, FencilDefinition):
             if not self.unbound_parts:
@@ -215,19 +214,24 @@ class Inference:
                 self._guarded(position, self._collect_part, position)
 
     # -- free names (docs/rules.md) ----------------------------------------------------------------
-    def _free_names(self) -> None:
+    def _report_free_names(self) -> None:
         """Report each free name that is not allowed (and an allowed one in a fencil's function
         definition, whose type is generalized: its unknown's would not be) at its first use in
         each definition or closure; those are then not typed (`unbound_parts`): names are
         resolved before types, as in a compiler's front end."""
-        if isinstance(self.root, GTIR_CLASSES):
+        root = self.root
+        if isinstance(root, GTIR_CLASSES):
             return  # GTIR's names are GTIR's builtins: `_collect_part` says it is not typed yet
         bindings, free, allow = self.symbols.bindings, _FREE, self.allow_free
         positions = [p for p, binding in bindings.items() if binding.kind is free]
         if not positions:
             return
-        parts = self.children(0) if self.in_fencil else [0]
-        definitions = len(self.root.function_definitions) if self.in_fencil else 0  # type: ignore[attr-defined]  # in a fencil
+        parts, definitions = (
+            [0],
+            0,
+        )  # where each definition or closure starts; how many are definitions
+        if isinstance(root, FencilDefinition):
+            parts, definitions = self.children(0), len(root.function_definitions)
         reported: set[tuple[int, str]] = set()  # (part, name)
         for position in positions:
             name = self.nodes[position]
@@ -242,13 +246,14 @@ class Inference:
                 name,
                 () if allowed else self._suggestions(position, name.id),
                 allowed,
-                isinstance(self.root, FunctionDefinition),
+                isinstance(root, FunctionDefinition),
             )
             self._guarded(position, _raise, error)
 
     def _suggestions(self, position: int, name: str) -> tuple[str, ...]:
-        """The names visible at `position` (and the builtins, and `known`) nearest to `name`."""
-        visible = [*BUILTINS, *self.known]
+        """The names visible at `position` (and the builtins, and `known`) nearest to `name`; the
+        literals `True` and `False` too, for their lower-case spelling."""
+        visible = [*BUILTINS, *self.known, "True", "False"]
         nodes, sizes = self.nodes, self.sizes
         for ancestor in range(position):
             node = nodes[ancestor]
@@ -407,7 +412,7 @@ class Inference:
         if kind is _FUNCTION_DEFINITION:
             assert declared is not None  # a definition's binding has its position
             return self.run.definition_use(self, position, declared)
-        # A free name: allowed, or its definition or closure would not be typed (`_free_names`).
+        # A free name: allowed, or its definition or closure is not typed (`_report_free_names`).
         cell = self.free_names.get(node.id)
         if cell is None:
             cell = self.free_names[node.id] = var(Sort.TYPE)
