@@ -81,7 +81,7 @@ def _provider(offset_provider: Provider) -> OffsetProvider | None:
 
 
 def every_error(
-    node: Node | Subject,
+    node: Node,
     offset_provider: Provider,
     max_errors: int | None = None,
     *,
@@ -90,7 +90,10 @@ def every_error(
     """Collect and solve in explain mode, keeping up to `max_errors` errors (one per failing
     definition or closure, one per free name) in `errors`; raises only when no part can be typed
     (a malformed tree). For `check` and `explain`, which report rather than raise."""
-    program = node if isinstance(node, Subject) else subject(node, allow_free, None)
+    return _every_error(subject(node, allow_free, None), offset_provider, max_errors)
+
+
+def _every_error(program: Subject, offset_provider: Provider, max_errors: int | None) -> Inference:
     return _inference(
         program,
         _provider(offset_provider),
@@ -231,7 +234,7 @@ def check(
     program = subject(node, allow_free, within)
     with gc_paused():
         try:
-            inference = every_error(program, offset_provider, max_errors)
+            inference = _every_error(program, offset_provider, max_errors)
         except TypeInferenceError as error:  # before any part could be typed: a malformed tree
             return Checked(None, {}, [error])
         errors = [error for _, error in inference.errors][:max_errors]
