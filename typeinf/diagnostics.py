@@ -11,6 +11,7 @@ the reasons behind them, each with its own location.
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass, field
 
 from iterir import FunCall, Literal, Node, SymRef, pformat_short
@@ -39,7 +40,7 @@ from typeinf.constraints import (
     TupleGetOperand,
 )
 from typeinf.constructors import VAL, fixed_params
-from typeinf.errors import TypeInferenceError, UnsatisfiableConstraintError
+from typeinf.errors import TypeInferenceError, UnboundSymbolError, UnsatisfiableConstraintError
 from typeinf.signatures import BUILTINS
 from typeinf.terms import FAMILY_NAMES, Why, root_of
 
@@ -375,3 +376,33 @@ def _became_a_value(node: Node) -> str | None:
     if isinstance(node, Literal):
         return "this is a value: a literal"
     return None
+
+
+def unbound(
+    name: SymRef, suggestions: tuple[str, ...], allowed: bool, in_definition: bool
+) -> UnboundSymbolError:
+    """The error a free name is: not defined (with the nearest known names, if any, how to allow
+    it as an unknown, and, `in_definition` inferred on its own, how to give it its fencil), or,
+    `allowed`, used where an unknown cannot be (a fencil's function definition, whose type is
+    generalized)."""
+    quoted = f"`{name.id}`"
+    if allowed:
+        return UnboundSymbolError(
+            f"{quoted} is allowed to be free, but a function definition of a fencil cannot use an "
+            f"unknown (its type is generalized, the unknown's would not be): make {quoted} a "
+            "parameter",
+            name,
+        )
+    message = f"{quoted} is not defined: not a parameter, a function definition or a builtin"
+    if suggestions:
+        message += f"; did you mean {' or '.join(f'`{s}`' for s in suggestions)}?"
+    details = [
+        f"if {quoted} is meant to be an unknown, allow it: `--allow-free {shlex.quote(name.id)}` "
+        f"(in Python: `allow_free={{{name.id!r}}}`)"
+    ]
+    if in_definition:
+        details.append(
+            "if it is a function definition of the same fencil, infer this one within it: "
+            "`infer(definition, within=fencil)`"
+        )
+    return UnboundSymbolError(message, name, details=details)
