@@ -8,10 +8,12 @@ compares and hashes without touching the interpreter's recursion limit.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, ClassVar, TypeAlias, cast
 
+from iterir import vocabulary as voc
+from iterir.display import value_text
 from iterir.gtir_types import GType
 
 if TYPE_CHECKING:
@@ -52,7 +54,20 @@ class Node:
         for name in self.sequence_fields:
             value = getattr(self, name)
             if type(value) is not tuple:
+                if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+                    raise TypeError(
+                        f"{type(self).__name__}.{name} must be a tuple or list of nodes, "
+                        f"not {value_text(value)}"
+                    )
                 object.__setattr__(self, name, tuple(value))
+        # Plain fields are checked here, once, so that every node that exists can be printed and
+        # typed (a tree's shape is checked where it is walked: `traversal.preorder`).
+        for name, admitted, fits, expected in _VALUE_RULES[type(self)]:
+            value = getattr(self, name)
+            if not isinstance(value, admitted) or (type(value) is bool and bool not in admitted):
+                raise TypeError(_wrong_value(self, name, value, expected))
+            if value is not None and fits is not None and not fits(value):
+                raise ValueError(_wrong_value(self, name, value, expected))
 
     def children(self) -> tuple[Node, ...]:
         """The direct child nodes, in field order (each class lists its own)."""
@@ -122,6 +137,10 @@ class Node:
         from iterir.printer import pformat_short  # the printer depends on the nodes
 
         return f"{type(self).__name__}«{pformat_short(self)}»"
+
+
+def _wrong_value(node: Node, name: str, value: object, expected: str) -> str:
+    return f"{type(node).__name__}.{name} must be {expected}, not {value_text(value)}"
 
 
 def _cached_hash(node: object) -> int | None:
@@ -366,6 +385,64 @@ class Program(Node):
         return (*self.function_definitions, *self.params, *self.declarations, *self.body)
 
 
+#: The names a plain field may hold, for those drawn from a fixed set (the JSON codec reads
+#: this table too).
+FIELD_CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
+    ("AxisLiteral", "kind"): ("horizontal", "vertical", "local"),
+    ("InfinityLiteral", "name"): ("POSITIVE", "NEGATIVE"),
+    ("Sym", "kind"): ("Iterator", "Value"),
+}
+
+
+def _one_of(choices: tuple[str, ...]) -> str:
+    return " or ".join(repr(choice) for choice in choices)
+
+
+def _is_dtype_pair(value: object) -> bool:
+    return (
+        isinstance(value, tuple)
+        and len(value) == 2
+        and isinstance(value[0], str)
+        and value[0] in voc.PRIMITIVES
+        and type(value[1]) is bool
+    )
+
+
+_Rule = tuple[str, tuple[type, ...], "Callable[[object], bool] | None", str]
+_NONE = type(None)
+_RULES: dict[tuple[str, str], tuple[tuple[type, ...], Callable[[object], bool] | None, str]] = {
+    ("Sym", "dtype"): (
+        (tuple, _NONE),
+        _is_dtype_pair,
+        "None or a (dtype name, is_list) pair such as ('float64', False)",
+    ),
+    ("Sym", "type"): ((GType, _NONE), None, "None or a GTIR type"),
+    ("SymRef", "type"): ((GType, _NONE), None, "None or a GTIR type"),
+    ("Temporary", "dtype"): ((GType, _NONE), None, "None or a GTIR type"),
+    ("OffsetLiteral", "value"): ((int, str), None, "an int or a str"),
+    ("Literal", "value"): ((str,), None, "a str (the literal's text, such as '1.0')"),
+    ("Literal", "type"): (
+        (str,),
+        voc.PRIMITIVES.__contains__,
+        "a primitive type name such as 'int32' or 'float64' (docs/notation.md)",
+    ),
+}
+
+
+def _rule(cls: type[Node], name: str) -> _Rule:
+    """How `__post_init__` checks the plain field `name` of `cls`."""
+    known = _RULES.get((cls.__name__, name))
+    if known is not None:
+        return (name, *known)
+    choices = FIELD_CHOICES.get((cls.__name__, name))
+    optional = cls.__dataclass_fields__[name].default is None  # type: ignore[attr-defined]  # a dataclass
+    admitted: tuple[type, ...] = (str, _NONE) if optional else (str,)
+    if choices is None:
+        return name, admitted, None, "a str or None" if optional else "a str"
+    expected = ("None or " if optional else "") + _one_of(choices)
+    return name, admitted, choices.__contains__, expected
+
+
 Expr: TypeAlias = (
     SymRef
     | Literal
@@ -409,6 +486,9 @@ EXPR_CLASSES: tuple[type[Node], ...] = (
     InfinityLiteral,
     CartesianOffset,
 )
+_VALUE_RULES: dict[type[Node], tuple[_Rule, ...]] = {
+    cls: tuple(_rule(cls, name) for name in cls.value_fields) for cls in NODE_CLASSES.values()
+}
 #: The node classes only GTIR has (the expression classes are shared with the fencil IR).
 GTIR_CLASSES: tuple[type[Node], ...] = (
     InfinityLiteral,

@@ -37,7 +37,7 @@ from typeinf.constraints import (
     TupleElement,
     TupleGetOperand,
 )
-from typeinf.errors import TypeInferenceError, UnsatisfiableConstraintError
+from typeinf.errors import TypeInferenceError, UnsatisfiableConstraintError, node_text
 from typeinf.terms import Why
 
 _BOLD, _RED, _CYAN, _RESET = "\x1b[1m", "\x1b[1;31m", "\x1b[1;36m", "\x1b[0m"
@@ -63,13 +63,13 @@ class Source:
         path = self.json_path(node)
         if path is not None:
             return f"{self.filename or '<json>'}: {path}"
-        return f"<ir> {pformat_short(node, 60)}"
+        return f"<ir> {node_text(node, 60)}"
 
     def at(self, node: Node) -> str:
         """A short location for a note: `line:col`, `$.path`, or the node in backquotes."""
         if node.loc is not None:
             return f"{node.loc.line}:{node.loc.column}"
-        return self.json_path(node) or f"`{pformat_short(node, 40)}`"
+        return self.json_path(node) or f"`{node_text(node, 40)}`"
 
     def json_path(self, node: Node) -> str | None:
         if self.json_root is None:

@@ -7,6 +7,15 @@ from typing import TypedDict, Unpack
 from iterir import Node, pformat_short
 
 
+def node_text(node: Node, width: int) -> str:
+    """A node's text, shortened, for a message; a node that cannot be printed (one of its
+    children is not a node: the error is about that) is named by its class."""
+    try:
+        return pformat_short(node, width)
+    except (TypeError, ValueError):
+        return f"a {type(node).__name__}"
+
+
 class TypeInferenceError(Exception):
     """A program that has no type. `node` is the offending IR node (with its span when parsed).
 
@@ -38,7 +47,7 @@ class TypeInferenceError(Exception):
             return "<program>"
         if self.node.loc is not None:
             return str(self.node.loc)
-        return f"<ir> {pformat_short(self.node, 60)}"
+        return f"<ir> {node_text(self.node, 60)}"
 
     def __str__(self) -> str:
         return f"{self.location}: error: {self.message}"

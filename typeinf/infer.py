@@ -26,6 +26,7 @@ from typing import Any, cast
 from iterir import FencilDefinition, FunctionDefinition, Node, StencilClosure
 from iterir.gcpause import gc_paused
 from iterir.traversal import child_positions, walk
+from typeinf import arguments
 from typeinf.collect import Inference
 from typeinf.errors import InternalError, TypeInferenceError
 from typeinf.offsets import OffsetProvider, load_offset_provider
@@ -61,7 +62,8 @@ def _confirmed(node: Node, offset_provider: Provider, error: TypeInferenceError)
 
 
 def _provider(offset_provider: Provider) -> OffsetProvider | None:
-    return None if offset_provider is None else load_offset_provider(dict(offset_provider))
+    given = arguments.a_provider("typeinf", offset_provider)
+    return None if given is None else load_offset_provider(dict(given))
 
 
 def every_error(node: Node, offset_provider: Provider, max_errors: int | None = None) -> Inference:
@@ -173,6 +175,7 @@ def check(
     function definition and closure, at most `max_errors`) instead of raising the first. Errors
     are rare, and the fast run is cheap beside this one: it confirms them (a disagreement is a
     bug of ours, said as one)."""
+    arguments.a_count("typeinf.check", "max_errors", max_errors)
     with gc_paused():
         try:
             inference = every_error(node, offset_provider, max_errors)
