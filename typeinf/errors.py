@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TypedDict, Unpack
 
 from iterir import Node, pformat_short
+from iterir.display import escaped, shown
 
 
 def node_text(node: Node, width: int) -> str:
@@ -50,7 +51,7 @@ class TypeInferenceError(Exception):
         return f"<ir> {node_text(self.node, 60)}"
 
     def __str__(self) -> str:
-        return f"{self.location}: error: {self.message}"
+        return f"{escaped(self.location)}: error: {shown(self.message)}"
 
 
 class _Parts(TypedDict, total=False):

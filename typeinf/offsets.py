@@ -95,16 +95,13 @@ def load_offset_provider(data: object) -> dict[str, Dimension | Connectivity]:
             if entry["type"] == "Dimension":
                 provider[tag] = Dimension(_typed(entry, "value", str))
             else:
+                origin, neighbor = _typed(entry, "origin", str), _typed(entry, "neighbor", str)
                 most = _typed(entry, "max_neighbors", int)
                 problem = max_neighbors_problem(most)
                 if problem is not None:
                     raise TypeError(f"'max_neighbors' {problem}")
-                provider[tag] = Connectivity(
-                    _typed(entry, "origin", str),
-                    _typed(entry, "neighbor", str),
-                    most,
-                    _typed(entry, "has_skip_values", bool),
-                )
+                skips = _typed(entry, "has_skip_values", bool)
+                provider[tag] = Connectivity(origin, neighbor, most, skips)
         except KeyError as missing:
             raise OffsetProviderFormatError(f"{where}: missing {missing}") from None
         except TypeError as wrong:
