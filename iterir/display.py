@@ -29,6 +29,7 @@ _UNSAFE = re.compile(
     "[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\ud800-\udfff]"
 )
 _QUOTED = re.compile(r"`[^`\n]*`")
+_SNAP = 12  # how far a cut moves to reach a space
 
 
 def escape_char(char: str) -> str:
@@ -50,13 +51,18 @@ def is_unsafe(char: str) -> bool:
 
 def shortened(text: str, width: int) -> str:
     """`text` if it has at most `width` characters, else its start and end around a mark that
-    says how much is left out: `abc…[1,000 characters]…xyz`."""
+    says how long it is: `abc…(1,000 characters)…xyz`. The cuts move to a space nearby, if
+    there is one, so that words (names in a cycle, items of a type) stay whole."""
     if len(text) <= width:
         return text
-    mark = f"…[{len(text):,} characters]…"
+    mark = f"…({len(text):,} characters)…"
     keep = max(width - len(mark), 2)
-    head = keep - keep // 3
-    return text[:head] + mark + text[len(text) - (keep - head) :]
+    head, tail = keep - keep // 3, len(text) - keep // 3
+    space = text.rfind(" ", head - _SNAP, head)
+    head = space + 1 if space > 0 else head
+    space = text.find(" ", tail, tail + _SNAP)
+    tail = space if space >= 0 else tail
+    return text[:head] + mark + text[tail:]
 
 
 def shown(message: str) -> str:

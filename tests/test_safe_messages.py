@@ -1,0 +1,237 @@
+"""Messages never pass a program's control or bidirectional characters to the terminal, stay
+about one screen long whatever the size of a name, cycle or type, and warn about bidirectional
+controls (Trojan Source)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import iterir
+import typeinf
+from iterir.display import LINE_WIDTH, escaped, is_unsafe, shortened, shown
+from iterir.errors import excerpt
+from iterir.trojan import bidi_warnings
+
+ROOT = Path(__file__).resolve().parent.parent
+FENCIL_END = "  a ← (λ(i) → ·i)(a) @ c⟨ IDim: [0, 1) ⟩;\n}\n"
+
+
+def _infer(path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "typeinf", "infer", str(path), *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+        check=False,
+    )
+
+
+def _write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# -- escaping ---------------------------------------------------------------------------------------
+def test_a_terminal_escape_in_the_program_is_shown_escaped(tmp_path: Path) -> None:
+    path = _write(tmp_path, "p.itir", "λ(x) → x + `a\x1b]0;pwned\x07\x1b[2J` + 1.0\n")
+    done = _infer(path)
+    assert done.returncode == 2
+    assert "\x1b" not in done.stderr and "\x07" not in done.stderr
+    lines = done.stderr.splitlines()
+    assert lines[1] == "    λ(x) → x + `a\\u001b]0;pwned\\u0007\\u001b[2J` + 1.0"
+    # The caret starts under the backquote the error is at, in the line as shown.
+    assert lines[2].index("^") == lines[1].index("`")
+
+
+def test_a_name_with_control_characters_is_escaped_in_messages(tmp_path: Path) -> None:
+    name = "`b\\u001b[2J\\u0000`"
+    path = _write(
+        tmp_path, "p.itir", f"f(a) {{\n  {name} = λ(x) → x;\n  {name} = λ(x) → x;\n{FENCIL_END}"
+    )
+    done = _infer(path)
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == (
+        f"{path}:3:3: error: `b\\u001b[2J\\u0000` is declared twice\n"
+        "      `b\\u001b[2J\\u0000` = λ(x) → x;\n"
+        "      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "  note: the first `b\\u001b[2J\\u0000` is declared at 2:3\n"
+        f"{path}: 1 type error\n"
+    )
+
+
+def test_excerpt_escapes_and_keeps_the_caret_under_its_character() -> None:
+    assert excerpt("a\x00b\u202ec + 1", 5, 6) == ("    a\\u0000b\\u202ec + 1\n                  ^")
+    assert excerpt("\ttab\r\n", 2, 5) == "     tab\n     ^^^"
+
+
+@given(
+    st.lists(
+        st.sampled_from(["a", " ", "\x1b", "\x00", "\u202e", "\u2066", "\x85", "\t", "λ"]),
+        min_size=1,
+        max_size=300,
+    ),
+    st.data(),
+)
+def test_excerpt_property(chars: list[str], data: st.DataObject) -> None:
+    """Whatever the line, nothing unsafe is shown, and the caret stands where the character it
+    marks begins in the shown line."""
+    line = "".join(chars)
+    column = data.draw(st.integers(1, len(line)))
+    shown_line, carets = excerpt(line, column, column + 1).split("\n")
+    assert not any(is_unsafe(c) for c in shown_line + carets)
+    at = carets.index("^")
+    char = line[column - 1]
+    expected = " " if char == "\t" else escaped(char)
+    assert shown_line[at : at + len(expected)] == expected
+    assert len(carets) - at == len(expected)
+
+
+def test_str_of_errors_is_escaped_and_short() -> None:
+    with pytest.raises(typeinf.TypeInferenceError) as caught:
+        typeinf.infer(
+            iterir.parse(
+                "f(a) { `x\\u001b` = λ(y) → y; `x\\u001b` = λ(y) → y; a ← (λ(i) → ·i)(a) @ c⟨ IDim: [0, 1) ⟩; }"
+            )
+        )
+    assert str(caught.value) == "<string>:1:30: error: `x\\u001b` is declared twice"
+    with pytest.raises(iterir.ParseError) as parse_error:
+        iterir.from_json({"node": "Sym" + "\x1b" * 1000, "id": "x"}, "p.json")
+    text = str(parse_error.value)
+    assert "\x1b" not in text and len(text) < 200
+    assert text.startswith("p.json: $: error: unknown node 'Sym\\x1b\\x1b")
+
+
+# -- shortening -------------------------------------------------------------------------------------
+def test_shortened_keeps_both_ends_and_says_the_length() -> None:
+    assert shortened("abc", 3) == "abc"
+    assert shortened("g" * 1000, 40) == "gggggggggggggg…(1,000 characters)…gggggg"
+    assert shortened("d0 → d1 → d2 → d3 → d4 → d5 → d6 → d7 → d8 → d9 → d0", 40) == (
+        "d0 → d1 → d2 → …(52 characters)… → d0"
+    )
+    assert shown("`" + "x" * 200 + "` is declared twice") == (
+        "`xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…(200 characters)…xxxxxxxxxxxxxxxxxxxx` "
+        "is declared twice"
+    )
+
+
+def test_a_million_character_name_is_shortened(tmp_path: Path) -> None:
+    name = "g" * 1_000_000
+    path = _write(
+        tmp_path, "p.itir", f"f(a) {{\n  {name} = λ(x) → x;\n  {name} = λ(x) → x;\n{FENCIL_END}"
+    )
+    done = _infer(path)
+    assert (done.returncode, done.stdout) == (1, "")
+    short = "g" * 38 + "…(1,000,000 characters)…" + "g" * 18
+    assert done.stderr == (
+        f"{path}:3:3: error: `{short}` is declared twice\n"
+        f"      {'g' * 98}…\n"
+        f"      {'^' * 98}\n"
+        f"  note: the first `{short}` is declared at 2:3\n"
+        f"{path}: 1 type error\n"
+    )
+
+
+def test_a_ten_thousand_definition_cycle_is_shortened(tmp_path: Path) -> None:
+    count = 10_000
+    definitions = "".join(f"  d{i} = λ(x) → d{(i + 1) % count}(x);\n" for i in range(count))
+    path = _write(tmp_path, "p.itir", f"f(a) {{\n{definitions}{FENCIL_END}")
+    done = _infer(path)
+    assert (done.returncode, done.stdout) == (1, "")
+    first, *rest = done.stderr.splitlines()
+    assert len(done.stderr) < 1000
+    assert first.startswith(f"{path}:10001:18: error: recursion is not allowed: d0 → d1 → d2 → ")
+    assert first.endswith(" → d9998 → d9999 → d0") and "…(78," in first
+    assert rest == [
+        "      d9999 = λ(x) → d0(x);",
+        "                     ^^",
+        f"{path}: 1 type error",
+    ]
+
+
+def test_a_three_thousand_element_tuple_type_is_shortened(tmp_path: Path) -> None:
+    items = ", ".join("1" for _ in range(3000))
+    path = _write(tmp_path, "p.itir", f"λ(x) → {{{items}}} + 1\n")
+    done = _infer(path)
+    assert (done.returncode, done.stdout) == (1, "")
+    details = done.stderr.splitlines()[3]
+    assert details == (
+        "  expected `T₀¹`, found `(int32, int32, int32, int32, int32, …(21,001 characters)… "
+        "int32, int32)²`; `T₀` and `(int32, int32, int32, int32, int32, …(21,000 characters)… "
+        "int32, int32)` differ (outside the family); where T₀: numeric"
+    )
+    assert all(len(line) <= LINE_WIDTH + 10 for line in done.stderr.splitlines())
+
+
+def test_json_output_carries_the_full_text(tmp_path: Path) -> None:
+    name = "g" * 500
+    path = _write(
+        tmp_path, "p.itir", f"f(a) {{\n  {name} = λ(x) → x;\n  {name} = λ(x) → x;\n{FENCIL_END}"
+    )
+    done = _infer(path, "--json")
+    (diagnostic,) = json.loads(done.stdout)["files"][0]["diagnostics"]
+    assert diagnostic["message"] == f"`{name}` is declared twice"
+
+
+# -- Trojan Source -----------------------------------------------------------------------------------
+def test_a_bidi_override_in_a_comment_is_a_located_warning(tmp_path: Path) -> None:
+    path = _write(tmp_path, "p.itir", "# access \u202e ytiruces\nλ(x) → x\n")
+    done = _infer(path)
+    assert (done.returncode, done.stdout) == (0, "(T₀) → T₀\n")
+    assert done.stderr == (
+        f"{path}:1:10: warning: bidirectional control character U+202E (RIGHT-TO-LEFT "
+        "OVERRIDE): it can make the program read otherwise than it runs (Trojan Source)\n"
+        "    # access \\u202e ytiruces\n"
+        "             ^^^^^^\n"
+    )
+
+
+def test_a_bidi_control_in_an_escaped_name_is_a_located_warning(tmp_path: Path) -> None:
+    path = _write(tmp_path, "p.itir", "λ(x) → `is\\u2066admin` + 1\n")
+    done = _infer(path)
+    assert (done.returncode, done.stdout) == (0, "(T₀) → int32¹\n")
+    assert done.stderr == (
+        f"{path}:1:8: warning: `is\\u2066admin` holds the bidirectional control character "
+        "U+2066 (LEFT-TO-RIGHT ISOLATE): it can make the program read otherwise than it runs "
+        "(Trojan Source)\n"
+        "    λ(x) → `is\\u2066admin` + 1\n"
+        "           ^^^^^^^^^^^^^^^\n"
+    )
+
+
+def test_a_bidi_control_in_a_json_name_is_a_warning_at_its_path(tmp_path: Path) -> None:
+    program = {
+        "node": "Lambda",
+        "params": [{"node": "Sym", "id": "x"}],
+        "expr": {"node": "SymRef", "id": "x\u202e"},
+    }
+    path = _write(tmp_path, "p.json", json.dumps(program))
+    done = _infer(path)
+    assert (done.returncode, done.stdout) == (0, "(T₀) → T₁\n")
+    assert done.stderr == (
+        f"{path}: $.expr: warning: `x\\u202e` holds the bidirectional control character U+202E "
+        "(RIGHT-TO-LEFT OVERRIDE): it can make the program read otherwise than it runs "
+        "(Trojan Source)\n"
+    )
+    report = json.loads(_infer(path, "--json").stdout)["files"][0]
+    (warning,) = report["diagnostics"]
+    assert (warning["severity"], warning["kind"], warning["json_path"]) == (
+        "warning",
+        "BidiWarning",
+        "$.expr",
+    )
+    assert report["type"] == "(T₀) → T₁"
+
+
+def test_no_warning_without_bidi_controls() -> None:
+    node = iterir.parse("λ(x) → `a\\u0041b` + 1  # ok")
+    assert bidi_warnings(node, "λ(x) → `a\\u0041b` + 1  # ok") == []
+    assert bidi_warnings(iterir.parse("λ(x) → x"), None) == []
