@@ -77,5 +77,8 @@ def _short_quoted(match: re.Match[str]) -> str:
 
 
 def value_text(value: object) -> str:
-    """A Python value as a message shows it: its repr, escaped and shortened."""
+    """A Python value as a message shows it: its repr, escaped and shortened (an int too long
+    for `repr` by its size)."""
+    if isinstance(value, int) and value.bit_length() > 10_000:  # ~3,000 digits: repr may refuse
+        return f"an int of {value.bit_length():,} bits"
     return shortened(escaped(repr(value)), QUOTED_WIDTH)

@@ -10,11 +10,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import iterir
 import typeinf
-from iterir import FunCall, Lambda, Literal, OffsetLiteral, Sym, SymRef
+from iterir import AxisLiteral, FunCall, Lambda, Literal, Node, OffsetLiteral, Sym, SymRef
 from iterir.jsontext import loads
+from iterir.nodes import NODE_CLASSES, allowed_children
 from typeinf.offsets import OffsetProviderFormatError, read_offset_provider
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -92,6 +95,43 @@ def test_node_fields_are_checked_when_made(make: Any, error: Any, message: str |
 def test_a_long_value_is_shortened_in_the_message() -> None:
     text = _message(TypeError, lambda: Literal(7 * 10**500, "int32"))
     assert len(text) < 200 and text.startswith("Literal.value must be a str")
+    assert _message(TypeError, lambda: Literal(10**5000, "int32")) == (
+        "Literal.value must be a str (the literal's text, such as '1.0'), not an int of 16,610 bits"
+    )
+
+
+_ANYTHING = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(),
+    st.text(max_size=5),
+    st.sampled_from(["int32", "float64", "Iterator", "local", "POSITIVE"]),
+    st.tuples(st.sampled_from(["float64", "int128", 3]), st.sampled_from([True, 0, None])),
+    st.lists(st.integers(), max_size=2),
+)
+
+
+@given(st.sampled_from(sorted(NODE_CLASSES)), st.data())
+def test_any_plain_field_value_makes_a_node_or_a_clear_error(name: str, data: Any) -> None:
+    """Whatever the plain fields hold, a node is made whose text can be printed, or the error
+    is a TypeError or ValueError naming the field."""
+    cls = NODE_CLASSES[name]
+    values = {field: data.draw(_ANYTHING) for field in cls.value_fields}
+    children: dict[str, Any] = {}
+    for field in cls.child_fields:
+        kinds = allowed_children(name, field)
+        child: Node = Sym("p") if kinds == ("Sym",) else SymRef("e")
+        if kinds == ("AxisLiteral",):
+            child = AxisLiteral("IDim")
+        children[field] = (child,) if field in cls.sequence_fields else child
+    try:
+        node = cls(**values, **children)
+    except (TypeError, ValueError) as error:
+        assert str(error).startswith(f"{name}.") and " must be " in str(error)
+    else:
+        if name in ("Sym", "SymRef", "Literal", "OffsetLiteral", "AxisLiteral", "InfinityLiteral"):
+            assert isinstance(repr(node), str)
 
 
 def test_a_malformed_tree_has_an_error_whose_text_can_be_printed() -> None:
