@@ -271,6 +271,13 @@ def test_offset_provider_entries_are_checked(make: Any, error: Any, message: str
     assert _message(error, make) == message
 
 
+def test_an_offset_tag_that_is_not_a_string() -> None:
+    assert _message(
+        OffsetProviderFormatError,
+        lambda: typeinf.infer(iterir.parse("1"), {5: typeinf.Dimension("K")}),
+    ) == ("an offset tag must be a string, not 5")
+
+
 def test_the_bounds_of_max_neighbors_are_accepted() -> None:
     program = iterir.parse("λ(it) → neighbors(V2Eₒ, it)")
     for most in (0, 10_000):
@@ -387,6 +394,18 @@ def test_a_duplicated_offset_name_is_an_error_on_the_command_line(tmp_path: Path
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr.startswith(
         f'{provider}:2:2: error: invalid JSON: the key "V2E" appears twice in one object\n'
+    )
+
+
+def test_a_huge_integer_in_an_offset_provider_on_the_command_line(tmp_path: Path) -> None:
+    provider = tmp_path / "p.offsets.json"
+    provider.write_text(json.dumps({"V2E": _entry(7)}).replace("7", "9" * 5000), encoding="utf-8")
+    done = _cli(
+        "infer", "-", "--offset-provider", str(provider), stdin="λ(it) → neighbors(V2Eₒ, it)\n"
+    )
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.startswith(
+        f"{provider}:1:91: error: invalid JSON: an integer of 5,000 digits (at most 4,300 are read)\n"
     )
 
 

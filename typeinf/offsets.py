@@ -85,6 +85,10 @@ def load_offset_provider(data: object) -> dict[str, Dimension | Connectivity]:
         raise OffsetProviderFormatError("an offset provider is a JSON object of offset tags")
     provider: dict[str, Dimension | Connectivity] = {}
     for tag, entry in data.items():
+        if not isinstance(tag, str):
+            raise OffsetProviderFormatError(
+                f"an offset tag must be a string, not {value_text(tag)}"
+            )
         if isinstance(entry, (Dimension, Connectivity)):
             provider[tag] = entry
             continue
