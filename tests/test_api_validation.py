@@ -384,42 +384,38 @@ def _cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[st
     )
 
 
-def test_a_duplicated_offset_name_is_an_error_on_the_command_line(tmp_path: Path) -> None:
-    entry = json.dumps(_entry(4))
+_ENTRY = json.dumps(_entry(4))
+
+
+@pytest.mark.parametrize(
+    ("document", "message"),
+    [
+        (
+            f'{{"V2E": {_ENTRY},\n "V2E": {_ENTRY}}}\n',
+            ':2:2: error: invalid JSON: the key "V2E" appears twice in one object\n     "V2E"',
+        ),
+        (
+            json.dumps({"V2E": _entry(7)}).replace("7", "9" * 5000),
+            ":1:91: error: invalid JSON: an integer of 5,000 digits (at most 4,300 are read)\n",
+        ),
+        (
+            json.dumps({"V2E": _entry(-4)}),
+            ": error: offset provider entry 'V2E': 'max_neighbors' must be an integer from 0 "
+            "to 10,000, not -4\n",
+        ),
+    ],
+)
+def test_a_malformed_provider_on_the_command_line(
+    tmp_path: Path, document: str, message: str
+) -> None:
+    """A key twice (the last would win), an integer too long to read, a count out of range."""
     provider = tmp_path / "p.offsets.json"
-    provider.write_text(f'{{"V2E": {entry},\n "V2E": {entry}}}\n', encoding="utf-8")
+    provider.write_text(document, encoding="utf-8")
     done = _cli(
         "infer", "-", "--offset-provider", str(provider), stdin="λ(it) → neighbors(V2Eₒ, it)\n"
     )
     assert (done.returncode, done.stdout) == (2, "")
-    assert done.stderr.startswith(
-        f'{provider}:2:2: error: invalid JSON: the key "V2E" appears twice in one object\n'
-    )
-
-
-def test_a_huge_integer_in_an_offset_provider_on_the_command_line(tmp_path: Path) -> None:
-    provider = tmp_path / "p.offsets.json"
-    provider.write_text(json.dumps({"V2E": _entry(7)}).replace("7", "9" * 5000), encoding="utf-8")
-    done = _cli(
-        "infer", "-", "--offset-provider", str(provider), stdin="λ(it) → neighbors(V2Eₒ, it)\n"
-    )
-    assert (done.returncode, done.stdout) == (2, "")
-    assert done.stderr.startswith(
-        f"{provider}:1:91: error: invalid JSON: an integer of 5,000 digits (at most 4,300 are read)\n"
-    )
-
-
-def test_max_neighbors_out_of_range_on_the_command_line(tmp_path: Path) -> None:
-    provider = tmp_path / "p.offsets.json"
-    provider.write_text(json.dumps({"V2E": _entry(-4)}), encoding="utf-8")
-    done = _cli(
-        "infer", "-", "--offset-provider", str(provider), stdin="λ(it) → neighbors(V2Eₒ, it)\n"
-    )
-    assert (done.returncode, done.stdout) == (2, "")
-    assert done.stderr == (
-        f"{provider}: error: offset provider entry 'V2E': 'max_neighbors' must be an integer "
-        "from 0 to 10,000, not -4\n"
-    )
+    assert done.stderr.startswith(f"{provider}{message}")
 
 
 def test_a_list_dtype_name_in_a_json_program_on_the_command_line(tmp_path: Path) -> None:

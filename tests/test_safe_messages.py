@@ -34,30 +34,48 @@ def _infer(path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def _write(tmp_path: Path, name: str, text: str) -> Path:
+def _run(
+    tmp_path: Path, name: str, text: str, *args: str
+) -> tuple[Path, subprocess.CompletedProcess[str]]:
+    """`typeinf infer` of `text`, written to the file `name`."""
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
-    return path
+    return path, _infer(path, *args)
+
+
+def _declared_twice(name: str) -> str:
+    return f"f(a) {{\n  {name} = λ(x) → x;\n  {name} = λ(x) → x;\n{FENCIL_END}"
 
 
 # -- escaping ---------------------------------------------------------------------------------------
-def test_a_terminal_escape_in_the_program_is_shown_escaped(tmp_path: Path) -> None:
-    path = _write(tmp_path, "p.itir", "λ(x) → x + `a\x1b]0;pwned\x07\x1b[2J` + 1.0\n")
-    done = _infer(path)
-    assert done.returncode == 2
-    assert "\x1b" not in done.stderr and "\x07" not in done.stderr
-    lines = done.stderr.splitlines()
-    assert lines[1] == "    λ(x) → x + `a\\u001b]0;pwned\\u0007\\u001b[2J` + 1.0"
-    # The caret starts under the backquote the error is at, in the line as shown.
-    assert lines[2].index("^") == lines[1].index("`")
+@pytest.mark.parametrize(
+    ("text", "stderr"),
+    [
+        (
+            "λ(x) → x + `a\x1b]0;pwned\x07\x1b[2J` + 1.0 + \x00\n",
+            ":1:12: error: invalid escape in a quoted name: Invalid control character at\n"
+            "    λ(x) → x + `a\\u001b]0;pwned\\u0007\\u001b[2J` + 1.0 + \\u0000\n"
+            "               ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
+        ),
+        (
+            "λ(x) → 1.0 + \x00\n",
+            ":1:14: error: unexpected character `\\u0000`; expected an operand\n"
+            "    λ(x) → 1.0 + \\u0000\n"
+            "                 ^^^^^^\n",
+        ),
+    ],
+)
+def test_control_characters_in_the_program_are_shown_escaped(
+    tmp_path: Path, text: str, stderr: str
+) -> None:
+    """A terminal escape (title, clear screen) and a NUL byte: escaped, carets under them."""
+    path, done = _run(tmp_path, "p.itir", text)
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", f"{path}{stderr}")
 
 
 def test_a_name_with_control_characters_is_escaped_in_messages(tmp_path: Path) -> None:
     name = "`b\\u001b[2J\\u0000`"
-    path = _write(
-        tmp_path, "p.itir", f"f(a) {{\n  {name} = λ(x) → x;\n  {name} = λ(x) → x;\n{FENCIL_END}"
-    )
-    done = _infer(path)
+    path, done = _run(tmp_path, "p.itir", _declared_twice(name))
     assert (done.returncode, done.stdout) == (1, "")
     assert done.stderr == (
         f"{path}:3:3: error: `b\\u001b[2J\\u0000` is declared twice\n"
@@ -125,10 +143,7 @@ def test_shortened_keeps_both_ends_and_says_the_length() -> None:
 
 def test_a_million_character_name_is_shortened(tmp_path: Path) -> None:
     name = "g" * 1_000_000
-    path = _write(
-        tmp_path, "p.itir", f"f(a) {{\n  {name} = λ(x) → x;\n  {name} = λ(x) → x;\n{FENCIL_END}"
-    )
-    done = _infer(path)
+    path, done = _run(tmp_path, "p.itir", _declared_twice(name))
     assert (done.returncode, done.stdout) == (1, "")
     short = "g" * 38 + "…(1,000,000 characters)…" + "g" * 18
     assert done.stderr == (
@@ -143,8 +158,7 @@ def test_a_million_character_name_is_shortened(tmp_path: Path) -> None:
 def test_a_ten_thousand_definition_cycle_is_shortened(tmp_path: Path) -> None:
     count = 10_000
     definitions = "".join(f"  d{i} = λ(x) → d{(i + 1) % count}(x);\n" for i in range(count))
-    path = _write(tmp_path, "p.itir", f"f(a) {{\n{definitions}{FENCIL_END}")
-    done = _infer(path)
+    path, done = _run(tmp_path, "p.itir", f"f(a) {{\n{definitions}{FENCIL_END}")
     assert (done.returncode, done.stdout) == (1, "")
     first, *rest = done.stderr.splitlines()
     assert len(done.stderr) < 1000
@@ -159,8 +173,7 @@ def test_a_ten_thousand_definition_cycle_is_shortened(tmp_path: Path) -> None:
 
 def test_a_three_thousand_element_tuple_type_is_shortened(tmp_path: Path) -> None:
     items = ", ".join("1" for _ in range(3000))
-    path = _write(tmp_path, "p.itir", f"λ(x) → {{{items}}} + 1\n")
-    done = _infer(path)
+    _, done = _run(tmp_path, "p.itir", f"λ(x) → {{{items}}} + 1\n")
     assert (done.returncode, done.stdout) == (1, "")
     details = done.stderr.splitlines()[3]
     assert details == (
@@ -173,38 +186,40 @@ def test_a_three_thousand_element_tuple_type_is_shortened(tmp_path: Path) -> Non
 
 def test_json_output_carries_the_full_text(tmp_path: Path) -> None:
     name = "g" * 500
-    path = _write(
-        tmp_path, "p.itir", f"f(a) {{\n  {name} = λ(x) → x;\n  {name} = λ(x) → x;\n{FENCIL_END}"
-    )
-    done = _infer(path, "--json")
+    _, done = _run(tmp_path, "p.itir", _declared_twice(name), "--json")
     (diagnostic,) = json.loads(done.stdout)["files"][0]["diagnostics"]
     assert diagnostic["message"] == f"`{name}` is declared twice"
 
 
 # -- Trojan Source -----------------------------------------------------------------------------------
-def test_a_bidi_override_in_a_comment_is_a_located_warning(tmp_path: Path) -> None:
-    path = _write(tmp_path, "p.itir", "# access \u202e ytiruces\nλ(x) → x\n")
-    done = _infer(path)
-    assert (done.returncode, done.stdout) == (0, "(T₀) → T₀\n")
-    assert done.stderr == (
-        f"{path}:1:10: warning: bidirectional control character U+202E (RIGHT-TO-LEFT "
-        "OVERRIDE): it can make the program read otherwise than it runs (Trojan Source)\n"
-        "    # access \\u202e ytiruces\n"
-        "             ^^^^^^\n"
-    )
-
-
-def test_a_bidi_control_in_an_escaped_name_is_a_located_warning(tmp_path: Path) -> None:
-    path = _write(tmp_path, "p.itir", "λ(x) → `is\\u2066admin` + 1\n")
-    done = _infer(path)
-    assert (done.returncode, done.stdout) == (0, "(T₀) → int32¹\n")
-    assert done.stderr == (
-        f"{path}:1:8: warning: `is\\u2066admin` holds the bidirectional control character "
-        "U+2066 (LEFT-TO-RIGHT ISOLATE): it can make the program read otherwise than it runs "
-        "(Trojan Source)\n"
-        "    λ(x) → `is\\u2066admin` + 1\n"
-        "           ^^^^^^^^^^^^^^^\n"
-    )
+@pytest.mark.parametrize(
+    ("text", "stdout", "stderr"),
+    [
+        (
+            "# access \u202e ytiruces\nλ(x) → x\n",
+            "(T₀) → T₀\n",
+            ":1:10: warning: bidirectional control character U+202E (RIGHT-TO-LEFT OVERRIDE): "
+            "it can make the program read otherwise than it runs (Trojan Source)\n"
+            "    # access \\u202e ytiruces\n"
+            "             ^^^^^^\n",
+        ),
+        (
+            "λ(x) → `is\\u2066admin` + 1\n",
+            "(T₀) → int32¹\n",
+            ":1:8: warning: `is\\u2066admin` holds the bidirectional control character U+2066 "
+            "(LEFT-TO-RIGHT ISOLATE): it can make the program read otherwise than it runs "
+            "(Trojan Source)\n"
+            "    λ(x) → `is\\u2066admin` + 1\n"
+            "           ^^^^^^^^^^^^^^^\n",
+        ),
+    ],
+)
+def test_a_bidi_control_in_text_is_a_located_warning(
+    tmp_path: Path, text: str, stdout: str, stderr: str
+) -> None:
+    """In a comment (raw), in a name (written as an escape): a warning; the exit code stays."""
+    path, done = _run(tmp_path, "p.itir", text)
+    assert (done.returncode, done.stdout, done.stderr) == (0, stdout, f"{path}{stderr}")
 
 
 def test_a_bidi_control_in_a_json_name_is_a_warning_at_its_path(tmp_path: Path) -> None:
@@ -213,8 +228,7 @@ def test_a_bidi_control_in_a_json_name_is_a_warning_at_its_path(tmp_path: Path) 
         "params": [{"node": "Sym", "id": "x"}],
         "expr": {"node": "SymRef", "id": "x\u202e"},
     }
-    path = _write(tmp_path, "p.json", json.dumps(program))
-    done = _infer(path)
+    path, done = _run(tmp_path, "p.json", json.dumps(program))
     assert (done.returncode, done.stdout) == (0, "(T₀) → T₁\n")
     assert done.stderr == (
         f"{path}: $.expr: warning: `x\\u202e` holds the bidirectional control character U+202E "
