@@ -204,13 +204,13 @@ def test_json_output_carries_the_full_text(tmp_path: Path) -> None:
             "             ^^^^^^\n",
         ),
         (
-            "λ(x) → `is\\u2066admin` + 1\n",
-            "(T₀) → int32¹\n",
-            ":1:8: warning: `is\\u2066admin` holds the bidirectional control character U+2066 "
+            "λ(`is\\u2066admin`) → `is\\u2066admin` + 1\n",
+            "(int32⁰) → int32⁰\n",
+            ":1:3: warning: `is\\u2066admin` holds the bidirectional control character U+2066 "
             "(LEFT-TO-RIGHT ISOLATE): it can make the program read otherwise than it runs "
             "(Trojan Source)\n"
-            "    λ(x) → `is\\u2066admin` + 1\n"
-            "           ^^^^^^^^^^^^^^^\n",
+            "    λ(`is\\u2066admin`) → `is\\u2066admin` + 1\n"
+            "      ^^^^^^^^^^^^^^^\n",
         ),
     ],
 )
@@ -225,13 +225,13 @@ def test_a_bidi_control_in_text_is_a_located_warning(
 def test_a_bidi_control_in_a_json_name_is_a_warning_at_its_path(tmp_path: Path) -> None:
     program = {
         "node": "Lambda",
-        "params": [{"node": "Sym", "id": "x"}],
+        "params": [{"node": "Sym", "id": "x\u202e"}],
         "expr": {"node": "SymRef", "id": "x\u202e"},
     }
     path, done = _run(tmp_path, "p.json", json.dumps(program))
-    assert (done.returncode, done.stdout) == (0, "(T₀) → T₁\n")
+    assert (done.returncode, done.stdout) == (0, "(T₀) → T₀\n")
     assert done.stderr == (
-        f"{path}: $.expr: warning: `x\\u202e` holds the bidirectional control character U+202E "
+        f"{path}: $.params[0]: warning: `x\\u202e` holds the bidirectional control character U+202E "
         "(RIGHT-TO-LEFT OVERRIDE): it can make the program read otherwise than it runs "
         "(Trojan Source)\n"
     )
@@ -240,9 +240,9 @@ def test_a_bidi_control_in_a_json_name_is_a_warning_at_its_path(tmp_path: Path) 
     assert (warning["severity"], warning["kind"], warning["json_path"]) == (
         "warning",
         "BidiWarning",
-        "$.expr",
+        "$.params[0]",
     )
-    assert report["type"] == "(T₀) → T₁"
+    assert report["type"] == "(T₀) → T₀"
 
 
 def test_no_warning_without_bidi_controls() -> None:
