@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from iterir import vocabulary as voc
+from iterir.display import value_text
 from iterir.errors import ParseError
 from iterir.files import read_text
 from iterir.gtir_types import Dimension, TypeFormatError, json_kind, type_from_json, type_to_json
@@ -109,8 +110,10 @@ def _connectivity(value: dict[str, Any], fail: Any, name: str) -> NeighborConnec
     skip, dtype, most = value["skip_value"], value["dtype"], value["max_neighbors"]
     if skip is not None and (isinstance(skip, bool) or not isinstance(skip, int)):
         raise fail(f"expected an integer or null, found {json_kind(skip)}", name, "skip_value")
+    if not isinstance(dtype, str):
+        raise fail(f"expected a dtype name, found {json_kind(dtype)}", name, "dtype")
     if dtype not in voc.PRIMITIVES:
-        raise fail(f"unknown dtype {dtype!r}", name, "dtype")
+        raise fail(f"unknown dtype {value_text(dtype)}", name, "dtype")
     problem = max_neighbors_problem(most)
     if problem is not None:
         raise fail(problem, name, "max_neighbors")

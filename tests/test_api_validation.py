@@ -308,16 +308,25 @@ def test_max_neighbors_out_of_range_in_json(most: int) -> None:
     )
 
 
-def test_max_neighbors_out_of_range_in_gt4py_form(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("key", "value", "message"),
+    [
+        (
+            "max_neighbors",
+            -4,
+            "$.V2E.max_neighbors: error: must be an integer from 0 to 10,000, not -4",
+        ),
+        ("dtype", ["int32"], "$.V2E.dtype: error: expected a dtype name, found a list"),
+    ],
+)
+def test_malformed_fields_in_gt4py_form(tmp_path: Path, key: str, value: Any, message: str) -> None:
     document = json.loads((ROOT / "docs/examples/offsets-gt4py-types.json").read_text("utf-8"))
-    document["V2E"]["max_neighbors"] = -4
+    document["V2E"][key] = value
     path = tmp_path / "p.offsets.json"
     path.write_text(json.dumps(document), encoding="utf-8")
     with pytest.raises(iterir.ParseError) as caught:
         read_offset_provider(path)
-    assert str(caught.value) == (
-        f"{path}: $.V2E.max_neighbors: error: must be an integer from 0 to 10,000, not -4"
-    )
+    assert str(caught.value) == f"{path}: {message}"
 
 
 # -- JSON documents --------------------------------------------------------------------------------
