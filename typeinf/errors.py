@@ -14,7 +14,8 @@ def node_text(node: Node, width: int) -> str:
     try:
         return pformat_short(node, width)
     except (TypeError, ValueError):
-        return f"a {type(node).__name__}"
+        name = type(node).__name__
+        return f"{'an' if name[0] in 'AEIOU' else 'a'} {name}"
 
 
 class TypeInferenceError(Exception):
