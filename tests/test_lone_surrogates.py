@@ -19,7 +19,7 @@ import iterir
 from iterir.jsontext import escape_surrogates
 
 ROOT = Path(__file__).resolve().parent.parent
-TEXT = 'λ(`\\ud800`, y) → if_(y, `\\udc00x`, "\\udfff"f32)\n'
+TEXT = 'λ(`\\ud800`, y, `\\udc00x`) → if_(y, `\\udc00x`, "\\udfff"f32)\n'
 COMMANDS = [
     ["format"],
     ["format", "--to", "json"],
