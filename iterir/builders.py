@@ -12,7 +12,6 @@ from collections.abc import Callable, Sequence
 from typing import TypeAlias
 
 from iterir import gtir_types as gt
-from iterir import vocabulary as voc
 from iterir.nodes import (
     AxisLiteral,
     CartesianOffset,
@@ -51,11 +50,8 @@ def expr(value: ExprLike) -> Expr:
 
 
 def literal(value: str, dtype: str) -> Literal:
-    """A literal with its text and primitive type: `literal("1.0", "float32")`."""
-    if dtype not in voc.PRIMITIVES:
-        raise ValueError(
-            f"unknown literal type {dtype!r}; expected one of {sorted(voc.PRIMITIVES)}"
-        )
+    """A literal with its text and primitive type: `literal("1.0", "float32")` (a type that is
+    not primitive is a ValueError, as for every node)."""
     return Literal(value, dtype)
 
 

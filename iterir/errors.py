@@ -2,26 +2,38 @@
 
 from __future__ import annotations
 
-EXCERPT_WIDTH = 100
+from iterir.display import EXCERPT_WIDTH, escaped, shown
 
 
 def excerpt(line_text: str, column: int, end_column: int | None = None) -> str:
     """The source line and a caret line under columns [column, end_column), both 1-based.
 
-    Long lines (a whole program on one line) are cut to a window around the caret.
+    Long lines (a whole program on one line) are cut to a window around the caret. Control and
+    bidirectional characters are shown escaped (`\\u001b`), and the carets stand under what
+    they mark in the line as shown.
     """
-    line = line_text.rstrip("\n").replace("\t", " ")
+    line = line_text.rstrip("\r\n")
     start = max(column - 1, 0)
     end = max(min(end_column - 1 if end_column else start + 1, len(line)), start + 1)
     offset = 0
     if len(line) > EXCERPT_WIDTH:
         offset = max(0, min(start - EXCERPT_WIDTH // 3, len(line) - EXCERPT_WIDTH))
-        shown = line[offset : offset + EXCERPT_WIDTH]
-        prefix = "…" if offset else ""
-        line = prefix + shown + ("…" if offset + EXCERPT_WIDTH < len(line_text) else "")
-        offset -= len(prefix)
+    window = line[offset : offset + EXCERPT_WIDTH]
+    head = "…" if offset else ""
+    tail = "…" if offset + EXCERPT_WIDTH < len(line) else ""
     end = min(end, offset + EXCERPT_WIDTH)
-    return f"    {line}\n    {' ' * (start - offset)}{'^' * max(end - start, 1)}"
+    before = len(head) + _width(window[: start - offset]) + max(start - offset - len(window), 0)
+    carets = _width(window[start - offset : end - offset])
+    return f"    {head}{_shown(window)}{tail}\n    {' ' * before}{'^' * max(carets, 1)}"
+
+
+def _shown(text: str) -> str:
+    """Source text as an excerpt shows it: a tab as one space, unsafe characters escaped."""
+    return escaped(text.replace("\t", " "))
+
+
+def _width(text: str) -> int:
+    return len(_shown(text))
 
 
 def source_line(text: str, line: int) -> str:
@@ -69,7 +81,7 @@ class ParseError(Exception):
         return f"{name}:{self.line}:{self.column}"
 
     def __str__(self) -> str:
-        text = f"{self.location}: error: {self.message}"
+        text = f"{escaped(self.location)}: error: {shown(self.message)}"
         if self.source_line is not None and self.column is not None:
             text += "\n" + excerpt(self.source_line, self.column, self.end_column)
         return text

@@ -10,10 +10,18 @@ from __future__ import annotations
 from typing import Any
 
 from iterir import vocabulary as voc
+from iterir.display import value_text
 from iterir.errors import ParseError
 from iterir.gcpause import gc_paused
 from iterir.gtir_types import GType, TypeFormatError, json_kind, type_from_json, type_to_json
-from iterir.nodes import _FIELD_KINDS, EXPR_NAMES, NODE_CLASSES, Node, allowed_children
+from iterir.nodes import (
+    _FIELD_KINDS,
+    EXPR_NAMES,
+    FIELD_CHOICES,
+    NODE_CLASSES,
+    Node,
+    allowed_children,
+)
 
 JSON = Any
 
@@ -95,13 +103,13 @@ def _from_json(data: JSON, filename: str | None) -> Node:
         if not isinstance(name, str):
             raise fail("missing field 'node'" if name is None else "'node' must be a string", path)
         if name not in NODE_CLASSES:
-            raise fail(f"unknown node {name!r}", path)
+            raise fail(f"unknown node {value_text(name)}", path)
         if name not in allowed:
-            raise fail(f"expected {_one_of(allowed)}, found {name!r}", path)
+            raise fail(f"expected {_one_of(allowed)}, found {value_text(name)}", path)
         kinds = _FIELD_KINDS[name]
         for key in value:
             if key != "node" and (key not in kinds or _not_gtir_type(name, key, value[key])):
-                raise fail(f"unknown field {key!r} of {name}", path)
+                raise fail(f"unknown field {value_text(key)} of {name}", path)
         values: dict[str, Any] = {}
         shape: list[tuple[str, int | None]] = []
         children: list[tuple[Any, ...]] = []
@@ -144,11 +152,6 @@ _OPTIONAL = {
     ("Temporary", "dtype"),
 }
 _TYPED = {("Sym", "type"), ("SymRef", "type"), ("Temporary", "dtype")}
-_CHOICES = {
-    ("AxisLiteral", "kind"): ("horizontal", "vertical", "local"),
-    ("InfinityLiteral", "name"): ("POSITIVE", "NEGATIVE"),
-    ("Sym", "kind"): ("Iterator", "Value"),
-}
 
 
 def _not_gtir_type(name: str, field: str, value: JSON) -> bool:
@@ -181,17 +184,19 @@ def _value(name: str, field: str, data: dict[str, JSON], path: _Path, fail: Any)
     if field == "dtype":
         if not (isinstance(value, list) and len(value) == 2 and isinstance(value[1], bool)):
             raise fail("expected [dtype name, is_list]", path)
+        if not isinstance(value[0], str):
+            raise fail(f"expected a dtype name, found {json_kind(value[0])}", _Path(path, 0))
         if value[0] not in voc.PRIMITIVES:
-            raise fail(f"unknown dtype {value[0]!r}", _Path(path, 0))
+            raise fail(f"unknown dtype {value_text(value[0])}", _Path(path, 0))
         return (value[0], value[1])
     if not isinstance(value, str):
         raise fail(f"expected a string, found {json_kind(value)}", path)
-    choices = _CHOICES.get((name, field))
+    choices = FIELD_CHOICES.get((name, field))
     if choices is not None and value not in choices:
         expected = " or ".join(repr(c) for c in choices)
-        raise fail(f"unknown {field} {value!r}; expected {expected}", path)
+        raise fail(f"unknown {field} {value_text(value)}; expected {expected}", path)
     if name == "Literal" and field == "type" and value not in voc.PRIMITIVES:
-        raise fail(f"unknown literal type {value!r}", path)
+        raise fail(f"unknown literal type {value_text(value)}", path)
     return value
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from iterir import vocabulary as voc
+from iterir.display import value_text
 from iterir.errors import ParseError
 from iterir.files import read_text
 from iterir.gtir_types import Dimension, TypeFormatError, json_kind, type_from_json, type_to_json
@@ -51,6 +52,20 @@ class NeighborConnectivityType:
 
 
 OffsetType = NeighborConnectivityType | Dimension
+
+#: The most neighbours a connectivity may give a location (docs/offset-providers.md): a mesh's
+#: locations have a handful; a larger number is a mistake, and a negative one no length at all.
+MAX_NEIGHBORS = 10_000
+
+
+def max_neighbors_problem(value: object) -> str | None:
+    """What is wrong with `value` as a connectivity's `max_neighbors`, or None."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        return f"must be an integer, not {json_kind(value)}"
+    if not 0 <= value <= MAX_NEIGHBORS:
+        shown = f"{value:,}" if abs(value) < 10**20 else "one of more than 20 digits"
+        return f"must be an integer from 0 to {MAX_NEIGHBORS:,}, not {shown}"
+    return None
 
 
 def offset_types_from_json(data: Any, filename: str | None = None) -> dict[str, OffsetType]:
@@ -95,10 +110,13 @@ def _connectivity(value: dict[str, Any], fail: Any, name: str) -> NeighborConnec
     skip, dtype, most = value["skip_value"], value["dtype"], value["max_neighbors"]
     if skip is not None and (isinstance(skip, bool) or not isinstance(skip, int)):
         raise fail(f"expected an integer or null, found {json_kind(skip)}", name, "skip_value")
+    if not isinstance(dtype, str):
+        raise fail(f"expected a dtype name, found {json_kind(dtype)}", name, "dtype")
     if dtype not in voc.PRIMITIVES:
-        raise fail(f"unknown dtype {dtype!r}", name, "dtype")
-    if isinstance(most, bool) or not isinstance(most, int) or most < 0:
-        raise fail("expected a non-negative integer", name, "max_neighbors")
+        raise fail(f"unknown dtype {value_text(dtype)}", name, "dtype")
+    problem = max_neighbors_problem(most)
+    if problem is not None:
+        raise fail(problem, name, "max_neighbors")
     result = NeighborConnectivityType((source, local), codomain, skip, dtype, most)
     for key, expected in (
         ("source_dim", type_to_json(source)),

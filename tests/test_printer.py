@@ -84,9 +84,14 @@ def test_long_programs_break_lines_within_width() -> None:
 
 
 def test_unprintable_nodes_raise_a_clear_error() -> None:
+    # Such fields cannot be given when a node is made (tests/test_api_validation.py), only
+    # forced in afterwards.
+    literal, param = Literal("1", "int32"), Sym("x", "Value")
+    object.__setattr__(literal, "type", "int128")
+    object.__setattr__(param, "kind", "Field")
     with pytest.raises(ValueError, match="not a primitive type"):
-        pformat(Literal("1", "int128"))
+        pformat(literal)
     with pytest.raises(ValueError, match="unknown kind 'Field'"):
-        pformat(lam(Sym("x", "Field"))("x"))
+        pformat(lam(param)("x"))
     with pytest.raises(TypeError, match="not an IR node"):
         pformat(FunCall(SymRef("f"), ("x",)))  # type: ignore[arg-type]

@@ -21,8 +21,16 @@ import iterir
 from iterir.errors import excerpt, source_line
 from iterir.files import read_text, write_text
 from iterir.jsontext import dumps
+from iterir.trojan import BidiWarning, bidi_warnings
 from typeinf import __version__
-from typeinf.diagnostics import Source, more_reasons, reason_text, render, source_of
+from typeinf.diagnostics import (
+    Source,
+    more_reasons,
+    reason_text,
+    render,
+    render_warning,
+    source_of,
+)
 from typeinf.docs_pages import pages
 from typeinf.explain import innermost_at, why
 from typeinf.infer import Checked, check
@@ -276,12 +284,16 @@ def _infer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             if not args.json:
                 err.write(f"{error}\n")
             continue
+        warnings = bidi_warnings(program.node, program.text)
         checked, more = _checked(program, provider, args.max_errors, frozenset(args.allow_free))
         if checked.errors:
             code = max(code, EXIT_TYPE_ERROR)
         if args.json:
             reports.append(_json_report(path, program, checked, args))
+            reports[-1]["diagnostics"][:0] = [_warning(w, program) for w in warnings]
         else:
+            for warning in warnings:
+                err.write(render_warning(warning, program.source, _color(args.color, err)) + "\n")
             _print_report(program, checked, more, args, len(args.files) > 1, out, err)
     if args.json:
         out.write(dumps({"files": reports}, indent=1) + "\n")
@@ -375,7 +387,7 @@ class _Note(TypedDict):
 
 
 class _Diagnostic(TypedDict):
-    severity: Literal["error"]
+    severity: Literal["error", "warning"]
     kind: str
     message: str
     summary: str
@@ -490,6 +502,18 @@ def _json_report(
         for error in checked.errors
     ]
     return report
+
+
+def _warning(warning: BidiWarning, program: _Program) -> _Diagnostic:
+    """A warning (`iterir.trojan`), as an entry of `diagnostics`."""
+    if warning.line is None:
+        where = _span(warning.node, program.source)
+    else:
+        span = _span_json(warning.line, warning.column, warning.line, (warning.column or 0) + 1)
+        where = {"span": span, "json_path": None, "node": None}
+    entry = _diagnostic("BidiWarning", warning.message, warning.message, where, [], None, None, [])
+    entry["severity"] = "warning"
+    return entry
 
 
 def _parse_diagnostic(error: iterir.ParseError, filename: str) -> _Diagnostic:

@@ -15,8 +15,10 @@ import shlex
 from dataclasses import dataclass, field
 
 from iterir import FunCall, Literal, Node, SymRef, pformat_short
+from iterir.display import escaped, shown
 from iterir.errors import excerpt, source_line
 from iterir.files import is_json
+from iterir.trojan import BidiWarning
 from typeinf.constraints import (
     Annotation,
     Argument,
@@ -40,11 +42,17 @@ from typeinf.constraints import (
     TupleGetOperand,
 )
 from typeinf.constructors import VAL, fixed_params
-from typeinf.errors import TypeInferenceError, UnboundSymbolError, UnsatisfiableConstraintError
+from typeinf.errors import (
+    TypeInferenceError,
+    UnboundSymbolError,
+    UnsatisfiableConstraintError,
+    node_text,
+)
 from typeinf.signatures import BUILTINS
 from typeinf.terms import FAMILY_NAMES, Why, root_of
 
 _BOLD, _RED, _CYAN, _RESET = "\x1b[1m", "\x1b[1;31m", "\x1b[1;36m", "\x1b[0m"
+_MAGENTA = "\x1b[1;35m"
 
 #: At most this many reasons are shown, as an error's notes or by `explain`; a line says how
 #: many more there are.
@@ -71,13 +79,13 @@ class Source:
         path = self.json_path(node)
         if path is not None:
             return f"{self.filename or '<json>'}: {path}"
-        return f"<ir> {pformat_short(node, 60)}"
+        return f"<ir> {node_text(node, 60)}"
 
     def at(self, node: Node) -> str:
         """A short location for a note: `line:col`, `$.path`, or the node in backquotes."""
         if node.loc is not None:
             return f"{node.loc.line}:{node.loc.column}"
-        return self.json_path(node) or f"`{pformat_short(node, 40)}`"
+        return self.json_path(node) or f"`{node_text(node, 40)}`"
 
     def json_path(self, node: Node) -> str | None:
         if self.json_root is None:
@@ -117,18 +125,50 @@ def json_paths(root: Node) -> dict[int, str]:
 def render(error: TypeInferenceError, source: Source, color: bool = False) -> str:
     """The whole diagnostic for `error`, several lines, without a final newline."""
     bold, red, cyan, reset = (_BOLD, _RED, _CYAN, _RESET) if color else ("", "", "", "")
-    lines = [
-        f"{bold}{source.where(error.node)}{reset}: {red}error{reset}: {bold}{error.summary}{reset}"
+    where, summary = escaped(source.where(error.node)), shown(error.summary)
+    lines = [f"{bold}{where}{reset}: {red}error{reset}: {bold}{summary}{reset}"]
+    lines += _node_quoted(source, error.node, red, reset)
+    lines += [f"  {shown(detail)}" for detail in error.details]
+    lines += [
+        f"  {cyan}note{reset}: {shown(f'{text} at {source.at(node)}')}"
+        for text, node in error.notes
     ]
-    span = error.node.loc if error.node is not None else None
-    if span is not None and source.text is not None:
-        text = source_line(source.text, span.line)
-        end = span.end_column if span.end_line == span.line else len(text) + 1  # to the line's end
-        shown, carets = excerpt(text, span.column, end).split("\n")
-        lines += [shown, f"{red}{carets}{reset}"]
-    lines += [f"  {detail}" for detail in error.details]
-    lines += [f"  {cyan}note{reset}: {text} at {source.at(node)}" for text, node in error.notes]
     return "\n".join(lines)
+
+
+def _quoted(
+    source: Source, line: int, column: int, end: int | None, red: str, reset: str
+) -> list[str]:
+    """The excerpt of line `line` of the source's text, columns [column, end) underlined (to
+    the line's end when `end` is None); nothing without a text."""
+    if source.text is None:
+        return []
+    text = source_line(source.text, line)
+    quoted, carets = excerpt(text, column, len(text) + 1 if end is None else end).split("\n")
+    return [quoted, f"{red}{carets}{reset}"]
+
+
+def _node_quoted(source: Source, node: Node | None, red: str, reset: str) -> list[str]:
+    """The excerpt that underlines `node`, if it was parsed from the source's text."""
+    span = node.loc if node is not None else None
+    if span is None:
+        return []
+    end = span.end_column if span.end_line == span.line else None  # None: to the line's end
+    return _quoted(source, span.line, span.column, end, red, reset)
+
+
+def render_warning(warning: BidiWarning, source: Source, color: bool = False) -> str:
+    """A warning (`iterir.trojan`) as a diagnostic: where, what, and the line it is on."""
+    bold, magenta, reset = (_BOLD, _MAGENTA, _RESET) if color else ("", "", "")
+    if warning.line is not None and warning.column is not None:
+        where = f"{source.filename or '<string>'}:{warning.line}:{warning.column}"
+        quoted = _quoted(source, warning.line, warning.column, warning.column + 1, magenta, reset)
+    else:
+        where = source.where(warning.node)
+        quoted = _node_quoted(source, warning.node, magenta, reset)
+    message = shown(warning.message)
+    head = f"{bold}{escaped(where)}{reset}: {magenta}warning{reset}: {bold}{message}{reset}"
+    return "\n".join([head, *quoted])
 
 
 # -- reasons and conflicts in words (the only place that words them) ------------------------------

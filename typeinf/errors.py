@@ -5,6 +5,17 @@ from __future__ import annotations
 from typing import TypedDict, Unpack
 
 from iterir import Node, pformat_short
+from iterir.display import escaped, shown
+
+
+def node_text(node: Node, width: int) -> str:
+    """A node's text, shortened, for a message; a node that cannot be printed (one of its
+    children is not a node: the error is about that) is named by its class."""
+    try:
+        return pformat_short(node, width)
+    except (TypeError, ValueError):
+        name = type(node).__name__
+        return f"{'an' if name[0] in 'AEIOU' else 'a'} {name}"
 
 
 class TypeInferenceError(Exception):
@@ -38,10 +49,10 @@ class TypeInferenceError(Exception):
             return "<program>"
         if self.node.loc is not None:
             return str(self.node.loc)
-        return f"<ir> {pformat_short(self.node, 60)}"
+        return f"<ir> {node_text(self.node, 60)}"
 
     def __str__(self) -> str:
-        return f"{self.location}: error: {self.message}"
+        return f"{escaped(self.location)}: error: {shown(self.message)}"
 
 
 class _Parts(TypedDict, total=False):

@@ -26,6 +26,7 @@ from typing import Any, cast
 from iterir import FencilDefinition, FunctionDefinition, Node, StencilClosure
 from iterir.gcpause import gc_paused
 from iterir.traversal import child_positions, walk
+from typeinf import arguments
 from typeinf.collect import Inference
 from typeinf.errors import InternalError, TypeInferenceError
 from typeinf.offsets import OffsetProvider, load_offset_provider
@@ -80,7 +81,8 @@ def _confirmed(program: Subject, offset_provider: Provider, error: TypeInference
 
 
 def _provider(offset_provider: Provider) -> OffsetProvider | None:
-    return None if offset_provider is None else load_offset_provider(dict(offset_provider))
+    given = arguments.a_provider("typeinf", offset_provider)
+    return None if given is None else load_offset_provider(dict(given))
 
 
 def every_error(
@@ -234,6 +236,7 @@ def check(
     function definition and closure, one per free name, at most `max_errors`) instead of raising
     the first. Errors are rare, and the fast run is cheap beside this one: it confirms them (a
     disagreement is a bug of ours, said as one). `allow_free` and `within` as for `infer`."""
+    arguments.a_count("typeinf.check", "max_errors", max_errors)
     program = subject(node, allow_free, within)
     with gc_paused():
         try:

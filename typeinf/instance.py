@@ -7,6 +7,7 @@ program is known to have as an instance.
 
 from __future__ import annotations
 
+from typeinf import arguments
 from typeinf.constructors import ROWS_OF_VALUES, T_EMPTY, TTUPLE, row
 from typeinf.schemes import Scheme
 from typeinf.terms import Cell, DefinitionType, FencilType, Mismatch, Type, find, roots
@@ -16,6 +17,8 @@ from typeinf.unify import unify
 def substitution(general: Type, specific: Type) -> dict[Cell, Cell] | None:
     """For each variable of `general` (a cell of it), the type it stands for in `specific`; None
     when `specific` is not an instance of `general`. Both are copied first: neither changes."""
+    arguments.a_type("typeinf.substitution", "general", general)
+    arguments.a_type("typeinf.substitution", "specific", specific)
     if type(general) is not type(specific) or _names(general) != _names(specific):
         return None
     general_cells, specific_cells = list(roots(general)), list(roots(specific))

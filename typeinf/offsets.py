@@ -11,11 +11,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from iterir.display import value_text
 from iterir.errors import ParseError
 from iterir.files import read_text
 from iterir.gtir_types import Dimension as GTIRDimension
 from iterir.jsontext import loads
-from iterir.offset_types import OffsetType, offset_types_from_json
+from iterir.offset_types import (
+    MAX_NEIGHBORS,
+    OffsetType,
+    max_neighbors_problem,
+    offset_types_from_json,
+)
 
 
 @dataclass(frozen=True)
@@ -24,15 +30,37 @@ class Dimension:
 
     value: str
 
+    def __post_init__(self) -> None:
+        _expect(self, "value", str, "a str (the dimension's name, such as 'KDim')")
+
 
 @dataclass(frozen=True)
 class Connectivity:
-    """An unstructured offset: from `origin` locations to up to `max_neighbors` `neighbor`s."""
+    """An unstructured offset: from `origin` locations to up to `max_neighbors` `neighbor`s
+    (0 to `MAX_NEIGHBORS`)."""
 
     origin: str
     neighbor: str
     max_neighbors: int
     has_skip_values: bool
+
+    def __post_init__(self) -> None:
+        _expect(self, "origin", str, "a str (a location's name, such as 'Vertex')")
+        _expect(self, "neighbor", str, "a str (a location's name, such as 'Edge')")
+        _expect(self, "max_neighbors", int, f"an int from 0 to {MAX_NEIGHBORS:,}")
+        _expect(self, "has_skip_values", bool, "True or False")
+        problem = max_neighbors_problem(self.max_neighbors)
+        if problem is not None:
+            raise ValueError(f"Connectivity.max_neighbors {problem}")
+
+
+def _expect(entry: object, name: str, kind: type, expected: str) -> None:
+    """A TypeError unless field `name` of `entry` is a `kind` (an int is not a bool)."""
+    value = getattr(entry, name)
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise TypeError(
+            f"{type(entry).__name__}.{name} must be {expected}, not {value_text(value)}"
+        )
 
 
 OffsetProvider = Mapping[str, Dimension | Connectivity]
@@ -57,22 +85,27 @@ def load_offset_provider(data: object) -> dict[str, Dimension | Connectivity]:
         raise OffsetProviderFormatError("an offset provider is a JSON object of offset tags")
     provider: dict[str, Dimension | Connectivity] = {}
     for tag, entry in data.items():
+        if not isinstance(tag, str):
+            raise OffsetProviderFormatError(
+                f"an offset tag must be a string, not {value_text(tag)}"
+            )
         if isinstance(entry, (Dimension, Connectivity)):
             provider[tag] = entry
             continue
-        where = f"offset provider entry {tag!r}"
+        where = f"offset provider entry {value_text(tag)}"
         if not isinstance(entry, dict) or entry.get("type") not in ("Dimension", "Connectivity"):
             raise OffsetProviderFormatError(f'{where}: needs "type": "Dimension" or "Connectivity"')
         try:
             if entry["type"] == "Dimension":
                 provider[tag] = Dimension(_typed(entry, "value", str))
             else:
-                provider[tag] = Connectivity(
-                    _typed(entry, "origin", str),
-                    _typed(entry, "neighbor", str),
-                    _typed(entry, "max_neighbors", int),
-                    _typed(entry, "has_skip_values", bool),
-                )
+                origin, neighbor = _typed(entry, "origin", str), _typed(entry, "neighbor", str)
+                most = _typed(entry, "max_neighbors", int)
+                problem = max_neighbors_problem(most)
+                if problem is not None:
+                    raise TypeError(f"'max_neighbors' {problem}")
+                skips = _typed(entry, "has_skip_values", bool)
+                provider[tag] = Connectivity(origin, neighbor, most, skips)
         except KeyError as missing:
             raise OffsetProviderFormatError(f"{where}: missing {missing}") from None
         except TypeError as wrong:

@@ -8,7 +8,9 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import cache, cached_property
 from pathlib import Path
 
+from iterir.display import value_text
 from iterir.vocabulary import PRIMITIVES
+from typeinf import arguments
 from typeinf.codegen import compiled, compiled_call, compiled_matcher
 from typeinf.constructors import FUN, fixed_params
 from typeinf.matching import Matcher
@@ -156,12 +158,28 @@ def register_builtin(
     `relations`, if given, makes the relations the signature is subject to from its variables:
     `relations=lambda t: [Larger(t[0], t[1], t[2])]` for `"(T₀, T₁) → T₂"` (see
     `typeinf.relations`); each use then copies them. A malformed signature raises
-    `TypeSyntaxError` (a ValueError); an existing builtin is only replaced when asked to.
+    `TypeSyntaxError` (a ValueError); an existing builtin is only replaced when asked to. Only
+    a type can be given: `rule` and `dtype` (the signature files' other entries) need code of
+    the core (docs/architecture.md, "Adding a builtin").
     """
+    arguments.a_string("typeinf.register_builtin", "name", name)
+    arguments.a_string("typeinf.register_builtin", "signature", signature)
+    arguments.a_flag("typeinf.register_builtin", "replace", replace)
+    if relations is not None and not callable(relations):
+        raise TypeError(
+            "typeinf.register_builtin: relations must be None or a function of the "
+            f"signature's variables, not {value_text(relations)}"
+        )
     if not name.isidentifier():
-        raise ValueError(f"a builtin's name must be an identifier, not {name!r}")
+        raise ValueError(f"a builtin's name must be an identifier, not {value_text(name)}")
     if name in BUILTINS and not replace:
         raise ValueError(f"{name!r} is a builtin already; pass replace=True to replace it")
+    if signature.strip() in ("rule", "dtype"):
+        raise ValueError(
+            f"{name!r} cannot be registered as {signature.strip()!r}: register_builtin takes a "
+            "type; a builtin typed by a rule, or a type name, needs code of typeinf's own "
+            "(docs/architecture.md)"
+        )
     try:
         if relations is None:
             read = _read(name, signature)
