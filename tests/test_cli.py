@@ -74,8 +74,8 @@ def test_console_script_is_installed() -> None:
 def test_infer_prints_the_type(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["infer", str(EXAMPLE)]) == 0
     assert capsys.readouterr().out == (
-        "{lap :: (It[float64⁰]) → float64⁰, laplacian(It[float64ᶜ], It[float64ᶜ], int32ˢ, int32ˢ, "
-        "int32ˢ)}\n"
+        "{lap :: (It[float64⁰]) → float64⁰, laplacian(It[ANYWHERE, T₁, float64ᶜ], "
+        "It[ANYWHERE, T₁, float64ᶜ], int32ˢ, int32ˢ, int32ˢ)}\n"
     )
     assert main(["infer", str(EXAMPLE), "--locations"]) == 0
     assert capsys.readouterr().out.startswith(

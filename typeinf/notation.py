@@ -73,10 +73,14 @@ Piece: TypeAlias = str | Cell | _Exit
 
 
 class Printer:
-    """Numbers the variables of some types, then prints them (sharing one numbering)."""
+    """Numbers the variables of some types, then prints them (sharing one numbering).
+
+    The compact notation leaves out the locations only where reading the text back gives them
+    again (`_shown_locations`); any other iterator, row or structure shows them, as located."""
 
     def __init__(self, types: list[Type], locations: bool = False) -> None:
         self.locations = locations
+        self.shown: frozenset[int] = frozenset() if locations else _shown_locations(types)
         self.relations = [r for type_ in types for r in relations_of(type_)]
         self.numbers: dict[int, int] = {}
         self.variables: list[Cell] = []
@@ -90,7 +94,7 @@ class Printer:
                     self.variables.append(cell)
             elif cell.args and id(cell) not in seen:
                 seen.add(id(cell))
-                skip = () if locations else cell.ctor.locations
+                skip = () if locations or id(cell) in self.shown else cell.ctor.locations
                 stack.extend(a for i, a in reversed(list(enumerate(cell.args))) if i not in skip)
 
     def number(self, cell: Cell) -> int:
@@ -160,7 +164,11 @@ class Printer:
 
     def value(self, cell: Cell) -> list[Piece]:
         kind, dtype, size, current, defined = cell.args
-        return self.kinded(kind, [dtype, self.size(size)], current, defined)
+        return self.kinded(kind, [dtype, self.size(size)], current, defined, self.shows(cell))
+
+    def shows(self, cell: Cell) -> bool:
+        """Whether `cell`'s locations are printed (if it is an iterator or a row of them)."""
+        return self.locations or id(cell) in self.shown
 
     def function(self, cell: Cell) -> list[Piece]:
         return [cell.args[0], " → ", cell.args[1]]
@@ -177,19 +185,23 @@ class Printer:
             return "ˢ"
         return superscript(self.number(root))
 
-    def kinded(self, kind: Cell, inner: list[Piece], current: Piece, defined: Piece) -> list[Piece]:
-        """A Val's text around its dtype and size: as is for a value, `It[…]` for an iterator."""
+    def kinded(
+        self, kind: Cell, inner: list[Piece], current: Piece, defined: Piece, shown: bool
+    ) -> list[Piece]:
+        """A Val's text around its dtype and size: as is for a value, `It[…]` for an iterator,
+        with its locations if `shown` (GT4Py's located notation leaves out both `ANYWHERE`)."""
         root = find(kind)
         if root.ctor is VALUE_KIND:
             return inner
         if root.ctor is ITERATOR_KIND:
             anywhere = (
-                isinstance(current, Cell)
+                self.locations
+                and isinstance(current, Cell)
                 and isinstance(defined, Cell)
                 and find(current) is ANYWHERE
                 and find(defined) is ANYWHERE
             )
-            if not self.locations or anywhere:
+            if not shown or anywhere:
                 return ["It[", *inner, "]"]
             return ["It[", current, ", ", defined, ", ", *inner, "]"]
         return [f"ItOrVal{subscript(self.number(root))}[", *inner, "]"]
@@ -224,17 +236,18 @@ class Printer:
         kind, dtypes, size, current, defined = cell.args
         dtype_items, dtype_tail = row_items(dtypes)
         loc_items, loc_tail = row_items(defined)
+        shown = self.shows(cell)
         known: list[Piece] = []
         for i, dtype in enumerate(dtype_items):
             location = loc_items[i] if i < len(loc_items) else "_"
-            item = self.kinded(kind, [dtype, self.size(size)], current, location)
+            item = self.kinded(kind, [dtype, self.size(size)], current, location, shown)
             known += [", ", *item] if i else item
         if dtype_tail.ctor is DEMPTY:
             return known, []
         rest_locations = f"…{subscript(self.number(loc_tail))}" if loc_tail.ctor is None else "…"
         unknown = [
             "(",
-            *self.kinded(kind, ["T", self.size(size)], current, rest_locations),
+            *self.kinded(kind, ["T", self.size(size)], current, rest_locations, shown),
             f", …){subscript(self.number(dtype_tail))}",
         ]
         return known, unknown
@@ -257,7 +270,62 @@ class Printer:
             "]",
             self.size(size),
         ]
-        return known, ["(", *self.kinded(kind, inner, ANYWHERE, ANYWHERE), ", …)"]
+        return known, ["(", *self.kinded(kind, inner, ANYWHERE, ANYWHERE, self.locations), ", …)"]
+
+
+def _shown_locations(types: list[Type]) -> frozenset[int]:
+    """The iterators, rows of iterators and added structures whose locations the compact notation
+    must show, because the reader would not give them back (`reader`: a compact `It[d¹]` is one
+    fresh location, a row's and a structure's left-out locations fresh variables): every other
+    one. A location variable counts once per place it is printed at, over the printed tree."""
+    counts: dict[int, int] = {}
+    structures: dict[int, Cell] = {}
+    on_path: set[int] = set()
+    stack: list[Cell | _Exit] = [c for type_ in types for c in roots(type_)]
+    while stack:  # over the printed tree, as `render` walks it (a shared part once per print)
+        piece = stack.pop()
+        if type(piece) is _Exit:
+            on_path.discard(id(piece.cell))
+            continue
+        cell = find(piece)  # type: ignore[arg-type]  # not an _Exit: a Cell
+        if cell.ctor is None:
+            if cell.sort is Sort.LOC or cell.sort is Sort.LROW:
+                counts[id(cell)] = counts.get(id(cell), 0) + 1
+        elif cell.args and id(cell) not in on_path:  # a cycle: only a failed inference has one
+            on_path.add(id(cell))
+            stack.append(_Exit(cell))
+            if (cell.ctor is VAL or cell.ctor is VALTUPLE) and not _iterators(cell):
+                stack.extend(cell.args[:3])  # a value's locations are printed in no notation
+                continue
+            if cell.ctor.locations:
+                structures[id(cell)] = cell
+            stack.extend(cell.args)
+
+    def private(location: Cell, times: int = 1) -> bool:
+        root = find(location)
+        return root.ctor is None and counts.get(id(root)) == times
+
+    def hidden(cell: Cell) -> bool:
+        ctor = cell.ctor
+        assert ctor is not None  # a structure
+        if ctor is VAL:  # one variable for both, printed at this one place
+            _, _, _, current, defined = cell.args
+            return find(current) is find(defined) and private(current, 2)
+        if ctor is VALTUPLE:  # compact, its items read as `It[d¹]`, its rest as `(It[T¹], …)ᵣ`
+            _, dtypes, _, current, defined = cell.args
+            (*known, rest), (*locations, _) = row_items(dtypes), row_items(defined)
+            if not known[0]:
+                return private(current) and private(defined)
+            alone = len(known[0]) == 1 and find(rest).ctor is DEMPTY and len(locations[0]) == 1
+            return alone and find(current) is find(locations[0][0]) and private(current, 2)
+        return all(private(cell.args[i]) for i in ctor.locations)
+
+    return frozenset(key for key, cell in structures.items() if not hidden(cell))
+
+
+def _iterators(cell: Cell) -> bool:
+    """Whether a Val, or a row of them, is of iterators (not values, nor of a kind variable)."""
+    return find(cell.args[0]).ctor is ITERATOR_KIND
 
 
 def _label(printer: Printer, cell: Cell) -> list[Piece]:
@@ -281,7 +349,7 @@ def _structure(printer: Printer, cell: Cell) -> list[Piece]:
         return [str(cell.label)]
     if not ctor.params:
         return [ctor.name]
-    skip = () if printer.locations else ctor.locations
+    skip = () if printer.shows(cell) else ctor.locations
     out: list[Piece] = [ctor.name, "["]
     for i, arg in enumerate(cell.args):
         if i not in skip:
