@@ -98,7 +98,7 @@ def test_a_broken_sibling_provider_is_an_error_of_that_file(
     assert main(["infer", str(program), str(EXAMPLES / "laplacian.itir")]) == 2
     captured = capsys.readouterr()
     assert captured.err == f"{provider}: error: offset provider entry 'V2E': missing 'origin'\n"
-    assert captured.out.startswith(f"{EXAMPLES / 'laplacian.itir'}: {{lap :: ")
+    assert captured.out.startswith(f"{EXAMPLES / 'laplacian.itir'}: lap :: ")
     assert main(["infer", str(program), "--json"]) == 2
     [report] = json.loads(capsys.readouterr().out)["files"]
     assert (

@@ -41,6 +41,7 @@ from typeinf.constructors import (
     prim,
     row,
 )
+from typeinf.notation import to_ascii
 from typeinf.terms import FAMILIES, Cell, Sort, Type, find, make, roots, var
 
 
@@ -318,3 +319,41 @@ def _cells(type_: Type) -> list[Cell]:
             seen[id(cell)] = cell
             stack.extend(cell.args)
     return list(seen.values())
+
+
+# -- the ASCII spelling (issue 12, item 6) -------------------------------------------------------
+@given(types(), st.booleans())
+def test_the_ascii_spelling_of_a_type_reads_back_to_the_same_type(
+    type_: Cell, locations: bool
+) -> None:
+    text = pformat(type_, locations=locations)
+    spelled = to_ascii(text)
+    assert spelled.isascii()
+    assert pformat(parse_type(spelled, locations=locations), locations=locations) == pformat(
+        parse_type(text, locations=locations), locations=locations
+    )
+
+
+@given(well_typed_programs)
+def test_the_ascii_spelling_of_every_inferred_type_reads_back(
+    generated: tuple[iterir.Node, Type],
+) -> None:
+    program, _ = generated
+    for type_ in [infer(program), *infer_all(program).values()]:
+        for locations in (False, True):
+            text = pformat(type_, locations=locations)
+            back = parse_type(to_ascii(text), locations=locations or None)
+            assert pformat(back, locations=locations) == pformat(
+                parse_type(text, locations=locations or None), locations=locations
+            )
+
+
+def test_the_ascii_spelling_has_every_character_of_the_notation() -> None:
+    assert to_ascii("((It[T₂, …₃, T¹²], …)₀ → T₄ᶜ) ⇒ ItOrVal₁₀[(T₅, T₆):T₇ˢ]") == (
+        "((It[T2, ...3, T^12], ...)0 -> T4^c) => ItOrVal10[(T5, T6):T7^s]"
+    )
+    assert pformat(parse_type("(L[...2, 4, True]^1, ...) -> T0^1")) == "(L[…₀, 4, True]¹, …) → T₂¹"
+    # A digit after `T` is a variable's number unless more of a name follows.
+    assert pformat(parse_type("It[T1, T0x, float64^c]")) == "It[T₀, T0x, float64ᶜ]"
+    with pytest.raises(TypeSyntaxError, match="not a type at column 11"):
+        parse_type("(T0^1) -> )")

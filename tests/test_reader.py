@@ -22,6 +22,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import iterir
 import typeinf.reader
 from tests.welltyped import well_typed_programs
 from typeinf import TypeSyntaxError, infer, infer_all, parse_type, pformat
@@ -1164,3 +1165,14 @@ def test_the_reader_does_not_import_lark() -> None:
     imported = [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
     imported += [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
     assert not [name for name in imported if name.split(".")[0] == "lark"]
+
+
+def test_register_builtin_reads_the_ascii_spelling() -> None:
+    from typeinf.signatures import BUILTINS
+
+    typeinf.register_builtin("fma3", "(T0^1, T0^1, T0^1) -> T0^1 where T0: float")
+    try:
+        program = iterir.parse("λ(a, b) → fma3(·a, ·b, 1.0)")
+        assert pformat(infer(program)) == "(It[float64⁰], It[float64⁰]) → float64⁰"
+    finally:
+        del BUILTINS["fma3"]

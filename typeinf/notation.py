@@ -8,6 +8,7 @@ so the type of a 100,000-level program prints without recursion.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any, TypeAlias
 
@@ -40,6 +41,7 @@ from typeinf.terms import (
     Cell,
     ClosureType,
     DefinitionType,
+    FencilType,
     Sort,
     Type,
     find,
@@ -50,6 +52,30 @@ from typeinf.terms import (
 
 _SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+_DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
+
+#: The ASCII spelling of every character of the notation that is not ASCII (docs/notation.md),
+#: for terminals and logs without Unicode: `to_ascii` writes it, `reader` reads it. A run of
+#: superscript digits takes one `^` (`¹²` is `^12`); a subscript digit is the digit (`T₁₂` is
+#: `T12`, `…₃` is `...3`, `)₀` is `)0`, `ItOrVal₀` is `ItOrVal0`).
+ASCII_SPELLING: dict[str, str] = {
+    "→": "->",
+    "⇒": "=>",
+    "…": "...",
+    "ᶜ": "^c",
+    "ˢ": "^s",
+    **dict(zip("₀₁₂₃₄₅₆₇₈₉", "0123456789", strict=True)),
+    **{sup: "^" + digit for sup, digit in zip("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789", strict=True)},
+}
+_SUPERSCRIPTS = re.compile("[⁰¹²³⁴⁵⁶⁷⁸⁹]+")
+_ASCII = str.maketrans(ASCII_SPELLING)
+
+
+def to_ascii(text: str) -> str:
+    """Printed notation in its ASCII spelling (`ASCII_SPELLING`), which `parse_type` reads as
+    well; characters the notation does not use (in a name) are left as they are."""
+    text = _SUPERSCRIPTS.sub(lambda run: "^" + run.group().translate(_DIGITS), text)
+    return text.translate(_ASCII)
 
 
 def subscript(n: int) -> str:
@@ -374,6 +400,16 @@ def pformat(type_: Type, locations: bool = False) -> str:
     """A type in the compact notation, or the located one (GT4Py 1.0.3's) with `locations`."""
     printer = Printer([type_], locations)
     return printer.format(type_) + printer.where()
+
+
+def pformat_lines(type_: Type, locations: bool = False) -> list[str]:
+    """A fencil's type as lines, each numbered on its own with its own `where` clause: one per
+    definition (`f :: …`), then the fencil's parameters (`{name(…)}`); any other type, one line.
+    This is what `typeinf infer` prints and what a snapshot holds."""
+    if not isinstance(type_, FencilType):
+        return [pformat(type_, locations)]
+    lines = [pformat(d, locations) for d in type_.definitions]
+    return [*lines, pformat(FencilType(type_.name, (), type_.params), locations)]
 
 
 def pformat_all(types: list[Type], locations: bool = False) -> list[str]:

@@ -76,6 +76,7 @@ from typeinf.constructors import (
     row_items,
     val,
 )
+from typeinf.notation import ASCII_SPELLING
 from typeinf.terms import (
     FAMILIES,
     SPECIAL_DTYPES,
@@ -91,24 +92,34 @@ from typeinf.terms import (
     var,
 )
 
-_DIGITS = {c: str(i) for i, c in enumerate("₀₁₂₃₄₅₆₇₈₉")} | {
-    c: str(i) for i, c in enumerate("⁰¹²³⁴⁵⁶⁷⁸⁹")
-}
+_DIGITS = (
+    {c: str(i) for i, c in enumerate("₀₁₂₃₄₅₆₇₈₉")}
+    | {c: str(i) for i, c in enumerate("⁰¹²³⁴⁵⁶⁷⁸⁹")}
+    | {c: c for c in "0123456789"}
+)
 #: Longer texts are shown in error messages by a piece around the error.
 _ECHOED = 200
 
+# The ASCII spelling (`notation.ASCII_SPELLING`) of the marks, by the mark each stands for.
+_ARROW, _CLOSURE, _ELLIPSIS = (re.escape(ASCII_SPELLING[m]) for m in "→⇒…")
+_MARKS = {ASCII_SPELLING[m]: m for m in "→⇒…"}
+_COLUMN, _SCALAR = ASCII_SPELLING["ᶜ"], ASCII_SPELLING["ˢ"]
+_ASCII_NUMBER = r"[0-9]+(?![A-Za-z0-9_])"  # `T0`, but `T0x` is a name
+
 # The tokens, longest first where one is the start of another (`T₀` before `T`, `…₀` before `…`):
 # a name, number or mark reads as far as it goes, as each of the Earley parser's terminals did.
+# Each has its ASCII spelling too (`T0`, `^1`, `^c`, `...3`, `->`); a subscript written in ASCII
+# after `)` (`(It[T^1], ...)0`) is an INT, read where the grammar wants a subscript.
 _TOKEN = re.compile(
-    r"""[ \t\f\r\n]*(?:
-      (?P<ITORVAL>ItOrVal[₀-₉]+)
-    | (?P<VAR>T[₀-₉]+)
+    rf"""[ \t\f\r\n]*(?:
+      (?P<ITORVAL>ItOrVal(?:[₀-₉]+|{_ASCII_NUMBER}))
+    | (?P<VAR>T(?:[₀-₉]+|{_ASCII_NUMBER}))
     | (?P<NAME>[A-Za-z_][A-Za-z0-9_]*)
     | (?P<INT>[0-9]+)
-    | (?P<SIZE>[⁰¹²³⁴⁵⁶⁷⁸⁹]+|[ᶜˢ])
+    | (?P<SIZE>[⁰¹²³⁴⁵⁶⁷⁸⁹]+|[ᶜˢ]|\^[0-9]+|\^[cs](?![A-Za-z0-9_]))
     | (?P<SUB>[₀-₉]+)
-    | (?P<ELLIPSIS_ROW>…[₀-₉]+)
-    | (?P<MARK>::|[…()\[\]{},:→⇒])
+    | (?P<ELLIPSIS_ROW>(?:…|{_ELLIPSIS})(?:[₀-₉]+|[0-9]+))
+    | (?P<MARK>::|{_ARROW}|{_CLOSURE}|{_ELLIPSIS}|[…()\[\]{{}},:→⇒])
     | (?P<EOF>\Z)
     | (?P<BAD>.))""",
     re.VERBOSE | re.DOTALL,
@@ -276,7 +287,8 @@ class _Reader:
             assert match is not None and match.lastgroup is not None  # EOF and BAD match anywhere
             kind = match.lastgroup
             text = match.group(kind)
-            self.ahead.append(_Token(text if kind == "MARK" else kind, text, match.start(kind)))
+            mark = _MARKS.get(text, text)
+            self.ahead.append(_Token(mark if kind == "MARK" else kind, text, match.start(kind)))
             self.end = match.end()
         return self.ahead[index]
 
@@ -552,7 +564,10 @@ class _Reader:
         self.expect(")")
         if first.method == "list_row":
             return first
-        return _Node("value_row", [first, self.expect("SUB").text])
+        token = self.take()
+        if token.kind not in ("SUB", "INT"):  # `)₀`, or `)0` in the ASCII spelling
+            raise self.unexpected(token, "SUB")
+        return _Node("value_row", [first, token.text])
 
     def tail(self) -> _Node:
         """The row after `(…):(`: only a row of values or lists can stand there."""
@@ -745,9 +760,9 @@ class _Builder:
         return here, here
 
     def size(self, text: str) -> Cell:
-        if text == "ᶜ":
+        if text in ("ᶜ", _COLUMN):
             return COLUMN
-        if text == "ˢ":
+        if text in ("ˢ", _SCALAR):
             return SCALAR
         return self.variable(text, Sort.SIZE)
 
