@@ -1176,3 +1176,18 @@ def test_register_builtin_reads_the_ascii_spelling() -> None:
         assert pformat(infer(program)) == "(It[float64⁰], It[float64⁰]) → float64⁰"
     finally:
         del BUILTINS["fma3"]
+
+
+def test_a_deep_signature_registers_and_types_its_calls() -> None:
+    """The Earley reader failed on a 1,000-deep signature with a RecursionError inside lark's
+    VisitError after 12–16 s; reading, compiling and using one 10,000 deep needs no recursion."""
+    from typeinf.signatures import BUILTINS
+
+    assert sys.getrecursionlimit() <= 1100
+    depth = 10_000
+    typeinf.register_builtin("deep", "(T₀¹) → " * depth + "T₀¹")
+    try:
+        type_ = infer(iterir.parse("deep(1.0)"))
+        assert pformat(type_) == "(float64⁰) → " * (depth - 1) + "float64⁰"
+    finally:
+        del BUILTINS["deep"]
