@@ -1069,7 +1069,8 @@ def test_the_types_of_programs_read_back(generated: tuple[typeinf.Type, object])
 #: The notation's tokens and near misses, for texts that get further than random characters.
 TOKENS = ["T₀", "T₁", "T", "Tx", "¹", "⁰", "ᶜ", "ˢ", "₀", "(", ")", "[", "]", "{", "}", ",", ":", "::",
           "→", "⇒", "…", "…₀", "It", "L", "ItOrVal₀", "ItOrVal", "True", "Truex", "where", "whereT₀",
-          "float64", "Vertex", "4", "f", " ", "\n", "@", "\x00", "\U0001f600"]  # fmt: skip
+          "float64", "Vertex", "4", "f", " ", "\n", "@", "\x00", "\U0001f600",
+          "->", "=>", "...", "...3", "T0", "T0x", "^1", "^c", "^s", "^", "ItOrVal0", "0"]  # fmt: skip
 
 
 @st.composite
