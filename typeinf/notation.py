@@ -1,9 +1,10 @@
 """Printing types in GT4Py's notation: compact (`Val(kind, dtype, size)` only) or located.
 
 Variables are numbered from 0 in order of first occurrence in a depth-first walk over the fields
-in constructor order (docs/notation.md); the compact notation skips location fields in that
-walk. Located output is character for character GT4Py 1.0.3's. Both passes use explicit stacks,
-so the type of a 100,000-level program prints without recursion.
+in constructor order (docs/notation.md); the compact notation skips the location fields it leaves
+out (those that reading gives back: `_shown_locations`). Located output is character for
+character GT4Py 1.0.3's. The passes use explicit stacks, so the type of a 100,000-level program
+prints without recursion.
 """
 
 from __future__ import annotations
@@ -300,10 +301,12 @@ class Printer:
 
 
 def _shown_locations(types: list[Type]) -> frozenset[int]:
-    """The iterators, rows of iterators and added structures whose locations the compact notation
-    must show, because the reader would not give them back (`reader`: a compact `It[d¹]` is one
-    fresh location, a row's and a structure's left-out locations fresh variables): every other
-    one. A location variable counts once per place it is printed at, over the printed tree."""
+    """The iterators, rows of iterators and added structures (by id) whose locations the compact
+    notation must show because reading would not give them back: the reader makes a compact
+    `It[d¹]` stand on one fresh location, and a row's or a structure's left-out locations fresh
+    variables, so only locations that are such variables, printed at that one place, can be left
+    out. A location variable is counted once per place it is printed at, over the printed tree
+    (a part shared by two others is printed twice)."""
     counts: dict[int, int] = {}
     structures: dict[int, Cell] = {}
     on_path: set[int] = set()
@@ -339,11 +342,12 @@ def _shown_locations(types: list[Type]) -> frozenset[int]:
             return find(current) is find(defined) and private(current, 2)
         if ctor is VALTUPLE:  # compact, its items read as `It[d¹]`, its rest as `(It[T¹], …)ᵣ`
             _, dtypes, _, current, defined = cell.args
-            (*known, rest), (*locations, _) = row_items(dtypes), row_items(defined)
-            if not known[0]:
+            items, rest = row_items(dtypes)
+            locations, _ = row_items(defined)
+            if not items:  # all unknown: a fresh current location and a fresh row, when read
                 return private(current) and private(defined)
-            alone = len(known[0]) == 1 and find(rest).ctor is DEMPTY and len(locations[0]) == 1
-            return alone and find(current) is find(locations[0][0]) and private(current, 2)
+            alone = len(items) == 1 and find(rest).ctor is DEMPTY and len(locations) == 1
+            return alone and find(current) is find(locations[0]) and private(current, 2)
         return all(private(cell.args[i]) for i in ctor.locations)
 
     return frozenset(key for key, cell in structures.items() if not hidden(cell))
