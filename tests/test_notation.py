@@ -40,6 +40,7 @@ from typeinf.constructors import (
     loc,
     prim,
     row,
+    row_items,
 )
 from typeinf.notation import to_ascii
 from typeinf.terms import FAMILIES, Cell, Sort, Type, find, make, roots, var
@@ -297,7 +298,8 @@ def test_the_compact_notation_reads_back_as_exactly_as_the_located_one(
 
 def _hides_locations(type_: Type) -> bool:
     """Whether a value's or an `ItOrVal`'s locations, which no notation prints, are other than
-    what reading gives them (ANYWHERE, fresh variables), or a row of values stays open."""
+    what reading gives them (ANYWHERE, fresh variables), or a row of values has known items (it
+    prints as the tuple of its items, which `is_instance` does not take for the row)."""
     for cell in _cells(type_):
         if cell.ctor is VAL:
             kind, current, defined = find(cell.args[0]), find(cell.args[3]), find(cell.args[4])
@@ -305,8 +307,8 @@ def _hides_locations(type_: Type) -> bool:
                 return True
             if kind.ctor is None:
                 return True
-        elif cell.ctor is VALTUPLE or cell.ctor is VALLISTTUPLE:
-            return True
+        elif cell.ctor in (VALTUPLE, VALLISTTUPLE) and row_items(cell.args[1])[0]:
+            return True  # printed as a tuple, read back as one
     return False
 
 
