@@ -11,8 +11,11 @@ import sys
 import pytest
 
 import iterir
+import typeinf
 from tests.conftest import ROOT
 from typeinf.cli import main
+from typeinf.notation import to_ascii
+from typeinf.terms import FencilType
 
 EXAMPLE = ROOT / "examples" / "laplacian.itir"
 
@@ -74,12 +77,17 @@ def test_console_script_is_installed() -> None:
 def test_infer_prints_the_type(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["infer", str(EXAMPLE)]) == 0
     assert capsys.readouterr().out == (
-        "{lap :: (It[float64⁰]) → float64⁰, laplacian(It[float64ᶜ], It[float64ᶜ], int32ˢ, int32ˢ, "
-        "int32ˢ)}\n"
+        "lap :: (It[float64⁰]) → float64⁰\n"
+        "{laplacian(It[ANYWHERE, T₀, float64ᶜ], It[ANYWHERE, T₀, float64ᶜ], int32ˢ, int32ˢ, int32ˢ)}\n"
     )
     assert main(["infer", str(EXAMPLE), "--locations"]) == 0
     assert capsys.readouterr().out.startswith(
-        "{lap :: (It[T₁, T₁, float64⁰]) → float64⁰, laplacian("
+        "lap :: (It[T₁, T₁, float64⁰]) → float64⁰\n{laplacian("
+    )
+    assert main(["infer", str(EXAMPLE), "--one-line"]) == 0
+    assert capsys.readouterr().out == (
+        "{lap :: (It[float64⁰]) → float64⁰, laplacian(It[ANYWHERE, T₁, float64ᶜ], "
+        "It[ANYWHERE, T₁, float64ᶜ], int32ˢ, int32ˢ, int32ˢ)}\n"
     )
 
 
@@ -156,15 +164,13 @@ def test_readme_example_with_offset_provider(capsys: pytest.CaptureFixture[str])
         "--locations",
     ]
     assert main(args) == 0
-    assert capsys.readouterr().out == (
-        "{sum_edges :: (It[Vertex, Edge, float64⁰]) → float64⁰, edge_sum(It[ANYWHERE, Edge, "
-        "float64ᶜ], It[ANYWHERE, Vertex, float64ᶜ], int32ˢ)}\n"
+    expected = (
+        "sum_edges :: (It[Vertex, Edge, float64⁰]) → float64⁰\n"
+        "{edge_sum(It[ANYWHERE, Edge, float64ᶜ], It[ANYWHERE, Vertex, float64ᶜ], int32ˢ)}\n"
     )
+    assert capsys.readouterr().out == expected
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert (
-        "{sum_edges :: (It[Vertex, Edge, float64⁰]) → float64⁰, edge_sum(It[ANYWHERE, Edge"
-        in readme
-    )
+    assert expected in readme
 
 
 def test_infer_all_defs_and_several_files(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -272,3 +278,67 @@ def test_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
             "--verbose",
         )
     )
+
+
+# -- readable output for programs (issue 12, item 6) ----------------------------------------------
+NABLA = ["infer", str(ROOT / "examples" / "nabla.itir"), "--offset-provider"]
+NABLA += [str(ROOT / "examples" / "nabla.offsets.json")]
+
+
+def test_a_fencil_prints_one_line_per_definition_each_read_back_alone(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(NABLA) == 0
+    lines = capsys.readouterr().out.splitlines()
+    provider = json.loads((ROOT / "examples" / "nabla.offsets.json").read_text(encoding="utf-8"))
+    fencil = typeinf.infer(
+        iterir.load(str(ROOT / "examples" / "nabla.itir")), typeinf.load_offset_provider(provider)
+    )
+    assert isinstance(fencil, FencilType)
+    names = [d.name for d in fencil.definitions]
+    assert [line.split(" :: ")[0] for line in lines[:-1]] == names
+    assert lines[-1].startswith("{nabla(")
+    for line in lines:  # each numbered from 0, with its own `where` clause: it reads alone
+        assert typeinf.pformat(typeinf.parse_type(line)) == line
+    assert main([*NABLA, "--one-line"]) == 0
+    (one,) = capsys.readouterr().out.splitlines()
+    assert one == typeinf.pformat(fencil)
+
+
+def test_shared_names_relate_a_nodes_type_to_its_parents(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("λ(a) → sqrt(·a)"))
+    assert main(["infer", "-", "--all", "--shared-names"]) == 0
+    shared = capsys.readouterr().out.splitlines()
+    assert shared[0].endswith(":: (It[T₂, T₂, T₀¹]) → T₀¹")
+    assert shared[1].endswith("a :: It[T₂, T₂, T₀¹]")  # the parameter: the same T₀ and T₂
+    assert shared[-1] == "where T₀: float"
+    monkeypatch.setattr(sys, "stdin", io.StringIO("λ(a) → sqrt(·a)"))
+    assert main(["infer", "-", "--all"]) == 0
+    alone = capsys.readouterr().out.splitlines()
+    assert alone[1].endswith("a :: It[T₀¹] where T₀: float")  # numbered on its own line
+    assert main(["infer", str(EXAMPLE), "--shared-names"]) == 2
+    assert "--shared-names numbers the types of --all" in capsys.readouterr().err
+
+
+def test_ascii_spells_every_printed_type(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for options in ([], ["--one-line"], ["--defs"], ["--all"], ["--all", "--shared-names"]):
+        assert main([*NABLA, "--locations", *options]) == 0
+        unicode = capsys.readouterr().out
+        assert main([*NABLA, "--locations", "--ascii", *options]) == 0
+        ascii_ = capsys.readouterr().out
+        if "--all" not in options:  # the node's text, IR, is left as it is
+            assert ascii_.isascii()
+        types = [
+            line.rpartition(" :: ")[2] if "--all" in options else line
+            for line in ascii_.splitlines()
+        ]
+        assert types == [
+            to_ascii(line.rpartition(" :: ")[2] if "--all" in options else line)
+            for line in unicode.splitlines()
+        ]
+    assert main(["explain", f"{EXAMPLE}:4:13", "--ascii"]) == 0
+    assert "\n  :: It[float64^0]\n" in capsys.readouterr().out

@@ -135,7 +135,9 @@ def test_rows_of_values_meet_argument_rows_by_their_rule() -> None:
     stencil = parse_type("(It[T₀¹], It[T₂¹]) → T₀¹")
     lift = Scheme(lifted).instantiate()
     assert not unify(c.fixed_params(lift)[0], stencil)  # type: ignore[index]  # lift takes one
-    assert pformat(find(lift).args[1]) == "(It[T₀²], It[T₁²]) → It[T₀²]"
+    # The lifted function's row has its dtypes now, but not yet its items' defined locations
+    # (`_`): the compact notation shows the current location the items share.
+    assert pformat(find(lift).args[1]) == "(It[T₃, _, T₀²], It[T₃, _, T₁²]) → It[T₀²]"
 
 
 def test_the_grammar_builtins_have_a_rule_each() -> None:

@@ -11,7 +11,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from typeinf import TypeSyntaxError, parse_type, pformat
+import iterir
+from tests.welltyped import well_typed_programs
+from typeinf import TypeSyntaxError, infer, infer_all, is_instance, parse_type, pformat
 from typeinf.constructors import (
     ANYWHERE,
     COLUMN,
@@ -33,12 +35,15 @@ from typeinf.constructors import (
     VALLISTTUPLE,
     VALTUPLE,
     VALUE,
+    VALUE_KIND,
     constant,
     loc,
     prim,
     row,
+    row_items,
 )
-from typeinf.terms import FAMILIES, Cell, Sort, find, make, var
+from typeinf.notation import to_ascii
+from typeinf.terms import FAMILIES, Cell, Sort, Type, find, make, roots, var
 
 
 @st.composite
@@ -236,3 +241,121 @@ def test_an_empty_row_of_values_keeps_its_hidden_numbers() -> None:
 def test_malformed_types(text: str, message: str) -> None:
     with pytest.raises(TypeSyntaxError, match=message.replace("(", r"\(")):
         parse_type(text)
+
+
+# -- the compact notation reads back to what it means (issue 12, item 2) ------------------------
+def _exact(type_: Type, text: str, locations: bool | None = None) -> tuple[bool, bool]:
+    """Whether `type_` and `text` read back are instances of each other, each way."""
+    back = parse_type(text, locations=locations)
+    return is_instance(type_, back), is_instance(back, type_)
+
+
+@pytest.mark.parametrize(
+    ("program", "compact"),
+    [
+        ("λ(x) → ·x + 1.0", "(It[float64⁰]) → float64⁰"),
+        ("λ(a, b) → ·a + ·b", "(It[T₀¹], It[T₀¹]) → T₀¹ where T₀: numeric"),
+        ("λ(x) → ·⟪iₒ, 1ₒ⟫(x) - ·x", "(It[T₀¹]) → T₀¹ where T₀: numeric"),
+        ("deref", "(It[T₀¹]) → T₀¹"),
+        ("λ(a, b) → ·{a, b}", "(It[T₂, T₂, T₀¹], It[T₂, T₂, T₃¹]) → (T₀, T₃)¹"),
+        ("⟪iₒ, 1ₒ⟫", "(It[T₂, T₃, T₀¹]) → It[T₄, T₃, T₀¹]"),
+        ("can_deref", "(It[T₂, T₃, T₀¹]) → bool¹"),
+    ],
+)
+def test_a_stencil_pinned_with_its_compact_type_is_that_type(program: str, compact: str) -> None:
+    """A compact `It[d]` is an iterator that can be dereferenced (one fresh location for both);
+    an iterator whose locations say more is printed with them, even in the compact notation."""
+    type_ = infer(iterir.parse(program))
+    assert pformat(type_) == compact
+    assert _exact(type_, compact) == (True, True)
+
+
+def test_a_compact_iterator_stands_where_its_field_is_defined() -> None:
+    assert pformat(parse_type("(It[float64ᶜ]) → float64ᶜ"), locations=True) == (
+        "(It[T₀, T₀, float64ᶜ]) → float64ᶜ"
+    )
+    # GT4Py's located notation, where `It[d]` is an iterator standing nowhere in particular.
+    assert pformat(parse_type("It[float64ᶜ]", locations=True), locations=True) == "It[float64ᶜ]"
+    # Read back, the two iterators of one location are not two fresh ones.
+    shared = "(It[T₂, T₂, T₀¹], It[T₂, T₂, T₃¹]) → T₀¹"
+    assert pformat(parse_type(shared)) == shared
+
+
+@given(well_typed_programs)
+def test_the_compact_notation_reads_back_as_exactly_as_the_located_one(
+    generated: tuple[iterir.Node, Type],
+) -> None:
+    """For every node of a well-typed program: the compact text and the located one, read back,
+    are each the type, or both miss the same (the located notation prints no locations of a
+    value nor of an `ItOrVal`); a type without those reads back exactly."""
+    program, _ = generated
+    for type_ in infer_all(program).values():
+        compact = _exact(type_, pformat(type_))
+        assert compact == _exact(type_, pformat(type_, locations=True), locations=True)
+        if not _hides_locations(type_):
+            assert compact == (True, True), pformat(type_, locations=True)
+
+
+def _hides_locations(type_: Type) -> bool:
+    """Whether a value's or an `ItOrVal`'s locations, which no notation prints, are other than
+    what reading gives them (ANYWHERE, fresh variables), or a row of values has known items (it
+    prints as the tuple of its items, which `is_instance` does not take for the row)."""
+    for cell in _cells(type_):
+        if cell.ctor is VAL:
+            kind, current, defined = find(cell.args[0]), find(cell.args[3]), find(cell.args[4])
+            if kind.ctor is VALUE_KIND and (current is not ANYWHERE or defined is not ANYWHERE):
+                return True
+            if kind.ctor is None:
+                return True
+        elif cell.ctor in (VALTUPLE, VALLISTTUPLE) and row_items(cell.args[1])[0]:
+            return True  # printed as a tuple, read back as one
+    return False
+
+
+def _cells(type_: Type) -> list[Cell]:
+    seen: dict[int, Cell] = {}
+    stack = list(roots(type_))
+    while stack:
+        cell = find(stack.pop())
+        if id(cell) not in seen:
+            seen[id(cell)] = cell
+            stack.extend(cell.args)
+    return list(seen.values())
+
+
+# -- the ASCII spelling (issue 12, item 6) -------------------------------------------------------
+@given(types(), st.booleans())
+def test_the_ascii_spelling_of_a_type_reads_back_to_the_same_type(
+    type_: Cell, locations: bool
+) -> None:
+    text = pformat(type_, locations=locations)
+    spelled = to_ascii(text)
+    assert spelled.isascii()
+    assert pformat(parse_type(spelled, locations=locations), locations=locations) == pformat(
+        parse_type(text, locations=locations), locations=locations
+    )
+
+
+@given(well_typed_programs)
+def test_the_ascii_spelling_of_every_inferred_type_reads_back(
+    generated: tuple[iterir.Node, Type],
+) -> None:
+    program, _ = generated
+    for type_ in [infer(program), *infer_all(program).values()]:
+        for locations in (False, True):
+            text = pformat(type_, locations=locations)
+            back = parse_type(to_ascii(text), locations=locations or None)
+            assert pformat(back, locations=locations) == pformat(
+                parse_type(text, locations=locations or None), locations=locations
+            )
+
+
+def test_the_ascii_spelling_has_every_character_of_the_notation() -> None:
+    assert to_ascii("((It[T₂, …₃, T¹²], …)₀ → T₄ᶜ) ⇒ ItOrVal₁₀[(T₅, T₆):T₇ˢ]") == (
+        "((It[T2, ...3, T^12], ...)0 -> T4^c) => ItOrVal10[(T5, T6):T7^s]"
+    )
+    assert pformat(parse_type("(L[...2, 4, True]^1, ...) -> T0^1")) == "(L[…₀, 4, True]¹, …) → T₂¹"
+    # A digit after `T` is a variable's number unless more of a name follows.
+    assert pformat(parse_type("It[T1, T0x, float64^c]")) == "It[T₀, T0x, float64ᶜ]"
+    with pytest.raises(TypeSyntaxError, match="not a type at column 11"):
+        parse_type("(T0^1) -> )")

@@ -22,6 +22,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import iterir
 import typeinf.reader
 from tests.welltyped import well_typed_programs
 from typeinf import TypeSyntaxError, infer, infer_all, parse_type, pformat
@@ -70,17 +71,17 @@ PROJECT_READS = [
     ),
     (
         "(It[T₂, T₃, T₀¹]) → bool¹",
-        "(It[T₀¹]) → bool¹",
+        "(It[T₂, T₃, T₀¹]) → bool¹",
         "(It[T₂, T₃, T₀¹]) → bool¹",
     ),
     (
         "((It[T₂, …₃, T¹], …)₀ → T₄¹) → (It[T₅, …₃, T¹], …)₀ → It[T₅, T₂, T₄¹]",
-        "((It[T¹], …)₀ → T₂¹) → (It[T¹], …)₀ → It[T₂¹]",
+        "((It[T₂, …₃, T¹], …)₀ → T₄¹) → (It[T₅, …₃, T¹], …)₀ → It[T₅, T₂, T₄¹]",
         "((It[T₂, …₃, T¹], …)₀ → T₄¹) → (It[T₅, …₃, T¹], …)₀ → It[T₅, T₂, T₄¹]",
     ),
     (
         "((T₀ˢ):(It[T₂, …₃, Tˢ], …)₁ → T₀ˢ, boolˢ, T₀ˢ) → (It[T₂, …₃, Tᶜ], …)₁ → T₀ᶜ",
-        "((T₀ˢ):(It[Tˢ], …)₁ → T₀ˢ, boolˢ, T₀ˢ) → (It[Tᶜ], …)₁ → T₀ᶜ",
+        "((T₀ˢ):(It[T₂, …₃, Tˢ], …)₁ → T₀ˢ, boolˢ, T₀ˢ) → (It[T₂, …₃, Tᶜ], …)₁ → T₀ᶜ",
         "((T₀ˢ):(It[T₂, …₃, Tˢ], …)₁ → T₀ˢ, boolˢ, T₀ˢ) → (It[T₂, …₃, Tᶜ], …)₁ → T₀ᶜ",
     ),
     (
@@ -138,7 +139,7 @@ PROJECT_READS = [
             "{column_sum(It[ANYWHERE, T₀, float64ᶜ], It[ANYWHERE, T₀, float64ᶜ], int32ˢ, int32ˢ, "
             "int32ˢ)}"
         ),
-        "{column_sum(It[float64ᶜ], It[float64ᶜ], int32ˢ, int32ˢ, int32ˢ)}",
+        "{column_sum(It[ANYWHERE, T₀, float64ᶜ], It[ANYWHERE, T₀, float64ᶜ], int32ˢ, int32ˢ, int32ˢ)}",
         (
             "{column_sum(It[ANYWHERE, T₀, float64ᶜ], It[ANYWHERE, T₀, float64ᶜ], int32ˢ, int32ˢ, "
             "int32ˢ)}"
@@ -146,12 +147,12 @@ PROJECT_READS = [
     ),
     (
         "sum_edges :: (It[Vertex, Edge, float64⁰]) → float64⁰",
-        "sum_edges :: (It[float64⁰]) → float64⁰",
+        "sum_edges :: (It[Vertex, Edge, float64⁰]) → float64⁰",
         "sum_edges :: (It[Vertex, Edge, float64⁰]) → float64⁰",
     ),
     (
         "{edge_sum(It[ANYWHERE, Edge, float64ᶜ], It[ANYWHERE, Vertex, float64ᶜ], int32ˢ)}",
-        "{edge_sum(It[float64ᶜ], It[float64ᶜ], int32ˢ)}",
+        "{edge_sum(It[ANYWHERE, Edge, float64ᶜ], It[ANYWHERE, Vertex, float64ᶜ], int32ˢ)}",
         "{edge_sum(It[ANYWHERE, Edge, float64ᶜ], It[ANYWHERE, Vertex, float64ᶜ], int32ˢ)}",
     ),
     (
@@ -179,7 +180,7 @@ PROJECT_READS = [
             "{hdiff(It[ANYWHERE, T₀, float64ᶜ], It[ANYWHERE, T₀, float64ᶜ], It[ANYWHERE, T₀, "
             "float64ᶜ], int32ˢ, int32ˢ, int32ˢ)}"
         ),
-        "{hdiff(It[float64ᶜ], It[float64ᶜ], It[float64ᶜ], int32ˢ, int32ˢ, int32ˢ)}",
+        "{hdiff(It[ANYWHERE, T₀, float64ᶜ], It[ANYWHERE, T₀, float64ᶜ], It[ANYWHERE, T₀, float64ᶜ], int32ˢ, int32ˢ, int32ˢ)}",
         (
             "{hdiff(It[ANYWHERE, T₀, float64ᶜ], It[ANYWHERE, T₀, float64ᶜ], It[ANYWHERE, T₀, "
             "float64ᶜ], int32ˢ, int32ˢ, int32ˢ)}"
@@ -195,7 +196,7 @@ PROJECT_READS = [
             "{laplacian(It[ANYWHERE, T₀, float64ᶜ], It[ANYWHERE, T₀, float64ᶜ], int32ˢ, int32ˢ, "
             "int32ˢ)}"
         ),
-        "{laplacian(It[float64ᶜ], It[float64ᶜ], int32ˢ, int32ˢ, int32ˢ)}",
+        "{laplacian(It[ANYWHERE, T₀, float64ᶜ], It[ANYWHERE, T₀, float64ᶜ], int32ˢ, int32ˢ, int32ˢ)}",
         (
             "{laplacian(It[ANYWHERE, T₀, float64ᶜ], It[ANYWHERE, T₀, float64ᶜ], int32ˢ, int32ˢ, "
             "int32ˢ)}"
@@ -203,7 +204,7 @@ PROJECT_READS = [
     ),
     (
         "edge_average :: (It[Edge, Vertex, float64⁰], It[T₁, T₁, float64⁰]) → float64⁰",
-        "edge_average :: (It[float64⁰], It[float64⁰]) → float64⁰",
+        "edge_average :: (It[Edge, Vertex, float64⁰], It[float64⁰]) → float64⁰",
         "edge_average :: (It[Edge, Vertex, float64⁰], It[T₁, T₁, float64⁰]) → float64⁰",
     ),
     (
@@ -211,7 +212,7 @@ PROJECT_READS = [
             "pnabla :: (It[Vertex, Vertex, float64⁰], It[Vertex, Edge, float64⁰], It[T₁, T₁, "
             "L[float64, 7, True]⁰], It[T₂, T₂, float64⁰]) → float64⁰"
         ),
-        "pnabla :: (It[float64⁰], It[float64⁰], It[L[float64, 7, True]⁰], It[float64⁰]) → float64⁰",
+        "pnabla :: (It[Vertex, Vertex, float64⁰], It[Vertex, Edge, float64⁰], It[L[float64, 7, True]⁰], It[float64⁰]) → float64⁰",
         (
             "pnabla :: (It[Vertex, Vertex, float64⁰], It[Vertex, Edge, float64⁰], It[T₁, T₁, "
             "L[float64, 7, True]⁰], It[T₂, T₂, float64⁰]) → float64⁰"
@@ -225,8 +226,7 @@ PROJECT_READS = [
             "float64ᶜ])}"
         ),
         (
-            "{nabla(int32ˢ, It[float64ᶜ], It[float64ᶜ], It[float64ᶜ], It[float64ᶜ], It[float64ᶜ], "
-            "It[L[float64, 7, True]ᶜ], It[float64ᶜ])}"
+            "{nabla(int32ˢ, It[ANYWHERE, Vertex, float64ᶜ], It[ANYWHERE, Vertex, float64ᶜ], It[ANYWHERE, Vertex, float64ᶜ], It[ANYWHERE, Edge, float64ᶜ], It[ANYWHERE, Edge, float64ᶜ], It[ANYWHERE, Vertex, L[float64, 7, True]ᶜ], It[ANYWHERE, Vertex, float64ᶜ])}"
         ),
         (
             "{nabla(int32ˢ, It[ANYWHERE, Vertex, float64ᶜ], It[ANYWHERE, Vertex, float64ᶜ], "
@@ -259,7 +259,7 @@ PROJECT_READS = [
             "forward :: (It[T₀, T₀, float64ᶜ], It[T₀, T₀, float64ᶜ], It[T₀, T₀, float64ᶜ], It[T₀, "
             "T₀, float64ᶜ]) → (float64, float64)ᶜ"
         ),
-        "forward :: (It[float64ᶜ], It[float64ᶜ], It[float64ᶜ], It[float64ᶜ]) → (float64, float64)ᶜ",
+        "forward :: (It[T₀, T₀, float64ᶜ], It[T₀, T₀, float64ᶜ], It[T₀, T₀, float64ᶜ], It[T₀, T₀, float64ᶜ]) → (float64, float64)ᶜ",
         (
             "forward :: (It[T₀, T₀, float64ᶜ], It[T₀, T₀, float64ᶜ], It[T₀, T₀, float64ᶜ], It[T₀, "
             "T₀, float64ᶜ]) → (float64, float64)ᶜ"
@@ -270,7 +270,7 @@ PROJECT_READS = [
             "solve :: (It[T₀, T₀, float64ᶜ], It[T₀, T₀, float64ᶜ], It[T₀, T₀, float64ᶜ], It[T₀, T₀, "
             "float64ᶜ]) → float64ᶜ"
         ),
-        "solve :: (It[float64ᶜ], It[float64ᶜ], It[float64ᶜ], It[float64ᶜ]) → float64ᶜ",
+        "solve :: (It[T₀, T₀, float64ᶜ], It[T₀, T₀, float64ᶜ], It[T₀, T₀, float64ᶜ], It[T₀, T₀, float64ᶜ]) → float64ᶜ",
         (
             "solve :: (It[T₀, T₀, float64ᶜ], It[T₀, T₀, float64ᶜ], It[T₀, T₀, float64ᶜ], It[T₀, T₀, "
             "float64ᶜ]) → float64ᶜ"
@@ -283,8 +283,7 @@ PROJECT_READS = [
             "int32ˢ)}"
         ),
         (
-            "{tridiagonal(It[float64ᶜ], It[float64ᶜ], It[float64ᶜ], It[float64ᶜ], It[float64ᶜ], "
-            "int32ˢ, int32ˢ, int32ˢ)}"
+            "{tridiagonal(It[ANYWHERE, T₀, float64ᶜ], It[ANYWHERE, T₀, float64ᶜ], It[ANYWHERE, T₀, float64ᶜ], It[ANYWHERE, T₀, float64ᶜ], It[ANYWHERE, T₀, float64ᶜ], int32ˢ, int32ˢ, int32ˢ)}"
         ),
         (
             "{tridiagonal(It[ANYWHERE, T₀, float64ᶜ], It[ANYWHERE, T₀, float64ᶜ], It[ANYWHERE, T₀, "
@@ -315,7 +314,7 @@ PROJECT_READS = [
     (
         "(It[T₀¹]) → T₀¹",
         "(It[T₀¹]) → T₀¹",
-        "(It[T₂, T₃, T₀¹]) → T₀¹",
+        "(It[T₂, T₂, T₀¹]) → T₀¹",
     ),
     (
         "T₀¹",
@@ -345,36 +344,36 @@ PROJECT_READS = [
     (
         "((It[T¹], …)₀ → T₂¹) → (It[T¹], …)₀ → It[T₂¹]",
         "((It[T¹], …)₀ → T₂¹) → (It[T¹], …)₀ → It[T₂¹]",
-        "((It[T₂, …₃, T¹], …)₀ → T₄¹) → (It[T₅, …₆, T¹], …)₀ → It[T₇, T₈, T₄¹]",
+        "((It[T₂, …₃, T¹], …)₀ → T₄¹) → (It[T₅, …₆, T¹], …)₀ → It[T₇, T₇, T₄¹]",
     ),
     (
         "() → It[T₁⁰]",
         "() → It[T₀¹]",
-        "() → It[T₂, T₃, T₀¹]",
+        "() → It[T₂, T₂, T₀¹]",
     ),
     (
         "() → It[T₁, T₃, T₂⁰]",
-        "() → It[T₀¹]",
+        "() → It[T₂, T₃, T₀¹]",
         "() → It[T₂, T₃, T₀¹]",
     ),
     (
         "(It[T₀¹]) → It[T₀¹]",
         "(It[T₀¹]) → It[T₀¹]",
-        "(It[T₂, T₃, T₀¹]) → It[T₄, T₅, T₀¹]",
+        "(It[T₂, T₂, T₀¹]) → It[T₃, T₃, T₀¹]",
     ),
     (
         "(It[T₂, T₃, T₀¹]) → It[T₂, T₃, T₀¹]",
-        "(It[T₀¹]) → It[T₀¹]",
+        "(It[T₂, T₃, T₀¹]) → It[T₂, T₃, T₀¹]",
         "(It[T₂, T₃, T₀¹]) → It[T₂, T₃, T₀¹]",
     ),
     (
         "It[T₀¹]",
         "It[T₀¹]",
-        "It[T₂, T₃, T₀¹]",
+        "It[T₂, T₂, T₀¹]",
     ),
     (
         "It[T₂, T₃, T₀¹]",
-        "It[T₀¹]",
+        "It[T₂, T₃, T₀¹]",
         "It[T₂, T₃, T₀¹]",
     ),
     (
@@ -394,7 +393,7 @@ PROJECT_READS = [
     ),
     (
         "(It[T₂, T₃, T₀¹]) → It[T₄, T₃, T₀¹]",
-        "(It[T₀¹]) → It[T₀¹]",
+        "(It[T₂, T₃, T₀¹]) → It[T₄, T₃, T₀¹]",
         "(It[T₂, T₃, T₀¹]) → It[T₄, T₃, T₀¹]",
     ),
     (
@@ -405,7 +404,7 @@ PROJECT_READS = [
     (
         "(It[float64ᶜ]) → float64ᶜ",
         "(It[float64ᶜ]) → float64ᶜ",
-        "(It[T₀, T₁, float64ᶜ]) → float64ᶜ",
+        "(It[T₀, T₀, float64ᶜ]) → float64ᶜ",
     ),
     (
         "(float64ᶜ, float64ᶜ) → float64ᶜ",
@@ -463,7 +462,7 @@ MADE_READS = [
     (
         "It[(T₁, T₂):T₃⁴]",
         "It[(T₀, T₁):T₂³]",
-        "It[T₄, T₅, (T₀, T₁):T₂³]",
+        "It[T₄, T₄, (T₀, T₁):T₂³]",
     ),
     (
         "(T₀):(It[T¹], …)₂",
@@ -502,17 +501,17 @@ MADE_READS = [
     ),
     (
         "(It[Vertex, …₃, Tᶜ], …)₁",
-        "(It[Tᶜ], …)₀",
+        "(It[Vertex, …₁, Tᶜ], …)₀",
         "(It[Vertex, …₁, Tᶜ], …)₀",
     ),
     (
         "(It[T, …₃, Tᶜ], …)₁",
-        "(It[Tᶜ], …)₀",
+        "(It[T, …₁, Tᶜ], …)₀",
         "(It[T, …₁, Tᶜ], …)₀",
     ),
     (
         "(T₀):(It[T, …₃, T¹], …)₂",
-        "(T₀):(It[T²], …)₁",
+        "(T₀):(It[T, …₃, T²], …)₁",
         "(T₀):(It[T, …₃, T²], …)₁",
     ),
     (
@@ -522,7 +521,7 @@ MADE_READS = [
     ),
     (
         "It[T₀, Vertex, L[T₁, 4, False]ˢ]",
-        "It[L[T₀, 4, False]ˢ]",
+        "It[T₁, Vertex, L[T₀, 4, False]ˢ]",
         "It[T₁, Vertex, L[T₀, 4, False]ˢ]",
     ),
     (
@@ -643,7 +642,7 @@ MADE_READS = [
     (
         "(It[T₀¹], T₂ˢ) ⇒ T₀¹ where T₀: float",
         "(It[T₀¹], T₂ˢ) ⇒ T₀¹ where T₀: float",
-        "(It[T₂, T₃, T₀¹], T₄ˢ) ⇒ T₀¹ where T₀: float",
+        "(It[T₂, T₂, T₀¹], T₃ˢ) ⇒ T₀¹ where T₀: float",
     ),
     (
         "f :: (T₀¹) → T₀¹ where T₀: numeric",
@@ -668,7 +667,7 @@ MADE_READS = [
     (
         "It[((T₀, T₂), (T₃)):T₄ˢ]",
         "It[((T₀, T₁), (T₂)):T₃ˢ]",
-        "It[T₄, T₅, ((T₀, T₁), (T₂)):T₃ˢ]",
+        "It[T₄, T₄, ((T₀, T₁), (T₂)):T₃ˢ]",
     ),
     (
         "((T₀, T₂), (T₃) → T₀)",
@@ -1070,7 +1069,8 @@ def test_the_types_of_programs_read_back(generated: tuple[typeinf.Type, object])
 #: The notation's tokens and near misses, for texts that get further than random characters.
 TOKENS = ["T₀", "T₁", "T", "Tx", "¹", "⁰", "ᶜ", "ˢ", "₀", "(", ")", "[", "]", "{", "}", ",", ":", "::",
           "→", "⇒", "…", "…₀", "It", "L", "ItOrVal₀", "ItOrVal", "True", "Truex", "where", "whereT₀",
-          "float64", "Vertex", "4", "f", " ", "\n", "@", "\x00", "\U0001f600"]  # fmt: skip
+          "float64", "Vertex", "4", "f", " ", "\n", "@", "\x00", "\U0001f600",
+          "->", "=>", "...", "...3", "T0", "T0x", "^1", "^c", "^s", "^", "ItOrVal0", "0"]  # fmt: skip
 
 
 @st.composite
@@ -1166,3 +1166,29 @@ def test_the_reader_does_not_import_lark() -> None:
     imported = [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
     imported += [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
     assert not [name for name in imported if name.split(".")[0] == "lark"]
+
+
+def test_register_builtin_reads_the_ascii_spelling() -> None:
+    from typeinf.signatures import BUILTINS
+
+    typeinf.register_builtin("fma3", "(T0^1, T0^1, T0^1) -> T0^1 where T0: float")
+    try:
+        program = iterir.parse("λ(a, b) → fma3(·a, ·b, 1.0)")
+        assert pformat(infer(program)) == "(It[float64⁰], It[float64⁰]) → float64⁰"
+    finally:
+        del BUILTINS["fma3"]
+
+
+def test_a_deep_signature_registers_and_types_its_calls() -> None:
+    """The Earley reader failed on a 1,000-deep signature with a RecursionError inside lark's
+    VisitError after 12–16 s; reading, compiling and using one 10,000 deep needs no recursion."""
+    from typeinf.signatures import BUILTINS
+
+    assert sys.getrecursionlimit() <= 1100
+    depth = 10_000
+    typeinf.register_builtin("deep", "(T₀¹) → " * depth + "T₀¹")
+    try:
+        type_ = infer(iterir.parse("deep(1.0)"))
+        assert pformat(type_) == "(float64⁰) → " * (depth - 1) + "float64⁰"
+    finally:
+        del BUILTINS["deep"]

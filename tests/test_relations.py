@@ -142,7 +142,10 @@ def test_no_relation_no_change() -> None:
 # -- generalization -------------------------------------------------------------------------------
 def test_an_open_relation_is_part_of_the_definitions_type() -> None:
     text = FENCIL.format("g = λ(x, y) → larger(x, y);")
-    assert inferred(text) == "{g :: (T₀¹, T₂¹) → T₃¹, f(It[T₄ᶜ], It[T₄ᶜ])} where T₃ = max(T₀, T₂)"
+    assert (
+        inferred(text)
+        == "{g :: (T₀¹, T₂¹) → T₃¹, f(It[ANYWHERE, T₅, T₄ᶜ], It[ANYWHERE, T₅, T₄ᶜ])} where T₃ = max(T₀, T₂)"
+    )
 
 
 def test_a_definition_on_its_own_prints_its_relations_after_its_families() -> None:
@@ -163,9 +166,9 @@ def test_each_use_fires_a_copy_with_its_own_types() -> None:
     )
     assert inferred(text) == (
         "{g :: (T₀¹, T₂¹) → T₃¹, h1 :: () → int32⁴, h2 :: () → float32⁵, k :: (T₆⁷) → T₈⁷,"
-        " m :: (T₉¹⁰) → T₁₁¹⁰, f(It[T₁₂ᶜ], It[T₁₂ᶜ])}"
-        " where T₃ = max(T₀, T₂), T₈ = max(T₆, int64), T₁₁ = max(T₁₃, float32),"
-        " T₁₃ = max(int32, T₉)"
+        " m :: (T₉¹⁰) → T₁₁¹⁰, f(It[ANYWHERE, T₁₃, T₁₂ᶜ], It[ANYWHERE, T₁₃, T₁₂ᶜ])}"
+        " where T₃ = max(T₀, T₂), T₈ = max(T₆, int64), T₁₁ = max(T₁₄, float32),"
+        " T₁₄ = max(int32, T₉)"
     )
 
 

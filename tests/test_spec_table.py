@@ -23,10 +23,14 @@ SPEC = [
     ("tuples", "λ(x) → {·x, 1}", "(It[T₀¹]) → (T₀, int32)¹"),
     ("tuples", "λ(t) → tuple_get(0, t)", "(ItOrVal₀[(T₁):T₂³]) → ItOrVal₀[T₁³]"),
     ("casts", "λ(x) → cast_(·x, float32)", "(It[T₀¹]) → float32¹"),
-    ("shift", "λ(it) → ·⟪Ioffₒ, 1ₒ⟫(it)", "(It[T₀¹]) → T₀¹"),
-    ("neighbors", "λ(it) → reduce(plus, 0.0)(neighbors(V2Eₒ, it))", "(It[float64⁰]) → float64⁰"),
-    ("lift", "↑(λ(x) → ·x)", "(It[T₀¹]) → It[T₀¹]"),
-    ("lift", "λ(a) → (↑(λ(x) → ·x + 1.0))(a)", "(It[float64⁰]) → It[float64⁰]"),
+    ("shift", "λ(it) → ·⟪Ioffₒ, 1ₒ⟫(it)", "(It[T₂, T₃, T₀¹]) → T₀¹"),
+    (
+        "neighbors",
+        "λ(it) → reduce(plus, 0.0)(neighbors(V2Eₒ, it))",
+        "(It[T₁, T₂, float64⁰]) → float64⁰",
+    ),
+    ("lift", "↑(λ(x) → ·x)", "(It[T₂, T₃, T₀¹]) → It[T₂, T₃, T₀¹]"),
+    ("lift", "λ(a) → (↑(λ(x) → ·x + 1.0))(a)", "(It[T₁, T₂, float64⁰]) → It[T₁, T₂, float64⁰]"),
     ("scan", "scan(λ(acc, x) → acc + ·x, True, 0.0)", "(It[float64ᶜ]) → float64ᶜ"),
     (
         "lists",
@@ -38,17 +42,17 @@ SPEC = [
     (
         "fencils",
         "f(a, b) { g = λ(x) → ·x; b ← (g)(a) @ c⟨ IDim: [0, 1) ⟩; }",
-        "{g :: (It[T₀¹]) → T₀¹, f(It[T₂ᶜ], It[T₂ᶜ])}",
+        "{g :: (It[T₀¹]) → T₀¹, f(It[ANYWHERE, T₃, T₂ᶜ], It[ANYWHERE, T₃, T₂ᶜ])}",
     ),
     (
         "fencils",
         "f(a, b) { b ← (λ(x) → ·x + 1.0)(a) @ c⟨ IDim: [0, 1) ⟩; }",
-        "{f(It[float64ᶜ], It[float64ᶜ])}",
+        "{f(It[ANYWHERE, T₀, float64ᶜ], It[ANYWHERE, T₀, float64ᶜ])}",
     ),
     (
         "let-polymorphism",
         "f(a, b) { id = λ(x) → x; b ← (λ(x) → {id(1), id(1.0)}[1] + ·x)(a) @ c⟨ IDim: [0, 1) ⟩; }",
-        "{id :: (T₀) → T₀, f(It[float64ᶜ], It[float64ᶜ])}",
+        "{id :: (T₀) → T₀, f(It[ANYWHERE, T₁, float64ᶜ], It[ANYWHERE, T₁, float64ᶜ])}",
     ),
     (
         "mismatch",

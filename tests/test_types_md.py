@@ -28,12 +28,12 @@ CANONICAL = [
     ("cast_(1.0, int64)", "int64⁰", "int64⁰"),
     (
         "lift",
-        "((It[T¹], …)₀ → T₂¹) → (It[T¹], …)₀ → It[T₂¹]",
+        "((It[T₂, …₃, T¹], …)₀ → T₄¹) → (It[T₅, …₃, T¹], …)₀ → It[T₅, T₂, T₄¹]",
         "((It[T₂, …₃, T¹], …)₀ → T₄¹) → (It[T₅, …₃, T¹], …)₀ → It[T₅, T₂, T₄¹]",
     ),
-    ("↑(λ() → x)", "() → It[T₁⁰]", "() → It[T₁, T₃, T₂⁰]"),
-    ("↑deref", "(It[T₀¹]) → It[T₀¹]", "(It[T₂, T₃, T₀¹]) → It[T₂, T₃, T₀¹]"),
-    ("(↑deref)(x)", "It[T₀¹]", "It[T₂, T₃, T₀¹]"),
+    ("↑(λ() → x)", "() → It[T₁, T₃, T₂⁰]", "() → It[T₁, T₃, T₂⁰]"),
+    ("↑deref", "(It[T₂, T₃, T₀¹]) → It[T₂, T₃, T₀¹]", "(It[T₂, T₃, T₀¹]) → It[T₂, T₃, T₀¹]"),
+    ("(↑deref)(x)", "It[T₂, T₃, T₀¹]", "It[T₂, T₃, T₀¹]"),
     ("{True, 42.0, x}", "(bool, float64, T₀)¹", "(bool, float64, T₀)¹"),
     ("{True, 42.0}[1]", "float64⁰", "float64⁰"),
     (
@@ -42,7 +42,7 @@ CANONICAL = [
         "(ItOrVal₀[(T₁, T₂):T₃⁴]) → ItOrVal₀[T₂⁴]",
     ),
     ("neighbors(V2Eₒ, it)", "L[T₀, T₁, T₂]³", "L[T₀, T₁, T₂]³"),
-    ("⟪iₒ, 1ₒ⟫", "(It[T₀¹]) → It[T₀¹]", "(It[T₂, T₃, T₀¹]) → It[T₄, T₃, T₀¹]"),
+    ("⟪iₒ, 1ₒ⟫", "(It[T₂, T₃, T₀¹]) → It[T₄, T₃, T₀¹]", "(It[T₂, T₃, T₀¹]) → It[T₄, T₃, T₀¹]"),
 ]
 
 

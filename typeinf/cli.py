@@ -34,7 +34,7 @@ from typeinf.diagnostics import (
 from typeinf.docs_pages import pages
 from typeinf.explain import innermost_at, why
 from typeinf.infer import Checked, check
-from typeinf.notation import pformat, type_tree
+from typeinf.notation import Printer, pformat, pformat_lines, to_ascii, type_tree
 from typeinf.offsets import OffsetProvider, read_offset_provider
 from typeinf.snapshots import IR_SUFFIXES, programs, sibling_provider, take
 from typeinf.streams import OutputError, guarded
@@ -86,6 +86,18 @@ def _parser() -> argparse.ArgumentParser:
     )
     shown.add_argument(
         "--defs", action="store_true", help="print only the function definitions' types"
+    )
+    shown.add_argument(
+        "--one-line",
+        action="store_true",
+        help="print a fencil's type on one line, numbered as a whole (GT4Py's form), instead of "
+        "one line per definition and one for the fencil",
+    )
+    infer.add_argument(
+        "--shared-names",
+        action="store_true",
+        help="with --all: number the variables over the whole program, so that a node's type "
+        "can be related to its parent's (one `where` line at the end)",
     )
     infer.add_argument(
         "--json",
@@ -177,6 +189,11 @@ def _common(command: argparse.ArgumentParser) -> None:
         help="print iterator locations (GT4Py 1.0.3's located notation: typeinf docs notation)",
     )
     command.add_argument(
+        "--ascii",
+        action="store_true",
+        help="print types in their ASCII spelling (->, T0, ^1, ^c, ^s: typeinf docs notation)",
+    )
+    command.add_argument(
         "--offset-provider",
         metavar="PROVIDER.json",
         help="offset tags as Dimension or Connectivity, instead of the provider beside "
@@ -258,6 +275,9 @@ def _infer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.max_errors is not None and args.max_errors < 1:
         err.write("typeinf: error: --max-errors must be at least 1\n")
         return EXIT_USAGE
+    if args.shared_names and not args.all:
+        err.write("typeinf: error: --shared-names numbers the types of --all: give both\n")
+        return EXIT_USAGE
     read_provider = functools.cache(read_offset_provider)  # files may share one
     try:
         if args.offset_provider:  # first: a bad one stops before any file
@@ -335,18 +355,25 @@ def _print_report(
         err.write(f"{program.source.filename}: {shown}\n")
         return
     prefix = f"{program.source.filename}: " if many else ""
+    spell = to_ascii if args.ascii else str
     if args.all:
-        for node in iterir.walk(program.node):
-            type_ = checked.types.get(id(node))
-            if type_ is not None:
-                out.write(
-                    f"{program.source.where(node)}: {iterir.pformat_short(node, 40)} :: "
-                    f"{pformat(type_, args.locations)}\n"
-                )
+        nodes = [n for n in iterir.walk(program.node) if id(n) in checked.types]
+        types = [checked.types[id(n)] for n in nodes]
+        if args.shared_names:  # one numbering, so one `where` clause, on a line of its own
+            printer = Printer(types, args.locations)
+            texts, where = [printer.format(t) for t in types], printer.where().strip()
+        else:
+            texts, where = [pformat(t, args.locations) for t in types], ""
+        for node, text in zip(nodes, texts, strict=True):
+            out.write(
+                f"{program.source.where(node)}: {iterir.pformat_short(node, 40)} :: {spell(text)}\n"
+            )
+        if where:
+            out.write(spell(where) + "\n")
     elif args.defs:
         definitions = _definitions(checked.type)
         for definition in definitions:
-            out.write(prefix + pformat(definition, args.locations) + "\n")
+            out.write(prefix + spell(pformat(definition, args.locations)) + "\n")
         if not definitions:
             kind = (
                 f"fencil `{checked.type.name}` defines none"
@@ -356,7 +383,12 @@ def _print_report(
             err.write(f"{program.source.filename}: no function definitions ({kind})\n")
     else:
         assert checked.type is not None  # no errors (see above): `check` gave the type
-        out.write(prefix + pformat(checked.type, args.locations) + "\n")
+        lines = (
+            [pformat(checked.type, args.locations)]
+            if args.one_line
+            else pformat_lines(checked.type, args.locations)
+        )
+        out.write("".join(prefix + spell(line) + "\n" for line in lines))
 
 
 def _definitions(type_: Type | None) -> tuple[DefinitionType, ...]:
@@ -568,7 +600,8 @@ def _explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if explained.type is None:
         out.write("  has no type: inference stopped before it (see the errors)\n")
         return EXIT_TYPE_ERROR
-    out.write(f"  :: {pformat(explained.type, args.locations)}\n")
+    shown = pformat(explained.type, args.locations)
+    out.write(f"  :: {to_ascii(shown) if args.ascii else shown}\n")
     for reason, at in explained.reasons:
         text = reason_text(reason)
         out.write(

@@ -1,13 +1,15 @@
 """Printing types in GT4Py's notation: compact (`Val(kind, dtype, size)` only) or located.
 
 Variables are numbered from 0 in order of first occurrence in a depth-first walk over the fields
-in constructor order (docs/notation.md); the compact notation skips location fields in that
-walk. Located output is character for character GT4Py 1.0.3's. Both passes use explicit stacks,
-so the type of a 100,000-level program prints without recursion.
+in constructor order (docs/notation.md); the compact notation skips the location fields it leaves
+out (those that reading gives back: `_shown_locations`). Located output is character for
+character GT4Py 1.0.3's. The passes use explicit stacks, so the type of a 100,000-level program
+prints without recursion.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any, TypeAlias
 
@@ -41,6 +43,7 @@ from typeinf.terms import (
     Cell,
     ClosureType,
     DefinitionType,
+    FencilType,
     Sort,
     Type,
     find,
@@ -51,6 +54,30 @@ from typeinf.terms import (
 
 _SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+_DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
+
+#: The ASCII spelling of every character of the notation that is not ASCII (docs/notation.md),
+#: for terminals and logs without Unicode: `to_ascii` writes it, `reader` reads it. A run of
+#: superscript digits takes one `^` (`¹²` is `^12`); a subscript digit is the digit (`T₁₂` is
+#: `T12`, `…₃` is `...3`, `)₀` is `)0`, `ItOrVal₀` is `ItOrVal0`).
+ASCII_SPELLING: dict[str, str] = {
+    "→": "->",
+    "⇒": "=>",
+    "…": "...",
+    "ᶜ": "^c",
+    "ˢ": "^s",
+    **dict(zip("₀₁₂₃₄₅₆₇₈₉", "0123456789", strict=True)),
+    **{sup: "^" + digit for sup, digit in zip("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789", strict=True)},
+}
+_SUPERSCRIPTS = re.compile("[⁰¹²³⁴⁵⁶⁷⁸⁹]+")
+_ASCII = str.maketrans(ASCII_SPELLING)
+
+
+def to_ascii(text: str) -> str:
+    """Printed notation in its ASCII spelling (`ASCII_SPELLING`), which `parse_type` reads as
+    well; characters the notation does not use (in a name) are left as they are."""
+    text = _SUPERSCRIPTS.sub(lambda run: "^" + run.group().translate(_DIGITS), text)
+    return text.translate(_ASCII)
 
 
 def subscript(n: int) -> str:
@@ -74,10 +101,14 @@ Piece: TypeAlias = str | Cell | _Exit
 
 
 class Printer:
-    """Numbers the variables of some types, then prints them (sharing one numbering)."""
+    """Numbers the variables of some types, then prints them (sharing one numbering).
+
+    The compact notation leaves out the locations only where reading the text back gives them
+    again (`_shown_locations`); any other iterator, row or structure shows them, as located."""
 
     def __init__(self, types: list[Type], locations: bool = False) -> None:
         self.locations = locations
+        self.shown: frozenset[int] = frozenset() if locations else _shown_locations(types)
         self.relations = [r for type_ in types for r in relations_of(type_)]
         self.numbers: dict[int, int] = {}
         self.variables: list[Cell] = []
@@ -91,7 +122,7 @@ class Printer:
                     self.variables.append(cell)
             elif cell.args and id(cell) not in seen:
                 seen.add(id(cell))
-                skip = () if locations else cell.ctor.locations
+                skip = () if locations or id(cell) in self.shown else cell.ctor.locations
                 stack.extend(a for i, a in reversed(list(enumerate(cell.args))) if i not in skip)
 
     def number(self, cell: Cell) -> int:
@@ -161,7 +192,11 @@ class Printer:
 
     def value(self, cell: Cell) -> list[Piece]:
         kind, dtype, size, current, defined = cell.args
-        return self.kinded(kind, [dtype, self.size(size)], current, defined)
+        return self.kinded(kind, [dtype, self.size(size)], current, defined, self.shows(cell))
+
+    def shows(self, cell: Cell) -> bool:
+        """Whether `cell`'s locations are printed (if it is an iterator or a row of them)."""
+        return self.locations or id(cell) in self.shown
 
     def function(self, cell: Cell) -> list[Piece]:
         return [cell.args[0], " → ", cell.args[1]]
@@ -178,19 +213,23 @@ class Printer:
             return "ˢ"
         return superscript(self.number(root))
 
-    def kinded(self, kind: Cell, inner: list[Piece], current: Piece, defined: Piece) -> list[Piece]:
-        """A Val's text around its dtype and size: as is for a value, `It[…]` for an iterator."""
+    def kinded(
+        self, kind: Cell, inner: list[Piece], current: Piece, defined: Piece, shown: bool
+    ) -> list[Piece]:
+        """A Val's text around its dtype and size: as is for a value, `It[…]` for an iterator,
+        with its locations if `shown` (GT4Py's located notation leaves out both `ANYWHERE`)."""
         root = find(kind)
         if root.ctor is VALUE_KIND:
             return inner
         if root.ctor is ITERATOR_KIND:
             anywhere = (
-                isinstance(current, Cell)
+                self.locations
+                and isinstance(current, Cell)
                 and isinstance(defined, Cell)
                 and find(current) is ANYWHERE
                 and find(defined) is ANYWHERE
             )
-            if not self.locations or anywhere:
+            if not shown or anywhere:
                 return ["It[", *inner, "]"]
             return ["It[", current, ", ", defined, ", ", *inner, "]"]
         return [f"ItOrVal{subscript(self.number(root))}[", *inner, "]"]
@@ -225,17 +264,18 @@ class Printer:
         kind, dtypes, size, current, defined = cell.args
         dtype_items, dtype_tail = row_items(dtypes)
         loc_items, loc_tail = row_items(defined)
+        shown = self.shows(cell)
         known: list[Piece] = []
         for i, dtype in enumerate(dtype_items):
             location = loc_items[i] if i < len(loc_items) else "_"
-            item = self.kinded(kind, [dtype, self.size(size)], current, location)
+            item = self.kinded(kind, [dtype, self.size(size)], current, location, shown)
             known += [", ", *item] if i else item
         if dtype_tail.ctor is DEMPTY:
             return known, []
         rest_locations = f"…{subscript(self.number(loc_tail))}" if loc_tail.ctor is None else "…"
         unknown = [
             "(",
-            *self.kinded(kind, ["T", self.size(size)], current, rest_locations),
+            *self.kinded(kind, ["T", self.size(size)], current, rest_locations, shown),
             f", …){subscript(self.number(dtype_tail))}",
         ]
         return known, unknown
@@ -258,7 +298,65 @@ class Printer:
             "]",
             self.size(size),
         ]
-        return known, ["(", *self.kinded(kind, inner, ANYWHERE, ANYWHERE), ", …)"]
+        return known, ["(", *self.kinded(kind, inner, ANYWHERE, ANYWHERE, self.locations), ", …)"]
+
+
+def _shown_locations(types: list[Type]) -> frozenset[int]:
+    """The iterators, rows of iterators and added structures (by id) whose locations the compact
+    notation must show because reading would not give them back: the reader makes a compact
+    `It[d¹]` stand on one fresh location, and a row's or a structure's left-out locations fresh
+    variables, so only locations that are such variables, printed at that one place, can be left
+    out. A location variable is counted once per place it is printed at, over the printed tree
+    (a part shared by two others is printed twice)."""
+    counts: dict[int, int] = {}
+    structures: dict[int, Cell] = {}
+    on_path: set[int] = set()
+    stack: list[Cell | _Exit] = [c for type_ in types for c in roots(type_)]
+    while stack:  # over the printed tree, as `render` walks it (a shared part once per print)
+        piece = stack.pop()
+        if type(piece) is _Exit:
+            on_path.discard(id(piece.cell))
+            continue
+        cell = find(piece)  # type: ignore[arg-type]  # not an _Exit: a Cell
+        if cell.ctor is None:
+            if cell.sort is Sort.LOC or cell.sort is Sort.LROW:
+                counts[id(cell)] = counts.get(id(cell), 0) + 1
+        elif cell.args and id(cell) not in on_path:  # a cycle: only a failed inference has one
+            on_path.add(id(cell))
+            stack.append(_Exit(cell))
+            if (cell.ctor is VAL or cell.ctor is VALTUPLE) and not _iterators(cell):
+                stack.extend(cell.args[:3])  # a value's locations are printed in no notation
+                continue
+            if cell.ctor.locations:
+                structures[id(cell)] = cell
+            stack.extend(cell.args)
+
+    def private(location: Cell, times: int = 1) -> bool:
+        root = find(location)
+        return root.ctor is None and counts.get(id(root)) == times
+
+    def hidden(cell: Cell) -> bool:
+        ctor = cell.ctor
+        assert ctor is not None  # a structure
+        if ctor is VAL:  # one variable for both, printed at this one place
+            _, _, _, current, defined = cell.args
+            return find(current) is find(defined) and private(current, 2)
+        if ctor is VALTUPLE:  # compact, its items read as `It[d¹]`, its rest as `(It[T¹], …)ᵣ`
+            _, dtypes, _, current, defined = cell.args
+            items, rest = row_items(dtypes)
+            locations, _ = row_items(defined)
+            if not items:  # all unknown: a fresh current location and a fresh row, when read
+                return private(current) and private(defined)
+            alone = len(items) == 1 and find(rest).ctor is DEMPTY and len(locations) == 1
+            return alone and find(current) is find(locations[0]) and private(current, 2)
+        return all(private(cell.args[i]) for i in ctor.locations)
+
+    return frozenset(key for key, cell in structures.items() if not hidden(cell))
+
+
+def _iterators(cell: Cell) -> bool:
+    """Whether a Val, or a row of them, is of iterators (not values, nor of a kind variable)."""
+    return find(cell.args[0]).ctor is ITERATOR_KIND
 
 
 def _label(printer: Printer, cell: Cell) -> list[Piece]:
@@ -282,7 +380,7 @@ def _structure(printer: Printer, cell: Cell) -> list[Piece]:
         return [str(cell.label)]
     if not ctor.params:
         return [ctor.name]
-    skip = () if printer.locations else ctor.locations
+    skip = () if printer.shows(cell) else ctor.locations
     out: list[Piece] = [ctor.name, "["]
     for i, arg in enumerate(cell.args):
         if i not in skip:
@@ -308,6 +406,16 @@ def pformat(type_: Type, locations: bool = False) -> str:
     arguments.a_type("typeinf.pformat", "type_", type_)
     printer = Printer([type_], locations)
     return printer.format(type_) + printer.where()
+
+
+def pformat_lines(type_: Type, locations: bool = False) -> list[str]:
+    """A fencil's type as lines, each numbered on its own with its own `where` clause: one per
+    definition (`f :: …`), then the fencil's parameters (`{name(…)}`); any other type, one line.
+    This is what `typeinf infer` prints and what a snapshot holds."""
+    if not isinstance(type_, FencilType):
+        return [pformat(type_, locations)]
+    lines = [pformat(d, locations) for d in type_.definitions]
+    return [*lines, pformat(FencilType(type_.name, (), type_.params), locations)]
 
 
 def pformat_all(types: list[Type], locations: bool = False) -> list[str]:

@@ -2,7 +2,9 @@
 
 A variable's number names it across the whole text (`T₁` and the size mark `¹` are one
 variable); the place it stands in gives its sort. What the compact notation leaves out (an
-iterator's locations) reads as fresh variables; the located notation's `It[d]` is `ANYWHERE`.
+iterator's locations) reads as fresh variables, one for both locations of a compact `It[d]` (an
+iterator that can be dereferenced); in GT4Py's located notation (`locations=True`) `It[d]` is
+`ANYWHERE`.
 
 The reader is written by hand, a tokenizer and a recursive descent: the generated (Earley) parser
 it replaces cost ~45 ms of CPU to build in every run that reads a type (every `typeinf infer`: the
@@ -31,8 +33,8 @@ dtype, then followed by a size mark as `L[…]` is, or a type): each argument re
 sort says (a type, a dtype, a location, a list length, a skip flag, a kind or a size: a variable
 or a constant's name); arguments of a row sort (argument, dtype, location rows), and labelled
 constants of a constructor outside the core, are not readable yet. Location arguments are left
-out in the compact notation: with `locations` not given, a structure that has them is read as
-located if its arguments read so, else as compact.
+out in the compact notation where they are variables found nowhere else: unless `locations=True`,
+a structure that has them is read as located if its arguments read so, else as compact.
 
 Whitespace may stand between any two tokens. A group's items are read before what it is is known:
 `(T₀, T₁)` is an argument tuple, `(T₀, T₁)¹` a value of a dtype tuple, `((T₀, T₁), T₂)¹` makes the
@@ -74,6 +76,7 @@ from typeinf.constructors import (
     row_items,
     val,
 )
+from typeinf.notation import ASCII_SPELLING
 from typeinf.terms import (
     FAMILIES,
     SPECIAL_DTYPES,
@@ -89,24 +92,34 @@ from typeinf.terms import (
     var,
 )
 
-_DIGITS = {c: str(i) for i, c in enumerate("₀₁₂₃₄₅₆₇₈₉")} | {
-    c: str(i) for i, c in enumerate("⁰¹²³⁴⁵⁶⁷⁸⁹")
-}
+_DIGITS = (
+    {c: str(i) for i, c in enumerate("₀₁₂₃₄₅₆₇₈₉")}
+    | {c: str(i) for i, c in enumerate("⁰¹²³⁴⁵⁶⁷⁸⁹")}
+    | {c: c for c in "0123456789"}
+)
 #: Longer texts are shown in error messages by a piece around the error.
 _ECHOED = 200
 
+# The ASCII spelling (`notation.ASCII_SPELLING`) of the marks, by the mark each stands for.
+_ARROW, _CLOSURE, _ELLIPSIS = (re.escape(ASCII_SPELLING[m]) for m in "→⇒…")
+_MARKS = {ASCII_SPELLING[m]: m for m in "→⇒…"}
+_COLUMN, _SCALAR = ASCII_SPELLING["ᶜ"], ASCII_SPELLING["ˢ"]
+_ASCII_NUMBER = r"[0-9]+(?![A-Za-z0-9_])"  # `T0`, but `T0x` is a name
+
 # The tokens, longest first where one is the start of another (`T₀` before `T`, `…₀` before `…`):
 # a name, number or mark reads as far as it goes, as each of the Earley parser's terminals did.
+# Each has its ASCII spelling too (`T0`, `^1`, `^c`, `...3`, `->`); a subscript written in ASCII
+# after `)` (`(It[T^1], ...)0`) is an INT, read where the grammar wants a subscript.
 _TOKEN = re.compile(
-    r"""[ \t\f\r\n]*(?:
-      (?P<ITORVAL>ItOrVal[₀-₉]+)
-    | (?P<VAR>T[₀-₉]+)
+    rf"""[ \t\f\r\n]*(?:
+      (?P<ITORVAL>ItOrVal(?:[₀-₉]+|{_ASCII_NUMBER}))
+    | (?P<VAR>T(?:[₀-₉]+|{_ASCII_NUMBER}))
     | (?P<NAME>[A-Za-z_][A-Za-z0-9_]*)
     | (?P<INT>[0-9]+)
-    | (?P<SIZE>[⁰¹²³⁴⁵⁶⁷⁸⁹]+|[ᶜˢ])
+    | (?P<SIZE>[⁰¹²³⁴⁵⁶⁷⁸⁹]+|[ᶜˢ]|\^[0-9]+|\^[cs](?![A-Za-z0-9_]))
     | (?P<SUB>[₀-₉]+)
-    | (?P<ELLIPSIS_ROW>…[₀-₉]+)
-    | (?P<MARK>::|[…()\[\]{},:→⇒])
+    | (?P<ELLIPSIS_ROW>(?:…|{_ELLIPSIS})(?:[₀-₉]+|[0-9]+))
+    | (?P<MARK>::|{_ARROW}|{_CLOSURE}|{_ELLIPSIS}|[…()\[\]{{}},:→⇒])
     | (?P<EOF>\Z)
     | (?P<BAD>.))""",
     re.VERBOSE | re.DOTALL,
@@ -129,8 +142,10 @@ class TypeSyntaxError(ValueError):
 def parse_type(text: str, locations: bool | None = None) -> Type:
     """Read a type (or `name :: type`, `inputs ⇒ output`, `{…}`) in either notation.
 
-    `locations` says which notation; by default it is the located one if any iterator shows
-    its locations.
+    By default each iterator is read as written: `It[cur, def, d¹]` with its locations, `It[d¹]`
+    (the compact notation) as an iterator that can be dereferenced, both locations one fresh
+    variable. `locations=True` reads GT4Py's located notation, where `It[d¹]` stands for both
+    locations `ANYWHERE`.
     """
     return parse_with_variables(text, locations)[0]
 
@@ -140,7 +155,7 @@ def parse_with_variables(text: str, locations: bool | None = None) -> tuple[Type
     reader = _Reader(text, locations)
     with gc_paused():  # a long type is many small acyclic objects: the collector would rescan them
         tree = _run(reader.start())
-        builder = _Builder(reader.located if locations is None else locations)
+        builder = _Builder(bool(locations))
         try:
             type_: Type = _build(tree, builder)
             return type_, builder.variables
@@ -264,7 +279,6 @@ class _Reader:
         self.locations = locations  # the notation, if the caller says which
         self.end = 0  # where the token after those in `ahead` starts (whitespace first)
         self.ahead: list[_Token] = []
-        self.located = False  # whether an iterator shows its locations
 
     # -- tokens -----------------------------------------------------------------------------------
     def peek(self, index: int = 0) -> _Token:
@@ -273,7 +287,8 @@ class _Reader:
             assert match is not None and match.lastgroup is not None  # EOF and BAD match anywhere
             kind = match.lastgroup
             text = match.group(kind)
-            self.ahead.append(_Token(text if kind == "MARK" else kind, text, match.start(kind)))
+            mark = _MARKS.get(text, text)
+            self.ahead.append(_Token(mark if kind == "MARK" else kind, text, match.start(kind)))
             self.end = match.end()
         return self.ahead[index]
 
@@ -484,7 +499,7 @@ class _Reader:
 
     def structure(self, token: _Token, reads: int) -> _Step:
         """A structure of a constructor added from outside the core, after its name: `Name` or
-        `Name[arg, …]`. With location arguments and no notation given, read as located if that
+        `Name[arg, …]`. With location arguments, unless `locations=True`: located if that
         reads, else as compact: each attempt is its own descent (`_run`), so these nest on
         Python's stack, one level per such structure inside another."""
         ctor = _added(token.text)
@@ -496,14 +511,14 @@ class _Reader:
         if not ctor.params:
             return _Part(_Node("structure", [ctor, ()]), reading)
         self.expect("[")
-        if not ctor.locations or self.locations is not None:
+        if not ctor.locations or self.locations:
             args = yield self.arguments(ctor, bool(self.locations))
         else:
-            end, ahead, located = self.end, list(self.ahead), self.located
+            end, ahead = self.end, list(self.ahead)
             try:
                 args = _run(self.arguments(ctor, True))
             except TypeSyntaxError:
-                self.end, self.ahead, self.located = end, ahead, located
+                self.end, self.ahead = end, ahead
                 args = _run(self.arguments(ctor, False))
         return _Part(_Node("structure", args), reading)
 
@@ -541,8 +556,6 @@ class _Reader:
                     f" in {_echo(self.text, self.peek().start)}"
                 )
         self.expect("]")
-        if located and ctor.locations:
-            self.located = True
         return [ctor, positions, *nodes]
 
     def rows(self, first: _Node) -> _Node:
@@ -551,7 +564,10 @@ class _Reader:
         self.expect(")")
         if first.method == "list_row":
             return first
-        return _Node("value_row", [first, self.expect("SUB").text])
+        token = self.take()
+        if token.kind not in ("SUB", "INT"):  # `)₀`, or `)0` in the ASCII spelling
+            raise self.unexpected(token, "SUB")
+        return _Node("value_row", [first, token.text])
 
     def tail(self) -> _Node:
         """The row after `(…):(`: only a row of values or lists can stand there."""
@@ -594,7 +610,6 @@ class _Reader:
         self.keyword("T")
         size = self.expect("SIZE").text
         self.expect("]")
-        self.located = True
         return _Node("row_of_located_iterators", [current, defined, size])
 
     def iterator(self, first: bool) -> _Step:
@@ -613,7 +628,6 @@ class _Reader:
             dtype = yield self.term(_DTYPE)
             size = self.expect("SIZE").text
             self.expect("]")
-            self.located = True
             return _Part(_Node("located_iterator", [current, defined, dtype.node, size]), _TYPE)
         dtype = yield self.term(_DTYPE)
         size = self.expect("SIZE").text
@@ -737,12 +751,18 @@ class _Builder:
         return cell
 
     def fresh_locations(self) -> tuple[Cell, Cell]:
-        return (ANYWHERE, ANYWHERE) if self.located else (var(Sort.LOC), var(Sort.LOC))
+        """An `It[d¹]`'s locations: `ANYWHERE` in GT4Py's located notation; in any other text an
+        iterator that can be dereferenced, standing where its field is defined (one fresh
+        variable, found nowhere else: the compact printer writes any other iterator located)."""
+        if self.located:
+            return ANYWHERE, ANYWHERE
+        here = var(Sort.LOC)
+        return here, here
 
     def size(self, text: str) -> Cell:
-        if text == "ᶜ":
+        if text in ("ᶜ", _COLUMN):
             return COLUMN
-        if text == "ˢ":
+        if text in ("ˢ", _SCALAR):
             return SCALAR
         return self.variable(text, Sort.SIZE)
 

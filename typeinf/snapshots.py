@@ -21,9 +21,8 @@ from iterir.files import read_text
 from typeinf.diagnostics import Source, source_of
 from typeinf.errors import TypeInferenceError
 from typeinf.infer import Checked, check
-from typeinf.notation import pformat
+from typeinf.notation import pformat_lines
 from typeinf.offsets import OffsetProvider, read_offset_provider
-from typeinf.terms import FencilType
 
 EXPECTED_SUFFIX = ".types"
 PROVIDER_SUFFIX = ".offsets.json"
@@ -44,11 +43,7 @@ def _text(checked: Checked, source: Source) -> str:
         )
     type_ = checked.type
     assert type_ is not None  # `check` gives the program's type when it finds no errors
-    if isinstance(type_, FencilType):
-        lines = [pformat(d, locations=True) for d in type_.definitions]
-        lines.append(pformat(FencilType(type_.name, (), type_.params), locations=True))
-        return "".join(line + "\n" for line in lines)
-    return pformat(type_, locations=True) + "\n"
+    return "".join(line + "\n" for line in pformat_lines(type_, locations=True))
 
 
 def _where(error: TypeInferenceError, source: Source) -> str:
