@@ -178,8 +178,8 @@ def test_a_three_thousand_element_tuple_type_is_shortened(tmp_path: Path) -> Non
     details = done.stderr.splitlines()[3]
     assert details == (
         "  expected `T₀¹`, found `(int32, int32, int32, int32, int32, …(21,001 characters)… "
-        "int32, int32)²`; `T₀` and `(int32, int32, int32, int32, int32, …(21,000 characters)… "
-        "int32, int32)` differ (outside the family); where T₀: numeric"
+        "int32, int32)²`; `plus` needs a number, found `(int32, int32, int32, int32, int32, "
+        "…(21,000 characters)… int32, int32)`; where T₀: numeric"
     )
     assert all(len(line) <= LINE_WIDTH + 10 for line in done.stderr.splitlines())
 
