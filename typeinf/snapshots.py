@@ -14,7 +14,6 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import iterir
 from iterir.files import read_text
@@ -22,21 +21,15 @@ from typeinf.diagnostics import Source, source_of
 from typeinf.errors import TypeInferenceError
 from typeinf.infer import Checked, check
 from typeinf.notation import pformat_lines
-from typeinf.offsets import OffsetProvider, read_offset_provider
+from typeinf.offsets import read_offset_provider
 
 EXPECTED_SUFFIX = ".types"
 PROVIDER_SUFFIX = ".offsets.json"
 IR_SUFFIXES = (".itir", ".json")
 
 
-def snapshot_text(
-    node: iterir.Node, offset_provider: OffsetProvider | dict[str, Any] | None, source: Source
-) -> str:
-    """What an expected-types file holds for `node`."""
-    return _text(check(node, offset_provider), source)
-
-
-def _text(checked: Checked, source: Source) -> str:
+def expected_text(checked: Checked, source: Source) -> str:
+    """What an expected-types file holds for a program checked: its types, or its errors."""
     if checked.errors:
         return "".join(
             f"{_where(error, source)}: error: {error.message}\n" for error in checked.errors
@@ -118,6 +111,6 @@ def take(program: Path, folder: Path) -> Snapshot:
         snapshot.problem = str(error)
         return snapshot
     checked = check(node, provider)
-    snapshot.actual = _text(checked, source_of(str(program), text, node))
+    snapshot.actual = expected_text(checked, source_of(str(program), text, node))
     snapshot.errors = len(checked.errors)
     return snapshot
