@@ -45,7 +45,7 @@ def test_update_does_not_record_type_errors_unless_accepted(pytester: pytest.Pyt
     result.assert_outcomes(passed=2)
     assert kept.read_text(encoding="utf-8").startswith("1:5: error: type mismatch")
     assert (folder / "test_compiler.test_free.types").read_text(encoding="utf-8") == (
-        "(It[T₀¹]) → T₀¹ where T₀: numeric\n"
+        "(It[T₂, T₂, T₀¹]) → T₀¹ where T₀: numeric\n"
     )
     pytester.runpytest("-p", "no:cacheprovider").assert_outcomes(passed=2)
 
