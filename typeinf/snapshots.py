@@ -19,7 +19,7 @@ import iterir
 from iterir.files import read_text
 from typeinf.diagnostics import Source, source_of
 from typeinf.errors import TypeInferenceError
-from typeinf.infer import check
+from typeinf.infer import solve
 from typeinf.notation import pformat
 from typeinf.offsets import OffsetProvider, read_offset_provider
 from typeinf.terms import FencilType
@@ -33,13 +33,13 @@ def snapshot_text(
     node: iterir.Node, offset_provider: OffsetProvider | dict[str, Any] | None, source: Source
 ) -> str:
     """What an expected-types file holds for `node`."""
-    checked = check(node, offset_provider)
+    checked = solve(node, offset_provider)
     if checked.errors:
         return "".join(
             f"{_where(error, source)}: error: {error.message}\n" for error in checked.errors
         )
     type_ = checked.type
-    assert type_ is not None  # `check` gives the program's type when it finds no errors
+    assert type_ is not None  # `solve` gives the program's type when it finds no errors
     if isinstance(type_, FencilType):
         lines = [pformat(d, locations=True) for d in type_.definitions]
         lines.append(pformat(FencilType(type_.name, (), type_.params), locations=True))
