@@ -195,21 +195,19 @@ def test_infer_json_output(tmp_path, capsys: pytest.CaptureFixture[str]) -> None
     files = json.loads(capsys.readouterr().out)["files"]
     assert [f["file"] for f in files] == [str(good), str(bad), str(broken)]
     assert files[0]["type"] == "(It[T₀¹]) → T₀¹ where T₀: float"
-    assert files[0]["tree"]["ctor"] == "Fun" and files[0]["diagnostics"] == []
+    assert files[0]["tree"]["class"] == "Fun" and files[0]["diagnostics"] == []
     assert files[0]["nodes"][1] == {
         "span": {"line": 1, "column": 3, "end_line": 1, "end_column": 4},
         "json_path": None,
         "node": "x",
         "type": "It[T₀¹] where T₀: float",
         "tree": {
-            "ctor": "Val",
-            "args": [
-                {"ctor": "Iterator"},
-                {"var": 0, "sort": "dtype", "family": "float"},
-                {"var": 1, "sort": "size"},
-                {"var": 2, "sort": "location"},
-                {"var": 2, "sort": "location"},
-            ],
+            "class": "Val",
+            "kind": "Iterator",
+            "dtype": {"class": "Var", "sort": "dtype", "number": 0, "family": "float"},
+            "size": {"class": "Var", "sort": "size", "number": 1, "family": None},
+            "current_loc": {"class": "Var", "sort": "location", "number": 2, "family": None},
+            "defined_loc": {"class": "Var", "sort": "location", "number": 2, "family": None},
         },
     }
     [diagnostic] = files[1]["diagnostics"]

@@ -9,7 +9,9 @@ from __future__ import annotations
 import pytest
 
 from typeinf import constructors as c
-from typeinf import is_instance, parse_type, pformat
+from typeinf.instance import is_instance
+from typeinf.notation import pformat
+from typeinf.reader import parse_type
 from typeinf.codegen import compiled, compiled_call, compiled_matcher
 from typeinf.matching import walk_match
 from typeinf.notation import _PIECES

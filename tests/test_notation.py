@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from typeinf import TypeSyntaxError, parse_type, pformat
+from typeinf.notation import pformat
+from typeinf.reader import TypeSyntaxError, parse_type
 from typeinf.constructors import (
     ANYWHERE,
     COLUMN,

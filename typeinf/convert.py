@@ -18,6 +18,7 @@ from typing import Any, cast
 from typeinf import instance, notation, reader
 from typeinf import relations as rel
 from typeinf.constructors import (
+    ANYWHERE,
     COLUMN,
     CONSTRUCTORS,
     CORE,
@@ -45,6 +46,7 @@ from typeinf.constructors import (
     make,
     prim,
     row,
+    row_items,
 )
 from typeinf.terms import (
     FAMILIES,
@@ -55,6 +57,7 @@ from typeinf.terms import (
     DefinitionType,
     FencilType,
     Sort,
+    roots,
     sort_meet,
     var,
 )
@@ -79,8 +82,8 @@ from typeinf.types import (
 )
 
 # Made without the dataclasses' `__init__`: one per class of cells (see `fast_maker`).
-_var, _val, _fun = fast_maker(Var), fast_maker(Val), fast_maker(Fun)
-_tuple, _list = fast_maker(Tuple), fast_maker(List)
+_var, _val, _fun = fast_maker(Var), fast_maker(Val), fast_maker(Fun)  # noqa: RUF052
+_tuple, _list, _definition = fast_maker(Tuple), fast_maker(List), fast_maker(Definition)
 _EMPTY = Tuple(())
 _SORTS = {
     s.value: s
@@ -100,25 +103,32 @@ class Converter:
     """Cells to values, for one result: every value it makes shares one numbering of variables
     and one memo, so a part shared by several types (the nodes of one program) converts once."""
 
-    def __init__(self) -> None:
+    def __init__(self, acyclic: bool = False) -> None:
         self.memo: dict[int, Any] = {}  # id of a root cell → its value
         self.count = 0  # variables numbered so far
+        self.acyclic = acyclic  # known to contain no type that contains itself
+        #: Rows of values with known items, by id: the items and the rest (`known_items`); the
+        #: cells made for them are kept here, so that their ids stay theirs.
+        self.expanded: dict[int, tuple[list[Cell], Cell]] = {}
 
     def program(self, type_: CellType) -> Inferred:
-        """A program-level type's value (raises `Cyclic`)."""
+        """A program-level type's value (raises `Cyclic`). Its parts convert in one walk, in
+        printing order, then the definitions' relations (whose cells the notation numbers
+        after the types')."""
+        values = self.values(list(roots(type_)))
         if isinstance(type_, Cell):
-            return cast(TypeValue, self.value(type_))
+            return cast(TypeValue, values[0])
         if isinstance(type_, ClosureType):
-            inputs = tuple(self.value(c) for c in type_.inputs)
-            return Closure(inputs, self.value(type_.output))
+            return Closure(tuple(values[:-1]), values[-1])
         if isinstance(type_, DefinitionType):
-            return self.definition(type_)
-        definitions = tuple(self.definition(d) for d in type_.definitions)
-        return Fencil(type_.name, definitions, tuple(self.value(c) for c in type_.params))
+            return self.definition(type_, values[0])
+        count = len(type_.definitions)
+        definitions = tuple(map(self.definition, type_.definitions, values[:count]))
+        return Fencil(type_.name, definitions, tuple(values[count:]))
 
-    def definition(self, type_: DefinitionType) -> Definition:
-        value = self.value(type_.type)
-        return Definition(type_.name, value, tuple(map(self.relation, type_.relations)))
+    def definition(self, type_: DefinitionType, value: Any) -> Definition:
+        relations = tuple(map(self.relation, type_.relations)) if type_.relations else ()
+        return _definition(type_.name, value, relations)  # type: ignore[no-any-return]
 
     def relation(self, relation: rel.Relation) -> Relation:
         """The relation over values; it keeps its rule over placeholder cells, for printing."""
@@ -126,25 +136,50 @@ class Converter:
         for cell in relation.cells:
             placeholders.setdefault(id(cell), var(cell.sort))
         template = relation.copy(lambda cell: placeholders[id(cell)])
-        args = tuple(self.value(c) for c in relation.cells)
+        args = tuple(self.values(list(relation.cells)))
         return Relation(type(relation).__name__, args, (template, template.cells))
 
+    def known_items(self, row: Cell, items: list[Cell]) -> Cell:
+        """Add the items of a row of values whose dtypes are known to `items`, as the notation
+        prints them (`reduce(plus, 0)`: `(L[int32, T₀, T₁]²) → …`, one parameter), and return
+        the rest of the row: the empty row, or a row of values over the dtypes not known yet.
+        So a type and its text read back are one value. A row whose items' locations are not
+        all known stays as it is (the notation prints `_` for those)."""
+        expanded = self.expanded.get(id(row))
+        if expanded is None:
+            expanded = self.expanded[id(row)] = _expand(row)
+        known, rest = expanded
+        items += known
+        return rest
+
     def value(self, cell: Cell) -> Any:
-        """The value of `cell`'s type (raises `Cyclic` for a type that contains itself)."""
+        """The value of `cell`'s type."""
+        return self.values([cell])[0]
+
+    def values(self, cells: list[Cell]) -> list[Any]:
+        """The values of some types, in order (raises `Cyclic` for a type that contains itself,
+        unless the converter was told that none does)."""
         memo = self.memo
-        while cell.parent is not None:
-            cell = cell.parent
-        if id(cell) in memo:
-            return memo[id(cell)]
-        path: set[int] = set()  # the structures whose parts are being converted
-        stack: list[Any] = [cell]
-        pop, push = stack.pop, stack.append
+        # The structures whose parts are being converted, to find a type that contains itself;
+        # None when inference succeeded, which leaves none.
+        path: set[int] | None = None if self.acyclic else set()
+        count = self.count
+        stack: list[Any] = [_root(c) for c in reversed(cells)]
+        pop, push, extend, get = stack.pop, stack.append, stack.extend, memo.__getitem__
         while stack:
             item = pop()
             if type(item) is tuple:  # a structure whose parts are converted: build it
                 root, parts = item
-                path.discard(id(root))
-                memo[id(root)] = _BUILD.get(root.ctor, _constructed)(root, [memo[id(p)] for p in parts])
+                ctor = root.ctor
+                values = list(map(get, map(id, parts)))
+                if path is not None:
+                    path.discard(id(root))
+                if ctor is VAL:
+                    memo[id(root)] = _val(*values)
+                elif ctor is FUN:
+                    memo[id(root)] = _fun(tuple(values[:-2]), values[-1], _tail(values[-2]))
+                else:
+                    memo[id(root)] = _BUILD.get(ctor, _constructed)(root, values)
                 continue
             root = item
             key = id(root)
@@ -154,30 +189,59 @@ class Converter:
             if ctor is None:
                 family = root.family
                 memo[key] = _var(
-                    root.sort.value, self.count, None if family is None else _family(family)
+                    root.sort.value, count, None if family is None else _family(family)
                 )
-                self.count += 1
+                count += 1
                 continue
-            if not root.args:
+            args = root.args
+            if not args:
                 memo[key] = _constant(root)
                 continue
-            if key in path:
-                raise Cyclic
-            path.add(key)
-            parts = []
-            if ctor.is_cons:  # a row: its items and its tail, as one value
-                while root.ctor is not None and root.ctor.is_cons:
-                    parts.append(_root(root.args[0]))
-                    root = _root(root.args[1])
-                parts.append(root)
-                root = item
+            if path is not None:
+                if key in path:
+                    raise Cyclic
+                path.add(key)
+            if ctor is FUN or ctor.is_cons:  # a row (a function's parameters): flattened
+                parts = []
+                row = _root(args[0]) if ctor is FUN else root
+                while row.ctor is not None and row.ctor.is_cons:
+                    parts.append(_root(row.args[0]))
+                    row = _root(row.args[1])
+                if row.ctor is VALTUPLE or row.ctor is VALLISTTUPLE:
+                    row = self.known_items(row, parts)
+                parts.append(row)
+                if ctor is FUN:
+                    parts.append(_root(args[1]))
             else:
-                parts = [_root(a) for a in root.args]
+                parts = [a if a.parent is None else _root(a) for a in args]
             push((root, parts))
-            for part in reversed(parts):
-                if id(part) not in memo:
-                    push(part)
-        return memo[id(cell)]
+            extend(reversed(parts))
+        self.count = count
+        return [memo[id(_root(c))] for c in cells]
+
+
+def _expand(values: Cell) -> tuple[list[Cell], Cell]:
+    """A row of values' known items as cells of their own, and the rest (see `known_items`)."""
+    if values.ctor is VALLISTTUPLE:
+        kind, dtypes, length, skip, size = values.args
+        dtype_items, dtype_tail = row_items(dtypes)
+        items = [
+            make(VAL, kind, make(LIST, d, length, skip), size, ANYWHERE, ANYWHERE)
+            for d in dtype_items
+        ]
+        rest = make(VALLISTTUPLE, kind, dtype_tail, length, skip, size)
+    else:
+        kind, dtypes, size, current, defined = values.args
+        dtype_items, dtype_tail = row_items(dtypes)
+        locations, location_tail = row_items(defined)
+        if len(locations) < len(dtype_items):
+            return [], values
+        items = [make(VAL, kind, d, size, current, loc) for d, loc in zip(dtype_items, locations)]
+        rest_locations = row(LTUPLE, locations[len(items) :], location_tail)
+        rest = make(VALTUPLE, kind, dtype_tail, size, current, rest_locations)
+    if dtype_tail.ctor is DEMPTY:
+        return items, constant(TEMPTY)
+    return (items, rest) if items else ([], values)
 
 
 def _root(cell: Cell) -> Cell:
@@ -213,13 +277,6 @@ def _tail(value: Any) -> Any:
     return None if value is _EMPTY else value
 
 
-def _build_fun(cell: Cell, parts: list[Any]) -> Fun:
-    params, result = parts
-    if type(params) is Tuple:
-        return _fun(params.items, result, params.tail)  # type: ignore[no-any-return]
-    return _fun((), result, params)  # type: ignore[no-any-return]
-
-
 def _build_row(cell: Cell, parts: list[Any]) -> Tuple:
     return _tuple(tuple(parts[:-1]), _tail(parts[-1]))  # type: ignore[no-any-return]
 
@@ -230,8 +287,6 @@ def _constructed(cell: Cell, parts: list[Any]) -> Constructed:
 
 
 _BUILD: dict[Constructor | None, Callable[[Cell, list[Any]], Any]] = {
-    VAL: lambda cell, parts: _val(*parts),
-    FUN: _build_fun,
     LIST: lambda cell, parts: _list(*parts),
     TTUPLE: _build_row,
     DTUPLE: _build_row,
@@ -241,10 +296,11 @@ _BUILD: dict[Constructor | None, Callable[[Cell, list[Any]], Any]] = {
 }
 
 
-def to_value(type_: CellType) -> Inferred:
-    """The value of one result (variables numbered from 0). A type that contains itself only
-    comes out of a failed inference, which reports it: asking for it here is a bug."""
-    return Converter().program(type_)
+def to_value(type_: CellType, acyclic: bool = False) -> Inferred:
+    """The value of one result (variables numbered from 0); `acyclic` if it comes from an
+    inference that succeeded. A type that contains itself (`Cyclic`) only comes out of a failed
+    inference, which reports it."""
+    return Converter(acyclic).program(type_)
 
 
 # -- values → cells ----------------------------------------------------------------------------------
@@ -494,9 +550,12 @@ def _sort_of(value: Type) -> Sort:
 
 
 # -- the public functions on values ---------------------------------------------------------------
-def pformat(type_: Type, locations: bool = False) -> str:
+def pformat(type_: Type | str | int | bool, locations: bool = False) -> str:
     """A type in the compact notation, or the located one (GT4Py 1.0.3's) with `locations`:
-    what `str(type_)` and `format(type_, "located")` give."""
+    what `str(type_)` and `format(type_, "located")` give. A constant (a field such as
+    `"float64"`, `4`, `True`) prints as itself."""
+    if isinstance(type_, str | int):  # a bool is an int
+        return str(type_)
     return notation.pformat(to_cells(type_), locations)
 
 
