@@ -364,7 +364,8 @@ def test_compiled_builtin_instances_equal_the_plan_and_are_fresh() -> None:
         assert not _variables(first) & _variables(second), name
         *params, result = signature.instantiate_call()  # type: ignore[misc]
         assert (
-            typeinf.notation.pformat(typeinf.constructors.fun(params, result), locations=True) == expected
+            typeinf.notation.pformat(typeinf.constructors.fun(params, result), locations=True)
+            == expected
         ), name
 
 
@@ -424,9 +425,9 @@ def test_a_template_instance_is_a_fresh_copy_like_a_schemes_and_matching_it_is_u
             matched = walk_match(template.root, given, [])
             for param, argument in zip(_params(instance), given, strict=True):
                 assert not unify(param, argument)
-            assert typeinf.notation.pformat(fun(given, matched), locations=True) == typeinf.notation.pformat(
-                instance, locations=True
-            )
+            assert typeinf.notation.pformat(
+                fun(given, matched), locations=True
+            ) == typeinf.notation.pformat(instance, locations=True)
         assert walk_match(template.root, [var(Sort.TYPE) for _ in range(arity + 1)], []) is None
 
 

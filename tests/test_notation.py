@@ -11,8 +11,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from typeinf.notation import pformat
-from typeinf.reader import TypeSyntaxError, parse_type
 from typeinf.constructors import (
     ANYWHERE,
     COLUMN,
@@ -39,6 +37,8 @@ from typeinf.constructors import (
     prim,
     row,
 )
+from typeinf.notation import pformat
+from typeinf.reader import TypeSyntaxError, parse_type
 from typeinf.terms import FAMILIES, Cell, Sort, find, make, var
 
 

@@ -83,7 +83,10 @@ def test_a_program_using_it_infers_prints_and_reads_back() -> None:
 
 
 def test_it_meets_a_two_item_tuple_by_its_rule() -> None:
-    pair, two = typeinf.reader.parse_type("Pair[T₀, T₁]²"), typeinf.reader.parse_type("(float64, int32)²")
+    pair, two = (
+        typeinf.reader.parse_type("Pair[T₀, T₁]²"),
+        typeinf.reader.parse_type("(float64, int32)²"),
+    )
     assert isinstance(pair, Cell) and isinstance(two, Cell)
     assert not unify(pair, two)
     assert typeinf.notation.pformat(pair) == "Pair[float64, int32]⁰"
@@ -144,7 +147,10 @@ def test_the_completeness_walk(ctor: c.Constructor, text: str) -> None:
 def test_the_compact_notation_leaves_locations_out() -> None:
     text = "(Near[T₀, Vertex]¹) → Near[T₀, T₂]¹"
     assert typeinf.notation.pformat(typeinf.reader.parse_type(text)) == "(Near[T₀]¹) → Near[T₀]¹"
-    assert typeinf.notation.pformat(typeinf.reader.parse_type("Near[T₀]¹"), locations=True) == "Near[T₀, T₁]²"
+    assert (
+        typeinf.notation.pformat(typeinf.reader.parse_type("Near[T₀]¹"), locations=True)
+        == "Near[T₀, T₁]²"
+    )
 
 
 def test_names_and_registration() -> None:

@@ -212,8 +212,7 @@ def larger() -> Iterator[None]:
 
 def test_a_definition_keeps_its_relations(larger: None) -> None:
     program = iterir.parse(
-        "p(a, b, out, n) { g = λ(x, y) → larger(·x, ·y); "
-        "out ← (g)(a, b) @ c⟨ IDim: [0, n) ⟩; }"
+        "p(a, b, out, n) { g = λ(x, y) → larger(·x, ·y); out ← (g)(a, b) @ c⟨ IDim: [0, n) ⟩; }"
     )
     [definition] = typeinf.infer(program).definitions  # type: ignore[union-attr]
     [relation] = definition.relations
@@ -452,3 +451,17 @@ def test_values_are_deterministic_across_processes() -> None:
         for seed in ("0", "7")
     }
     assert len(outputs) == 1 and "Fencil(name='sums'" in outputs.pop()
+
+
+def test_the_readme_example_of_a_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The README's pass (its one `pycon` block, under "Reading types") runs as shown."""
+    import doctest
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("### Reading types") :]
+    block = section[section.index("```pycon\n") + len("```pycon\n") : section.index("\n```\n")]
+    monkeypatch.chdir(ROOT)
+    test = doctest.DocTestParser().get_doctest(block, {}, "README.md", "README.md", 0)
+    runner = doctest.DocTestRunner()
+    runner.run(test)
+    assert runner.tries > 4 and runner.failures == 0

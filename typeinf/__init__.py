@@ -15,6 +15,8 @@ The notation, the typing rules, the builtins' signatures and the offset-provider
 documented in the pages that `typeinf docs` lists (in a checkout: `docs/*.md`).
 """
 
+from typeinf import types
+from typeinf.convert import is_instance, parse_type, pformat, substitution
 from typeinf.errors import (
     DuplicateNameError,
     GrammarBuiltinError,
@@ -27,8 +29,6 @@ from typeinf.errors import (
     UnboundSymbolError,
     UnsatisfiableConstraintError,
 )
-from typeinf import types
-from typeinf.convert import is_instance, parse_type, pformat, substitution
 from typeinf.infer import Checked, check, infer, infer_all
 from typeinf.offsets import Connectivity, Dimension, load_offset_provider
 from typeinf.reader import TypeSyntaxError

@@ -22,10 +22,10 @@ from iterir.errors import excerpt, source_line
 from iterir.files import read_text, write_text
 from iterir.jsontext import dumps
 from typeinf import __version__
+from typeinf.convert import Converter, Cyclic
 from typeinf.diagnostics import Source, reason_text, render, source_of
 from typeinf.docs_pages import pages
 from typeinf.explain import innermost_at, why
-from typeinf.convert import Converter, Cyclic
 from typeinf.infer import Solved, solve
 from typeinf.notation import pformat
 from typeinf.offsets import OffsetProvider, read_offset_provider

@@ -13,8 +13,9 @@ convert at the default recursion limit.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any, NoReturn, cast
 
+from iterir.vocabulary import PRIMITIVES
 from typeinf import instance, notation, reader
 from typeinf import relations as rel
 from typeinf.constructors import (
@@ -43,7 +44,6 @@ from typeinf.constructors import (
     Constructor,
     constant,
     loc,
-    make,
     prim,
     row,
     row_items,
@@ -57,6 +57,7 @@ from typeinf.terms import (
     DefinitionType,
     FencilType,
     Sort,
+    make,
     roots,
     sort_meet,
     var,
@@ -82,7 +83,7 @@ from typeinf.types import (
 )
 
 # Made without the dataclasses' `__init__`: one per class of cells (see `fast_maker`).
-_var, _val, _fun = fast_maker(Var), fast_maker(Val), fast_maker(Fun)  # noqa: RUF052
+_var, _val, _fun = fast_maker(Var), fast_maker(Val), fast_maker(Fun)
 _tuple, _list, _definition = fast_maker(Tuple), fast_maker(List), fast_maker(Definition)
 _EMPTY = Tuple(())
 _SORTS = {
@@ -179,7 +180,8 @@ class Converter:
                 elif ctor is FUN:
                     memo[id(root)] = _fun(tuple(values[:-2]), values[-1], _tail(values[-2]))
                 else:
-                    memo[id(root)] = _BUILD.get(ctor, _constructed)(root, values)
+                    build: Callable[[Cell, list[Any]], Any] = _BUILD.get(ctor, _constructed)
+                    memo[id(root)] = build(root, values)
                 continue
             root = item
             key = id(root)
@@ -236,7 +238,10 @@ def _expand(values: Cell) -> tuple[list[Cell], Cell]:
         locations, location_tail = row_items(defined)
         if len(locations) < len(dtype_items):
             return [], values
-        items = [make(VAL, kind, d, size, current, loc) for d, loc in zip(dtype_items, locations)]
+        items = [
+            make(VAL, kind, d, size, current, loc)
+            for d, loc in zip(dtype_items, locations, strict=False)
+        ]
         rest_locations = row(LTUPLE, locations[len(items) :], location_tail)
         rest = make(VALTUPLE, kind, dtype_tail, size, current, rest_locations)
     if dtype_tail.ctor is DEMPTY:
@@ -331,9 +336,7 @@ class Builder:
         if value._template is None:
             raise ValueError(f"{value!r} was not made by typeinf: it has no rule to print by")
         template, placeholders = value._template
-        cells = {
-            id(p): self.cell(a, p.sort) for p, a in zip(placeholders, value.args, strict=True)
-        }
+        cells = {id(p): self.cell(a, p.sort) for p, a in zip(placeholders, value.args, strict=True)}
         return template.copy(lambda cell: cells[id(cell)])
 
     def cell(self, top: object, sort: Sort = Sort.TYPE) -> Cell:
@@ -376,7 +379,10 @@ class Builder:
             return self.variable(value, want, task)
         if isinstance(value, Type):
             if type(value) is Tuple and not value.items and value.tail is None:
-                return _EMPTY_OF.get(want) or _wrong(task, "an empty tuple")
+                empty = _EMPTY_OF.get(want)
+                if empty is None:
+                    _wrong(task, "an empty tuple")
+                return empty
             if type(value) is Constructed and not value.args:
                 return _registered_constant(value, want, task)
             return None
@@ -392,20 +398,20 @@ class Builder:
             return constant(LENGTH, value)
         if type(value) is bool and want is Sort.SKIP:
             return constant(SKIP, value)
-        return _wrong(task, repr(value))
+        _wrong(task, repr(value))
 
     def variable(self, value: Var, want: Sort, task: Any) -> Cell:
         sort = _SORTS.get(value.sort)
         if sort is None or sort_meet(sort, want) is not sort:
-            return _wrong(task, f"a variable of sort {value.sort!r}")
+            _wrong(task, f"a variable of sort {value.sort!r}")
         if value.family is not None and value.family not in FAMILIES:
-            return _wrong(task, f"a variable of the unknown family {value.family!r}")
+            _wrong(task, f"a variable of the unknown family {value.family!r}")
         family = None if value.family is None else FAMILIES[value.family]
         cell = self.variables.get(value.number)
         if cell is None:
             cell = self.variables[value.number] = var(sort, family)
         elif cell.sort is not sort or cell.family != family:
-            return _wrong(task, f"variable {value.number} of another sort or family than before")
+            _wrong(task, f"variable {value.number} of another sort or family than before")
         return cell
 
 
@@ -427,49 +433,51 @@ _ROW_OF = {
     Sort.DROW: (DTUPLE, Sort.DTYPE, Sort.DROW),
     Sort.LROW: (LTUPLE, Sort.LOC, Sort.LROW),
 }
-_PLACES = {
-    Val: ((Sort.TYPE,), ("kind", Sort.KIND), ("dtype", Sort.DTYPE), ("size", Sort.SIZE),
-          ("current_loc", Sort.LOC), ("defined_loc", Sort.LOC)),
-    List: ((Sort.DTYPE, Sort.DROW), ("dtype", Sort.DTYPE), ("length", Sort.LENGTH),
-           ("skip", Sort.SKIP)),
-    ValRow: ((Sort.TYPE, Sort.TROW), ("kind", Sort.KIND), ("dtypes", Sort.DROW),
-             ("size", Sort.SIZE), ("current_loc", Sort.LOC), ("defined_locs", Sort.LROW)),
-    ListRow: ((Sort.TYPE, Sort.TROW), ("kind", Sort.KIND), ("dtypes", Sort.DROW),
-              ("length", Sort.LENGTH), ("skip", Sort.SKIP), ("size", Sort.SIZE)),
+_PLACES: dict[type, tuple[tuple[Sort, ...], tuple[tuple[str, Sort], ...]]] = {
+    Val: ((Sort.TYPE,), (("kind", Sort.KIND), ("dtype", Sort.DTYPE), ("size", Sort.SIZE),
+          ("current_loc", Sort.LOC), ("defined_loc", Sort.LOC))),
+    List: ((Sort.DTYPE, Sort.DROW), (("dtype", Sort.DTYPE), ("length", Sort.LENGTH),
+           ("skip", Sort.SKIP))),
+    ValRow: ((Sort.TYPE, Sort.TROW), (("kind", Sort.KIND), ("dtypes", Sort.DROW),
+             ("size", Sort.SIZE), ("current_loc", Sort.LOC), ("defined_locs", Sort.LROW))),
+    ListRow: ((Sort.TYPE, Sort.TROW), (("kind", Sort.KIND), ("dtypes", Sort.DROW),
+              ("length", Sort.LENGTH), ("skip", Sort.SKIP), ("size", Sort.SIZE))),
 }  # fmt: skip
 
 
 def _is_dtype(name: str) -> bool:
-    from iterir.vocabulary import PRIMITIVES
-
     return name in PRIMITIVES or name in SPECIAL_DTYPES
 
 
 def _parts(value: Any, want: Sort, task: Any) -> list[tuple[Any, Sort, str]]:
     """The parts of a structure value, each with the sort its place expects and its field."""
-    places = _PLACES.get(type(value))
-    if places is not None:
-        if want not in places[0]:
+    shape = _PLACES.get(type(value))
+    if shape is not None:
+        allowed, places = shape
+        if want not in allowed:
             _wrong(task, f"a {type(value).__name__}")
-        return [(getattr(value, name), sort, name) for name, sort in places[1:]]  # type: ignore[misc]
+        return [(getattr(value, name), sort, name) for name, sort in places]
     if type(value) is Fun:
         if want is not Sort.TYPE:
             _wrong(task, "a function")
         params = [(p, Sort.TYPE, f"params[{i}]") for i, p in enumerate(value.params)]
         return [*params, (value.tail, Sort.TROW, "tail"), (value.result, Sort.TYPE, "result")]
     if type(value) is Tuple:
-        shape = _ROW_OF.get(want)
-        if shape is None:
+        row_of = _ROW_OF.get(want)
+        if row_of is None:
             _wrong(task, "a tuple")
-        _, item, rest = shape  # type: ignore[misc]
+        _, item, rest = row_of
         items = [(v, item, f"items[{i}]") for i, v in enumerate(value.items)]
         return [*items, (value.tail, rest, "tail")]
     if type(value) is Constructed:
         ctor = _registered(value, want, task)
         if len(value.args) != len(ctor.params):
             _wrong(task, f"`{value.name}` of {len(value.args)} arguments")
-        return [(a, s, f"args[{i}]") for i, (a, s) in enumerate(zip(value.args, ctor.params))]
-    return _wrong(task, f"a {type(value).__name__}")
+        return [
+            (a, s, f"args[{i}]")
+            for i, (a, s) in enumerate(zip(value.args, ctor.params, strict=True))
+        ]
+    _wrong(task, f"a {type(value).__name__}")
 
 
 def _assemble(value: Any, want: Sort, args: list[Cell]) -> Cell:
@@ -509,7 +517,7 @@ def _registered_constant(value: Constructed, want: Sort, task: Any) -> Cell:
     return constant(ctor, value.label) if ctor.labelled else constant(ctor)
 
 
-def _wrong(task: Any, found: str) -> Any:
+def _wrong(task: Any, found: str) -> NoReturn:
     """Raise the error for a part that cannot stand where it is: what was expected, what was
     found, and where (`.params[0].kind`)."""
     _, want, parent, field, _ = task

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import MISSING, dataclass, fields
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, dataclass_transform
 
 if TYPE_CHECKING:
     from typeinf import relations
@@ -37,6 +37,7 @@ class Type:
     `typeinf.notation` prints the same type, variables numbered afresh from 0)."""
 
     __slots__ = ("_hash",)
+    _hash: int  # the structural hash, once computed (`_hash`)
     #: The dataclass fields, in order (filled in for each class by `_value`).
     _names: ClassVar[tuple[str, ...]] = ()
 
@@ -69,7 +70,7 @@ class Type:
 
     def __hash__(self) -> int:
         try:
-            return self._hash  # type: ignore[no-any-return]
+            return self._hash
         except AttributeError:
             return _hash(self)
 
@@ -82,12 +83,16 @@ class Type:
 _SPECS = {"": False, "compact": False, "located": True}
 
 
-def _value(cls: type[Type]) -> type[Type]:
+@dataclass_transform(frozen_default=True, eq_default=False)
+def _value(cls: type[_T]) -> type[_T]:
     """`cls` as a frozen dataclass (compared, hashed and printed by `Type`'s methods)."""
-    made = dataclass(frozen=True, slots=True, eq=False, repr=False)(cls)
+    made: Any = dataclass(frozen=True, slots=True, eq=False, repr=False)(cls)
     made._names = tuple(f.name for f in fields(made) if not f.name.startswith("_"))
     _DEFAULTS[made] = {f.name: f.default for f in fields(made) if f.default is not MISSING}
-    return made
+    return made  # type: ignore[no-any-return]
+
+
+_T = TypeVar("_T", bound=Type)
 
 
 #: Each class's fields that have a default, with it.
@@ -248,7 +253,7 @@ def _hash(top: Type) -> int:
             continue
         key = (type(value).__name__, *(hash(p) for p in parts), *map(len, _tuples(value)))
         object.__setattr__(value, "_hash", hash(key))
-    return top._hash  # type: ignore[no-any-return]
+    return top._hash
 
 
 def _tuples(value: Type) -> Iterator[tuple[object, ...]]:
