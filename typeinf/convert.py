@@ -19,7 +19,6 @@ from iterir.vocabulary import PRIMITIVES
 from typeinf import instance, notation, reader
 from typeinf import relations as rel
 from typeinf.constructors import (
-    ANYWHERE,
     COLUMN,
     CONSTRUCTORS,
     CORE,
@@ -46,7 +45,6 @@ from typeinf.constructors import (
     loc,
     prim,
     row,
-    row_items,
 )
 from typeinf.terms import (
     FAMILIES,
@@ -108,9 +106,6 @@ class Converter:
         self.memo: dict[int, Any] = {}  # id of a root cell → its value
         self.count = 0  # variables numbered so far
         self.acyclic = acyclic  # known to contain no type that contains itself
-        #: Rows of values with known items, by id: the items and the rest (`known_items`); the
-        #: cells made for them are kept here, so that their ids stay theirs.
-        self.expanded: dict[int, tuple[list[Cell], Cell]] = {}
 
     def program(self, type_: CellType) -> Inferred:
         """A program-level type's value (raises `Cyclic`). Its parts convert in one walk, in
@@ -139,19 +134,6 @@ class Converter:
         template = relation.copy(lambda cell: placeholders[id(cell)])
         args = tuple(self.values(list(relation.cells)))
         return Relation(type(relation).__name__, args, (template, template.cells))
-
-    def known_items(self, row: Cell, items: list[Cell]) -> Cell:
-        """Add the items of a row of values whose dtypes are known to `items`, as the notation
-        prints them (`reduce(plus, 0)`: `(L[int32, T₀, T₁]²) → …`, one parameter), and return
-        the rest of the row: the empty row, or a row of values over the dtypes not known yet.
-        So a type and its text read back are one value. A row whose items' locations are not
-        all known stays as it is (the notation prints `_` for those)."""
-        expanded = self.expanded.get(id(row))
-        if expanded is None:
-            expanded = self.expanded[id(row)] = _expand(row)
-        known, rest = expanded
-        items += known
-        return rest
 
     def value(self, cell: Cell) -> Any:
         """The value of `cell`'s type."""
@@ -209,8 +191,6 @@ class Converter:
                 while row.ctor is not None and row.ctor.is_cons:
                     parts.append(_root(row.args[0]))
                     row = _root(row.args[1])
-                if row.ctor is VALTUPLE or row.ctor is VALLISTTUPLE:
-                    row = self.known_items(row, parts)
                 parts.append(row)
                 if ctor is FUN:
                     parts.append(_root(args[1]))
@@ -220,33 +200,6 @@ class Converter:
             extend(reversed(parts))
         self.count = count
         return [memo[id(_root(c))] for c in cells]
-
-
-def _expand(values: Cell) -> tuple[list[Cell], Cell]:
-    """A row of values' known items as cells of their own, and the rest (see `known_items`)."""
-    if values.ctor is VALLISTTUPLE:
-        kind, dtypes, length, skip, size = values.args
-        dtype_items, dtype_tail = row_items(dtypes)
-        items = [
-            make(VAL, kind, make(LIST, d, length, skip), size, ANYWHERE, ANYWHERE)
-            for d in dtype_items
-        ]
-        rest = make(VALLISTTUPLE, kind, dtype_tail, length, skip, size)
-    else:
-        kind, dtypes, size, current, defined = values.args
-        dtype_items, dtype_tail = row_items(dtypes)
-        locations, location_tail = row_items(defined)
-        if len(locations) < len(dtype_items):
-            return [], values
-        items = [
-            make(VAL, kind, d, size, current, loc)
-            for d, loc in zip(dtype_items, locations, strict=False)
-        ]
-        rest_locations = row(LTUPLE, locations[len(items) :], location_tail)
-        rest = make(VALTUPLE, kind, dtype_tail, size, current, rest_locations)
-    if dtype_tail.ctor is DEMPTY:
-        return items, constant(TEMPTY)
-    return (items, rest) if items else ([], values)
 
 
 def _root(cell: Cell) -> Cell:
