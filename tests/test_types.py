@@ -21,11 +21,10 @@ import typeinf
 from benchmarks.shapes import deep_lambdas
 from iterir.builders import lam
 from tests.conftest import ROOT
-from tests.test_relations import Larger
+from tests.test_relations import larger  # noqa: F401  # the builtin `larger`, for one test
 from tests.welltyped import well_typed_programs
 from typeinf.constructors import fun
 from typeinf.convert import to_value
-from typeinf.signatures import BUILTINS
 from typeinf.terms import Cell, Sort, var
 from typeinf.types import (
     Closure,
@@ -211,16 +210,8 @@ def test_definitions_closures_and_fencils() -> None:
     assert types[id(fencil)] == inferred  # the root is numbered as `infer` numbers it
 
 
-@pytest.fixture
-def larger() -> Iterator[None]:
-    typeinf.register_builtin(
-        "larger", "(T₀¹, T₂¹) → T₃¹", relations=lambda t: [Larger(t[0], t[2], t[3])]
-    )
-    yield
-    del BUILTINS["larger"]
-
-
-def test_a_definition_keeps_its_relations(larger: None) -> None:
+@pytest.mark.usefixtures("larger")
+def test_a_definition_keeps_its_relations() -> None:
     program = iterir.parse(
         "p(a, b, out, n) { g = λ(x, y) → larger(·x, ·y); out ← (g)(a, b) @ c⟨ IDim: [0, n) ⟩; }"
     )

@@ -55,6 +55,7 @@ from typeinf.terms import (
     DefinitionType,
     FencilType,
     Sort,
+    find,
     make,
     roots,
     sort_meet,
@@ -147,7 +148,7 @@ class Converter:
         # None when inference succeeded, which leaves none.
         path: set[int] | None = None if self.acyclic else set()
         count = self.count
-        stack: list[Any] = [_root(c) for c in reversed(cells)]
+        stack: list[Any] = [find(c) for c in reversed(cells)]
         pop, push, extend, get = stack.pop, stack.append, stack.extend, memo.__getitem__
         while stack:
             item = pop()
@@ -187,25 +188,20 @@ class Converter:
                 path.add(key)
             if ctor is FUN or ctor.is_cons:  # a row (a function's parameters): flattened
                 parts = []
-                row = _root(args[0]) if ctor is FUN else root
+                row = find(args[0]) if ctor is FUN else root
                 while row.ctor is not None and row.ctor.is_cons:
-                    parts.append(_root(row.args[0]))
-                    row = _root(row.args[1])
+                    parts.append(find(row.args[0]))
+                    row = find(row.args[1])
                 parts.append(row)
                 if ctor is FUN:
-                    parts.append(_root(args[1]))
+                    parts.append(find(args[1]))
             else:
-                parts = [a if a.parent is None else _root(a) for a in args]
+                # `find` compresses paths: a long chain of parents is walked once, not per use.
+                parts = [a if a.parent is None else find(a) for a in args]
             push((root, parts))
             extend(reversed(parts))
         self.count = count
-        return [memo[id(_root(c))] for c in cells]
-
-
-def _root(cell: Cell) -> Cell:
-    while cell.parent is not None:
-        cell = cell.parent
-    return cell
+        return [memo[id(find(c))] for c in cells]
 
 
 def _family(members: frozenset[str]) -> str:
@@ -541,7 +537,7 @@ def substitution(general: Type, specific: Type) -> dict[Var, Any] | None:
     converter = Converter()
     named = _variables(specific)
     for number, cell in specific_builder.variables.items():  # images use `specific`'s names
-        converter.memo[id(_root(cell))] = named[number]
+        converter.memo[id(find(cell))] = named[number]
     converter.count = max(specific_builder.variables, default=-1) + 1
     variables = _variables(general)
     return {
