@@ -32,11 +32,11 @@ def measure(shape: str, size: int) -> dict[str, float]:
         program = _program_type(solved, 0, solved.types)
         inferred = time.perf_counter()
         assert program is not None  # the root of a program without errors has a type
-        to_value(program, acyclic=True)
+        to_value(program)
         converted = time.perf_counter()
         every = _node_types(solved, complete=True)
         listed = time.perf_counter()
-        _values(every, acyclic=True)
+        _values(every)
         converted_all = time.perf_counter()
     return {
         "nodes": nodes,

@@ -103,10 +103,9 @@ class Converter:
     """Cells to values, for one result: every value it makes shares one numbering of variables
     and one memo, so a part shared by several types (the nodes of one program) converts once."""
 
-    def __init__(self, acyclic: bool = False) -> None:
+    def __init__(self) -> None:
         self.memo: dict[int, Any] = {}  # id of a root cell → its value
         self.count = 0  # variables numbered so far
-        self.acyclic = acyclic  # known to contain no type that contains itself
 
     def program(self, type_: CellType) -> Inferred:
         """A program-level type's value (raises `Cyclic`). Its parts convert in one walk, in
@@ -141,12 +140,10 @@ class Converter:
         return self.values([cell])[0]
 
     def values(self, cells: list[Cell]) -> list[Any]:
-        """The values of some types, in order (raises `Cyclic` for a type that contains itself,
-        unless the converter was told that none does)."""
+        """The values of some types, in order (raises `Cyclic` for a type that contains
+        itself)."""
         memo = self.memo
-        # The structures whose parts are being converted, to find a type that contains itself;
-        # None when inference succeeded, which leaves none.
-        path: set[int] | None = None if self.acyclic else set()
+        path: set[int] = set()  # the structures whose parts are being converted
         count = self.count
         stack: list[Any] = [find(c) for c in reversed(cells)]
         pop, push, extend, get = stack.pop, stack.append, stack.extend, memo.__getitem__
@@ -156,8 +153,7 @@ class Converter:
                 root, parts = item
                 ctor = root.ctor
                 values = list(map(get, map(id, parts)))
-                if path is not None:
-                    path.discard(id(root))
+                path.discard(id(root))
                 if ctor is VAL:
                     memo[id(root)] = _val(*values)
                 elif ctor is FUN:
@@ -182,10 +178,9 @@ class Converter:
             if not args:
                 memo[key] = _constant(root)
                 continue
-            if path is not None:
-                if key in path:
-                    raise Cyclic
-                path.add(key)
+            if key in path:
+                raise Cyclic
+            path.add(key)
             if ctor is FUN or ctor.is_cons:  # a row (a function's parameters): flattened
                 parts = []
                 row = find(args[0]) if ctor is FUN else root
@@ -250,11 +245,10 @@ _BUILD: dict[Constructor | None, Callable[[Cell, list[Any]], Any]] = {
 }
 
 
-def to_value(type_: CellType, acyclic: bool = False) -> Inferred:
-    """The value of one result (variables numbered from 0); `acyclic` if it comes from an
-    inference that succeeded. A type that contains itself (`Cyclic`) only comes out of a failed
-    inference, which reports it."""
-    return Converter(acyclic).program(type_)
+def to_value(type_: CellType) -> Inferred:
+    """The value of one result (variables numbered from 0). A type that contains itself
+    (`Cyclic`) only comes out of a failed inference, which reports it."""
+    return Converter().program(type_)
 
 
 # -- values → cells ----------------------------------------------------------------------------------

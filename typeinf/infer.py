@@ -32,7 +32,7 @@ from typeinf.convert import Converter, Cyclic, to_value
 from typeinf.errors import InternalError, TypeInferenceError
 from typeinf.offsets import OffsetProvider, load_offset_provider
 from typeinf.relations import Relation
-from typeinf.terms import Cell, ClosureType, DefinitionType, FencilType, Type
+from typeinf.terms import ClosureType, DefinitionType, FencilType, Type
 from typeinf.types import Inferred
 
 Provider = OffsetProvider | dict[str, Any] | None
@@ -125,7 +125,7 @@ def infer(node: Node, offset_provider: Provider = None) -> Inferred:
         inference = _solved(node, offset_provider)
         result = _program_type(inference, 0, inference.types)
         assert result is not None  # the root has a type: a name without one is an error
-        value = to_value(result, acyclic=True)
+        value = to_value(result)
         del inference, result
     return value
 
@@ -139,7 +139,7 @@ def infer_all(
     (the root's as `infer` numbers them), so that a node's type relates to its parent's."""
     with gc_paused():
         inference = _solved(node, offset_provider)
-        result = _values(_node_types(inference, complete=True), acyclic=True)
+        result = _values(_node_types(inference, complete=True))
         del inference
     if attach:
         for current in walk(node):
@@ -162,21 +162,13 @@ def _node_types(inference: Inference, complete: bool) -> dict[int, Type]:
     return result
 
 
-def _values(types: dict[int, Type], acyclic: bool = False) -> dict[int, Inferred]:
-    """The values of node types, converted together (one numbering, shared parts once); `acyclic`
-    if inference succeeded. A type that contains itself, which only a failed inference leaves
-    (its `InfiniteTypeError` says so), is left out."""
-    converter = Converter(acyclic)
+def _values(types: dict[int, Type]) -> dict[int, Inferred]:
+    """The values of node types, converted together (one numbering, shared parts once). A type
+    that contains itself, which only a failed inference leaves (its `InfiniteTypeError` says so),
+    is left out."""
+    converter = Converter()
     result: dict[int, Inferred] = {}
-    if acyclic:  # the nodes' cells in one walk (a walk per node: 2.3× slower on 30k nodes)
-        keys = [k for k, t in types.items() if isinstance(t, Cell)]
-        cells = [cast(Cell, types[k]) for k in keys]
-        for key, type_ in types.items():  # the root first, numbered as `infer` numbers it
-            if not isinstance(type_, Cell) or key == keys[0]:
-                result[key] = converter.program(type_)
-        result.update(zip(keys, converter.values(cells), strict=True))
-        return {key: result[key] for key in types}  # in pre-order
-    for key, type_ in types.items():
+    for key, type_ in types.items():  # in pre-order: the root is numbered as `infer` numbers it
         try:
             result[key] = converter.program(type_)
         except Cyclic:
@@ -231,5 +223,5 @@ def check(
     themselves are left out)."""
     solved = solve(node, offset_provider, max_errors=max_errors)
     with gc_paused():
-        types = _values(solved.types, acyclic=not solved.errors)
+        types = _values(solved.types)
     return Checked(None if solved.errors else types[id(node)], types, solved.errors)
