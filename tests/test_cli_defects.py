@@ -225,7 +225,8 @@ def test_snapshots_ignore_byte_order_marks(
     assert main(["snapshot", "check", str(tmp_path)]) == 2
     assert capsys.readouterr() == (
         "0 match, 1 unreadable\n",
-        f"{tmp_path / 'nabla.types'}: error: not UTF-8 text (byte 0)\n",
+        f"{tmp_path / 'nabla.types'}:1:1: error: not UTF-8 text (byte 0xff at offset 0)\n"
+        "    \\xff\\xfe\n    ^\n",
     )
 
 

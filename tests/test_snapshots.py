@@ -54,10 +54,19 @@ def test_check_reports_missing_and_changed_types_and_update_writes_them(
     assert out.endswith("0 match, 1 differ, 2 missing\n")
     assert not (tmp_path / "laplacian.types").exists()  # check never writes
 
-    assert main(["snapshot", "update", str(tmp_path)]) == 0
+    # type errors are not recorded as expected output unless asked: that file is left alone
+    assert main(["snapshot", "update", str(tmp_path)]) == 1
+    assert capsys.readouterr() == (
+        f"created {tmp_path / 'laplacian.types'}\nupdated {tmp_path / 'nabla.types'}\n"
+        "0 match, 1 created, 1 updated, 1 not updated (type errors)\n",
+        f"{tmp_path / 'bad.types'}: not updated: {tmp_path / 'bad.json'} has 1 type error "
+        f"(`typeinf snapshot update --accept-errors {tmp_path}` records them as expected)\n",
+    )
+    assert not (tmp_path / "bad.types").exists()
+    assert main(["snapshot", "update", "--accept-errors", str(tmp_path)]) == 0
     assert capsys.readouterr().out == (
-        f"created {tmp_path / 'bad.types'}\ncreated {tmp_path / 'laplacian.types'}\n"
-        f"updated {tmp_path / 'nabla.types'}\n0 match, 2 created, 1 updated\n"
+        f"created {tmp_path / 'bad.types'} (1 type error recorded)\n"
+        "2 match, 1 created, 1 type error recorded\n"
     )
     assert (tmp_path / "bad.types").read_text() == (
         "$.args[0]: error: type mismatch in the first argument of `sqrt`: expected `T₀¹`, found `int32²`; "

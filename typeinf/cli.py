@@ -1,14 +1,14 @@
 """The `typeinf` command line.
 
-Exit codes: 0 success, 1 type errors (or snapshots that differ), 2 a usage error or input that
-does not parse, 3 an internal error.
+Exit codes: 0 success, 1 type errors (or snapshots that differ), 2 a usage error, input that
+does not parse or cannot be read, or output that cannot be written, 3 an internal error.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
-import json
 import os
 import sys
 import textwrap
@@ -30,6 +30,7 @@ from typeinf.infer import Solved, solve
 from typeinf.notation import pformat
 from typeinf.offsets import OffsetProvider, read_offset_provider
 from typeinf.snapshots import IR_SUFFIXES, programs, sibling_provider, take
+from typeinf.streams import OutputError, guarded
 from typeinf.terms import DefinitionType, FencilType, Type
 from typeinf.types import tree
 
@@ -117,12 +118,19 @@ def _parser() -> argparse.ArgumentParser:
         description="Every IR file NAME.itir or NAME.json under DIR (with its offset provider "
         "NAME.offsets.json, if any) has its expected types in NAME.types. `check` prints a unified "
         "diff for each file whose types changed, and a missing expected file, and exits 1; "
-        "`update` rewrites the expected files and says which changed.",
+        "`update` rewrites the expected files and says which changed; it leaves alone, and names, "
+        "those of programs with type errors unless --accept-errors.",
     )
     snapshot.add_argument("action", choices=("check", "update"))
     snapshot.add_argument("dir", metavar="DIR", help="a folder of IR files")
     snapshot.add_argument(
         "--color", choices=("auto", "always", "never"), default="auto", help="colour the diffs"
+    )
+    snapshot.add_argument(
+        "--accept-errors",
+        action="store_true",
+        help="update: also record programs' type errors as their expected output (without it, "
+        "the expected file of a program with type errors is left as it was)",
     )
 
     docs = commands.add_parser(
@@ -172,11 +180,28 @@ def _common(command: argparse.ArgumentParser) -> None:
         "--verbose", action="store_true", help="say which offset provider each FILE is typed with"
     )
     command.add_argument(
+        "--allow-free",
+        type=_names,
+        action="extend",
+        default=[],
+        metavar="NAME[,NAME…]",
+        help="type these free names as unknowns instead of reporting them as not defined "
+        "(repeatable; typeinf docs rules)",
+    )
+    command.add_argument(
         "--color",
         choices=("auto", "always", "never"),
         default="auto",
         help="colour the diagnostics (auto: only on a terminal)",
     )
+
+
+def _names(text: str) -> list[str]:
+    """The names of one --allow-free: comma-separated, none empty."""
+    names = text.split(",")
+    if not all(names):
+        raise argparse.ArgumentTypeError(f"expected NAME or NAME,NAME,…, not {text!r}")
+    return names
 
 
 @dataclass
@@ -191,7 +216,8 @@ def _filename(path: str) -> str:
 
 
 def _read(path: str) -> _Program:
-    text = read_text(path)
+    """A program FILE the user named: a pipe (`<(…)`) or a device is read too, up to the limit."""
+    text = read_text(path, streams=True)
     node = iterir.loads_ir(text, _filename(path))
     return _Program(node, source_of(_filename(path), text, node), text)
 
@@ -203,7 +229,7 @@ def _provider_path(path: str, args: argparse.Namespace, err: TextIO) -> str | No
     beside: Path | None = None
     if found is None and path != "-":
         beside = sibling_provider(Path(path))
-        found = str(beside) if beside.exists() else None
+        found = str(beside) if os.path.lexists(beside) else None  # a dangling link is named
     if args.verbose:
         if found is not None:
             note = f"offset provider {found}"
@@ -252,7 +278,7 @@ def _infer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             if not args.json:
                 err.write(f"{error}\n")
             continue
-        checked, more = _checked(program, provider, args.max_errors)
+        checked, more = _checked(program, provider, args.max_errors, frozenset(args.allow_free))
         if checked.errors:
             code = max(code, EXIT_TYPE_ERROR)
         if args.json:
@@ -260,18 +286,19 @@ def _infer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         else:
             _print_report(program, checked, more, args, len(args.files) > 1, out, err)
     if args.json:
-        out.write(json.dumps({"files": reports}, ensure_ascii=False, indent=1) + "\n")
+        out.write(dumps({"files": reports}, indent=1) + "\n")
     return code
 
 
 def _checked(
-    program: _Program, provider: OffsetProvider | None, limit: int | None
+    program: _Program, provider: OffsetProvider | None, limit: int | None, free: frozenset[str]
 ) -> tuple[Solved, bool]:
     """`solve` keeping at most `limit` errors, and whether there are more: it is asked for one more
-    than it keeps, as counting them all would check the whole program, which --max-errors spares."""
+    than it keeps, as counting them all would check the whole program, which --max-errors spares.
+    `free`: the names allowed to be free (--allow-free)."""
     if limit is None:
-        return solve(program.node, provider), False
-    checked = solve(program.node, provider, max_errors=limit + 1)
+        return solve(program.node, provider, allow_free=free), False
+    checked = solve(program.node, provider, max_errors=limit + 1, allow_free=free)
     more = len(checked.errors) > limit
     del checked.errors[limit:]
     return checked, more
@@ -522,7 +549,7 @@ def _explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             f"{excerpt(source_line(program.text, int(line)), int(position))}\n"
         )
         return EXIT_USAGE
-    explained = why(program.node, node, provider)
+    explained = why(program.node, node, provider, allow_free=frozenset(args.allow_free))
     color = _color(args.color, err)
     for found in explained.errors:
         err.write(render(found, program.source, color) + "\n")
@@ -574,21 +601,23 @@ def _snapshot(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             f"typeinf: error: no IR files ({', '.join(f'*{suffix}' for suffix in IR_SUFFIXES)}) in {args.dir}\n"
         )
         return EXIT_USAGE
-    code, counts = (
-        EXIT_OK,
-        {
-            "match": 0,
-            "differ": 0,
-            "missing": 0,
-            "created": 0,
-            "updated": 0,
-            "unreadable": 0,
-            "unwritable": 0,
-        },
+    code, recorded = EXIT_OK, 0
+    counts = dict.fromkeys(
+        (
+            "match",
+            "differ",
+            "missing",
+            "created",
+            "updated",
+            "not updated (type errors)",
+            "unreadable",
+            "unwritable",
+        ),
+        0,
     )
     color = _color(args.color, out)
     for program in found:
-        snapshot = take(program)
+        snapshot = take(program, folder)
         if snapshot.actual is None:
             err.write(f"{snapshot.problem}\n")
             counts["unreadable"] += 1
@@ -598,8 +627,16 @@ def _snapshot(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if stored == snapshot.actual:
             counts["match"] += 1
         elif args.action == "update":
+            if snapshot.errors and not args.accept_errors:
+                err.write(
+                    f"{snapshot.expected}: not updated: {program} has {_plural(snapshot.errors, 'type error')} "
+                    f"(`typeinf snapshot update --accept-errors {args.dir}` records them as expected)\n"
+                )
+                counts["not updated (type errors)"] += 1
+                code = max(code, EXIT_TYPE_ERROR)
+                continue
             try:
-                write_text(snapshot.expected, snapshot.actual)
+                write_text(snapshot.target, snapshot.actual)
             except (OSError, UnicodeEncodeError) as problem:  # this file is left as it was
                 reason = (
                     problem.strerror
@@ -611,8 +648,12 @@ def _snapshot(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 code = EXIT_USAGE
                 continue
             done = "created" if stored is None else "updated"
-            out.write(f"{done} {snapshot.expected}\n")
+            with_errors = (
+                f" ({_plural(snapshot.errors, 'type error')} recorded)" if snapshot.errors else ""
+            )
+            out.write(f"{done} {snapshot.expected}{with_errors}\n")
             counts[done] += 1
+            recorded += snapshot.errors
         elif stored is None:
             out.write(
                 f"{snapshot.expected}: missing (run `typeinf snapshot update {args.dir}` to create it)\n"
@@ -623,8 +664,15 @@ def _snapshot(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             out.write(_colored_diff(snapshot.diff(), color))
             counts["differ"] += 1
             code = max(code, EXIT_TYPE_ERROR)
-    out.write(", ".join(f"{n} {what}" for what, n in counts.items() if n or what == "match") + "\n")
+    said = [f"{n} {what}" for what, n in counts.items() if n or what == "match"]
+    if recorded:
+        said.append(f"{_plural(recorded, 'type error')} recorded")
+    out.write(", ".join(said) + "\n")
     return code
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def _colored_diff(diff: str, color: bool) -> str:
@@ -642,7 +690,7 @@ def _colored_diff(diff: str, color: bool) -> str:
 # -- main -----------------------------------------------------------------------------------------
 def _format(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     try:
-        node = iterir.load(args.file)
+        node = _read(args.file).node
     except iterir.ParseError as error:
         err.write(f"{error}\n")
         return EXIT_USAGE
@@ -677,23 +725,42 @@ _COMMANDS = {
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    out = guarded(sys.stdout, "standard output")
+    err = guarded(sys.stderr, "standard error")
     try:
-        code = _COMMANDS[args.command](args, sys.stdout, sys.stderr)
-        sys.stdout.flush()
-    except BrokenPipeError:  # `typeinf … | head` is not an error
-        sys.stderr.close()
-        return EXIT_OK
+        return _run(argv, out, err)
+    except OutputError as error:  # `>&-`, `> /dev/full`, `| head -c 10`: the environment's
+        _last_words(err, f"typeinf: error: {error}\n")
+        return EXIT_USAGE
     except Exception as error:  # a bug of ours: said as one, without a traceback
         if os.environ.get("TYPEINF_TRACEBACK"):
             raise
-        sys.stderr.write(
+        _last_words(
+            err,
             f"typeinf: internal error (a bug in typeinf, not in the input): {type(error).__name__}: "
             f"{str(error)[:500]}\n  please report it with the input; TYPEINF_TRACEBACK=1 shows "
-            "where it happened\n"
+            "where it happened\n",
         )
         return EXIT_INTERNAL
-    return code
+
+
+def _run(argv: Sequence[str] | None, out: TextIO, err: TextIO) -> int:
+    """Parse the arguments and run the command, every word written through `out` and `err`
+    (argparse's help, version and usage errors too), flushed before it returns or exits."""
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            args = _parser().parse_args(argv)
+        return _COMMANDS[args.command](args, out, err)
+    finally:
+        out.flush()
+        err.flush()
+
+
+def _last_words(err: TextIO, text: str) -> None:
+    """Say `text` on standard error, if it can still be written."""
+    with contextlib.suppress(OutputError):
+        err.write(text)
+        err.flush()
 
 
 if __name__ == "__main__":

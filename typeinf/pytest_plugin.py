@@ -4,8 +4,10 @@
         typeinf_snapshot.check(lower(program))
 
 The first check of a test compares the inferred types of the IR with the file
-`__typeinf_snapshots__/<test module>.<test name>.types` next to the test (later checks in the
-same test add `.2`, `.3`, … or use `name=`), and fails with a unified diff when they differ.
+`__typeinf_snapshots__/<test module>.<class>.<test name>[<parameters>].types` next to the test
+(later checks in the same test add `.2`, `.3`, … or use `name=`), and fails with a unified diff
+when they differ. The name is the test's whole node id, escaped so that two tests never share a
+file: what a file name cannot hold, `.` and `%` become `%XX` (`int/32` → `int%2F32`).
 `pytest --typeinf-update` writes the files instead. Registered through the `pytest11` entry
 point, so installing typeinf is enough.
 """
@@ -13,14 +15,16 @@ point, so installing typeinf is enough.
 from __future__ import annotations
 
 import difflib
+import hashlib
+import os
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from iterir import Node
-from iterir.files import write_text
+from iterir import Node, ParseError
+from iterir.files import read_text, write_text
 from typeinf.diagnostics import Source
 from typeinf.offsets import OffsetProvider
 from typeinf.snapshots import EXPECTED_SUFFIX, snapshot_text
@@ -43,10 +47,11 @@ class TypeinfSnapshot:
     def __init__(self, folder: Path, stem: str, update: bool) -> None:
         self.folder, self.stem, self.update = folder, stem, update
         self.checks = 0
+        self.used: set[Path] = set()
 
     def path(self, name: str | None = None) -> Path:
-        suffix = f".{name}" if name else "" if self.checks == 1 else f".{self.checks}"
-        return self.folder / f"{self.stem}{suffix}{EXPECTED_SUFFIX}"
+        suffix = "." + _label(name) if name else "" if self.checks == 1 else f".{self.checks}"
+        return self.folder / _short(f"{self.stem}{suffix}{EXPECTED_SUFFIX}")
 
     def check(
         self,
@@ -57,19 +62,24 @@ class TypeinfSnapshot:
     ) -> None:
         """Compare the types inferred for `node` with the stored ones."""
         self.checks += 1
-        path = self.path(_safe(name) if name else None)
+        path = self.path(name)
+        if path in self.used:
+            pytest.fail(
+                f"{path} is already checked in this test: give another name=", pytrace=False
+            )
+        self.used.add(path)
         actual = snapshot_text(node, offset_provider, Source())
+        expected = _stored(path)
         if self.update:
-            if not path.exists() or path.read_text(encoding="utf-8") != actual:
+            if expected != actual:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 write_text(path, actual)  # whole or not at all
             return
-        if not path.exists():
+        if expected is None:
             pytest.fail(
                 f"no expected types in {path}: run pytest with --typeinf-update to write them",
                 pytrace=False,
             )
-        expected = path.read_text(encoding="utf-8")
         if expected != actual:
             diff = "".join(
                 difflib.unified_diff(
@@ -82,15 +92,64 @@ class TypeinfSnapshot:
             pytest.fail(f"the inferred types differ from {path}:\n{diff}", pytrace=False)
 
 
-def _safe(text: str) -> str:
-    """A file name part for a test name or label (parameters bring brackets and slashes)."""
-    return re.sub(r"[^\w.-]+", "_", text).strip("_") or "_"
+def _stored(path: Path) -> str | None:
+    """The expected types kept in `path`, None when there are none; one that cannot be read (a
+    folder, a FIFO, not UTF-8, too large) fails the test, naming it."""
+    if not os.path.lexists(path):
+        return None
+    try:
+        return read_text(path)
+    except ParseError as error:
+        pytest.fail(str(error), pytrace=False)
+
+
+_PLAIN = re.compile(r"[\w+=,-]")  # kept as they are: readable, and valid in file names everywhere
+_LONGEST = 200  # bytes of a file name; most file systems take 255
+
+
+def _escaped(text: str) -> str:
+    """`text` with every other character (`.` and `%` among them) as `%XX` of its UTF-8 bytes,
+    so that two texts are never one name."""
+    return "".join(
+        char
+        if _PLAIN.fullmatch(char)
+        else "".join(f"%{byte:02X}" for byte in char.encode("utf-8", "surrogatepass"))
+        for char in text
+    )
+
+
+def _label(name: str) -> str:
+    """A `name=` of a check as a file name part; one of digits only starts escaped, as the
+    unnamed checks are numbered (`.2`)."""
+    escaped = _escaped(name)
+    return f"%{ord(name[0]):02X}{escaped[1:]}" if name.isascii() and name.isdigit() else escaped
+
+
+def _short(filename: str) -> str:
+    """`filename`, or when too long for a file system its start and a digest of the whole (`~`
+    is escaped in names, so a shortened name is never another one)."""
+    if len(filename.encode()) <= _LONGEST:
+        return filename
+    digest = hashlib.sha256(filename.encode()).hexdigest()[:16]
+    return (
+        filename.encode()[: _LONGEST - 40].decode(errors="ignore") + f"~{digest}{EXPECTED_SUFFIX}"
+    )
+
+
+def _stem(test_file: Path, node_id: str) -> str:
+    """`<module>.<class>….<test>[<parameters>]` from a node id such as
+    `tests/test_a.py::TestA::test_same[int/32]`: names are identifiers, joined by `.`; the
+    parameters' id is escaped."""
+    names, bracket, parameters = node_id.split("::", 1)[1].partition("[")
+    stem = ".".join([test_file.stem, *map(_escaped, names.split("::"))])
+    return f"{stem}[{_escaped(parameters.removesuffix(']'))}]" if bracket else stem
 
 
 @pytest.fixture
 def typeinf_snapshot(request: pytest.FixtureRequest) -> TypeinfSnapshot:
     test_file = Path(str(request.node.path))
-    stem = f"{test_file.stem}.{_safe(request.node.name)}"
     return TypeinfSnapshot(
-        test_file.parent / FOLDER, stem, request.config.getoption("--typeinf-update")
+        test_file.parent / FOLDER,
+        _stem(test_file, request.node.nodeid),
+        request.config.getoption("--typeinf-update"),
     )

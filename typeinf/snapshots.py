@@ -10,6 +10,7 @@ pass could change is hidden.
 from __future__ import annotations
 
 import difflib
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +20,7 @@ import iterir
 from iterir.files import read_text
 from typeinf.diagnostics import Source, source_of
 from typeinf.errors import TypeInferenceError
-from typeinf.infer import solve
+from typeinf.infer import Solved, solve
 from typeinf.notation import pformat
 from typeinf.offsets import OffsetProvider, read_offset_provider
 from typeinf.terms import FencilType
@@ -33,7 +34,10 @@ def snapshot_text(
     node: iterir.Node, offset_provider: OffsetProvider | dict[str, Any] | None, source: Source
 ) -> str:
     """What an expected-types file holds for `node`."""
-    checked = solve(node, offset_provider)
+    return _text(solve(node, offset_provider), source)
+
+
+def _text(checked: Solved, source: Source) -> str:
     if checked.errors:
         return "".join(
             f"{_where(error, source)}: error: {error.message}\n" for error in checked.errors
@@ -61,9 +65,11 @@ class Snapshot:
 
     program: Path
     expected: Path
+    target: Path  # where the expected file is written: `expected`, or what a symlink points to
     stored: str | None = None  # the expected file's text; None: there is none yet
     actual: str | None = None  # None: the program (or its expected file) could not be read
-    problem: str | None = None  # the parse error, when it could not
+    problem: str | None = None  # why not, when it could not
+    errors: int = 0  # the type errors in `actual`
 
     def diff(self) -> str:
         stored = self.stored or ""
@@ -78,12 +84,14 @@ class Snapshot:
 
 
 def programs(folder: Path) -> Iterator[Path]:
-    """The IR files under `folder`, in sorted order (offset providers are not programs)."""
+    """The IR files under `folder`, in sorted order (offset providers are not programs). Whatever
+    is not a folder counts, a FIFO or a broken symlink too: it is then named as unreadable
+    rather than silently left out."""
     for path in sorted(folder.rglob("*")):
         if (
-            path.is_file()
-            and path.suffix in IR_SUFFIXES
+            path.suffix in IR_SUFFIXES
             and not path.name.endswith(PROVIDER_SUFFIX)
+            and not path.is_dir()
         ):
             yield path
 
@@ -94,18 +102,27 @@ def sibling_provider(program: Path) -> Path:
     return program.with_name(program.stem + PROVIDER_SUFFIX)
 
 
-def take(program: Path) -> Snapshot:
-    """Infer `program` (with its sibling offset provider, if any) as its snapshot would."""
-    snapshot = Snapshot(program, program.with_name(program.stem + EXPECTED_SUFFIX))
+def take(program: Path, folder: Path) -> Snapshot:
+    """Infer `program` of the snapshot folder `folder` (with its sibling offset provider, if any)
+    as its snapshot would. A file that is there in any form (a dangling symlink too) is read, and
+    an expected file that leads out of `folder` is refused: `update` would write there."""
+    expected = program.with_name(program.stem + EXPECTED_SUFFIX)
+    snapshot = Snapshot(program, expected, Path(os.path.realpath(expected)))
     provider_path = sibling_provider(program)
     try:
+        if not snapshot.target.is_relative_to(os.path.realpath(folder)):
+            raise iterir.ParseError(
+                f"a symlink to {snapshot.target}, outside {folder}: neither read nor written",
+                str(expected),
+            )
         text = read_text(program)
         node = iterir.loads_ir(text, str(program))
-        provider = read_offset_provider(provider_path) if provider_path.exists() else None
-        snapshot.stored = read_text(snapshot.expected) if snapshot.expected.exists() else None
+        provider = read_offset_provider(provider_path) if os.path.lexists(provider_path) else None
+        snapshot.stored = read_text(expected) if os.path.lexists(expected) else None
     except iterir.ParseError as error:
         snapshot.problem = str(error)
         return snapshot
-    source = source_of(str(program), text, node)
-    snapshot.actual = snapshot_text(node, provider, source)
+    checked = solve(node, provider)
+    snapshot.actual = _text(checked, source_of(str(program), text, node))
+    snapshot.errors = len(checked.errors)
     return snapshot
