@@ -23,12 +23,13 @@ def measure(shape: str, size: int) -> dict[str, float]:
     from iterir.gcpause import gc_paused
     from typeinf.convert import to_value
     from typeinf.infer import _node_types, _program_type, _solved, _values
+    from typeinf.within import subject
 
     node = SHAPES[shape](size)
     nodes = sum(1 for _ in iterir.walk(node))
     with gc_paused():  # as `infer` and `infer_all` run
         start = time.perf_counter()
-        solved = _solved(node, None)
+        solved = _solved(subject(node, False, None), None)
         program = _program_type(solved, 0, solved.types)
         inferred = time.perf_counter()
         assert program is not None  # the root of a program without errors has a type
