@@ -14,9 +14,13 @@ from typeinf.terms import Cell, DefinitionType, FencilType, Mismatch, Type, find
 from typeinf.unify import unify
 
 
-def substitution(general: Type, specific: Type) -> dict[Cell, Cell] | None:
+def substitution(
+    general: Type, specific: Type, *, in_place: bool = False
+) -> dict[Cell, Cell] | None:
     """For each variable of `general` (a cell of it), the type it stands for in `specific`; None
-    when `specific` is not an instance of `general`. Both are copied first: neither changes."""
+    when `specific` is not an instance of `general`. Both are copied first, so that neither
+    changes, unless `in_place` (for cells made only for this, as `typeinf.convert` does: the
+    images are then the specific type's own cells)."""
     arguments.a_type("typeinf.substitution", "general", general)
     arguments.a_type("typeinf.substitution", "specific", specific)
     if type(general) is not type(specific) or _names(general) != _names(specific):
@@ -25,8 +29,9 @@ def substitution(general: Type, specific: Type) -> dict[Cell, Cell] | None:
     if len(general_cells) != len(specific_cells):
         return None
     scheme = Scheme(row(TTUPLE, general_cells, T_EMPTY))
-    pattern = scheme.copy()
-    target = Scheme(row(TTUPLE, specific_cells, T_EMPTY)).copy()
+    pattern = scheme.cells if in_place else scheme.copy()
+    target_scheme = Scheme(row(TTUPLE, specific_cells, T_EMPTY))
+    target = target_scheme.cells if in_place else target_scheme.copy()
     # Only the general side may be bound: remember what the specific side's variables and rows
     # of unknown length are, to check that they are still so.
     rigid = [(c, c.sort, c.family) for c in target if c.ctor is None or c.ctor in ROWS_OF_VALUES]

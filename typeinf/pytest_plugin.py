@@ -26,7 +26,7 @@ import pytest
 from iterir import Node, ParseError
 from iterir.files import read_text, write_text
 from typeinf.diagnostics import Source
-from typeinf.infer import AllowFree, check
+from typeinf.infer import AllowFree, solve
 from typeinf.offsets import OffsetProvider
 from typeinf.snapshots import EXPECTED_SUFFIX, expected_text
 
@@ -73,7 +73,7 @@ class TypeinfSnapshot:
                 f"{path} is already checked in this test: give another name=", pytrace=False
             )
         self.used.add(path)
-        checked = check(node, offset_provider, allow_free=allow_free)
+        checked = solve(node, offset_provider, allow_free=allow_free)
         actual = expected_text(checked, Source())
         expected = _stored(path)
         if self.update:

@@ -19,7 +19,7 @@ import iterir
 from iterir.files import read_text
 from typeinf.diagnostics import Source, source_of
 from typeinf.errors import TypeInferenceError
-from typeinf.infer import Checked, check
+from typeinf.infer import Solved, solve
 from typeinf.notation import pformat_lines
 from typeinf.offsets import read_offset_provider
 
@@ -28,14 +28,14 @@ PROVIDER_SUFFIX = ".offsets.json"
 IR_SUFFIXES = (".itir", ".json")
 
 
-def expected_text(checked: Checked, source: Source) -> str:
-    """What an expected-types file holds for a program checked: its types, or its errors."""
+def expected_text(checked: Solved, source: Source) -> str:
+    """What an expected-types file holds for a program solved: its types, or its errors."""
     if checked.errors:
         return "".join(
             f"{_where(error, source)}: error: {error.message}\n" for error in checked.errors
         )
     type_ = checked.type
-    assert type_ is not None  # `check` gives the program's type when it finds no errors
+    assert type_ is not None  # `solve` gives the program's type when it finds no errors
     return "".join(line + "\n" for line in pformat_lines(type_, locations=True))
 
 
@@ -110,7 +110,7 @@ def take(program: Path, folder: Path) -> Snapshot:
     except iterir.ParseError as error:
         snapshot.problem = str(error)
         return snapshot
-    checked = check(node, provider)
+    checked = solve(node, provider)
     snapshot.actual = expected_text(checked, source_of(str(program), text, node))
     snapshot.errors = len(checked.errors)
     return snapshot
