@@ -15,7 +15,6 @@ import typeinf
 from tests.conftest import ROOT
 from typeinf.cli import main
 from typeinf.notation import to_ascii
-from typeinf.terms import FencilType
 
 EXAMPLE = ROOT / "examples" / "laplacian.itir"
 
@@ -292,7 +291,7 @@ def test_a_fencil_prints_one_line_per_definition_each_read_back_alone(
     fencil = typeinf.infer(
         iterir.load(str(ROOT / "examples" / "nabla.itir")), typeinf.load_offset_provider(provider)
     )
-    assert isinstance(fencil, FencilType)
+    assert isinstance(fencil, typeinf.types.Fencil)
     names = [d.name for d in fencil.definitions]
     assert [line.split(" :: ")[0] for line in lines[:-1]] == names
     assert lines[-1].startswith("{nabla(")

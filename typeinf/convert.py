@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any, NoReturn, cast
 
 from iterir.vocabulary import PRIMITIVES
-from typeinf import instance, notation, reader
+from typeinf import arguments, instance, notation, reader
 from typeinf import relations as rel
 from typeinf.constructors import (
     COLUMN,
@@ -507,6 +507,7 @@ def pformat(type_: Type | str | int | bool, locations: bool = False) -> str:
     `"float64"`, `4`, `True`) prints as itself."""
     if isinstance(type_, str | int):  # a bool is an int
         return str(type_)
+    arguments.a_type("typeinf.pformat", "type_", type_)
     return notation.pformat(to_cells(type_), locations)
 
 
@@ -522,6 +523,8 @@ def parse_type(text: str, locations: bool | None = None) -> Inferred:
 def substitution(general: Type, specific: Type) -> dict[Var, Any] | None:
     """For each variable of `general`, what it stands for in `specific` (in `specific`'s
     variables); None when `specific` is not an instance of `general`."""
+    arguments.a_type("typeinf.substitution", "general", general)
+    arguments.a_type("typeinf.substitution", "specific", specific)
     general_builder, specific_builder = Builder(), Builder()
     general_cells = general_builder.program(general)
     specific_cells = specific_builder.program(specific)

@@ -7,7 +7,6 @@ program is known to have as an instance.
 
 from __future__ import annotations
 
-from typeinf import arguments
 from typeinf.constructors import ROWS_OF_VALUES, T_EMPTY, TTUPLE, row
 from typeinf.schemes import Scheme
 from typeinf.terms import Cell, DefinitionType, FencilType, Mismatch, Type, find, roots
@@ -21,8 +20,6 @@ def substitution(
     when `specific` is not an instance of `general`. Both are copied first, so that neither
     changes, unless `in_place` (for cells made only for this, as `typeinf.convert` does: the
     images are then the specific type's own cells)."""
-    arguments.a_type("typeinf.substitution", "general", general)
-    arguments.a_type("typeinf.substitution", "specific", specific)
     if type(general) is not type(specific) or _names(general) != _names(specific):
         return None
     general_cells, specific_cells = list(roots(general)), list(roots(specific))

@@ -13,7 +13,6 @@ import re
 from collections.abc import Callable
 from typing import Any, TypeAlias
 
-from typeinf import arguments
 from typeinf.constructors import (
     ANYWHERE,
     COLUMN_SIZE,
@@ -403,7 +402,6 @@ _PIECES: dict[Constructor, Callable[[Printer, Cell], list[Piece]]] = {
 
 def pformat(type_: Type, locations: bool = False) -> str:
     """A type in the compact notation, or the located one (GT4Py 1.0.3's) with `locations`."""
-    arguments.a_type("typeinf.pformat", "type_", type_)
     printer = Printer([type_], locations)
     return printer.format(type_) + printer.where()
 
