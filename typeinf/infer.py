@@ -30,6 +30,7 @@ from typeinf.collect import Inference
 from typeinf.errors import InternalError, TypeInferenceError
 from typeinf.offsets import OffsetProvider, load_offset_provider
 from typeinf.relations import Relation
+from typeinf.sizes import check_node_types
 from typeinf.terms import ClosureType, DefinitionType, FencilType, Type
 
 Provider = OffsetProvider | dict[str, Any] | None
@@ -182,5 +183,8 @@ def check(
         if errors:
             _confirmed(node, offset_provider, errors[0])
         result = _node_types(inference, complete=not errors)
+        too_large = None if errors else check_node_types(inference.nodes, result)
         del inference
+    if too_large is not None:  # every type `check` gives must be printable (docs/rules.md)
+        return Checked(None, result, [too_large])
     return Checked(None if errors else result[id(node)], result, errors)

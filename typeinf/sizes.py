@@ -1,0 +1,165 @@
+"""How large a type is, and the limits on it (docs/rules.md, Limits).
+
+A type is a shared graph: instantiating a definition copies its graph once per use, so a chain
+of definitions that each use the one before twice (`f2 = λ(x) → f1(f1(x))`) doubles the graph at
+every step, and writing a type out (printing it) repeats every shared part at each of its uses,
+so its text can be exponentially longer than its graph. Two limits keep both finite:
+
+- a definition's type may have at most `MOST_TYPE_CELLS` cells in its graph (checked when it is
+  generalized, in both runs alike: a located `TypeTooLargeError`);
+- a type is printed only if, written out, it has at most `MOST_PRINTED_CELLS` cells; beyond,
+  `pformat` raises a `TypeTooLargeError` saying its size, and a message shows it as
+  `‹a type of … cells›` (`placeholder`).
+
+Both measures walk the shared graph once (linear in its size, never in the written-out size).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from iterir import FunctionDefinition, Node
+from typeinf.errors import TypeInferenceError
+from typeinf.terms import Cell, DefinitionType, FencilType, Type, new_marks, roots
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+#: The most cells the graph of one definition's type may have: far above any stencil's (a
+#: 10,000-element tuple, the largest `tuple_get` allows, has about 30,000), and small enough that
+#: a chain that doubles it stops within a second.
+MOST_TYPE_CELLS = 100_000
+#: The most cells a type may have written out (each shared part counted at each of its uses) to
+#: be printed: about 50 MB of text in the located notation.
+MOST_PRINTED_CELLS = 10_000_000
+
+
+class TypeTooLargeError(TypeInferenceError):
+    """A type beyond one of the limits above: `cells` is its size (graph cells for a
+    definition's type, written-out cells for a printed one)."""
+
+    def __init__(self, message: str, node: Node | None, cells: int) -> None:
+        super().__init__(message, node)
+        self.cells = cells
+
+
+def graph_cells(root: Cell, limit: int) -> int:
+    """The number of cells of the graph at `root` (each class counted once, by its root),
+    counting no further than `limit` + 1."""
+    seen, _ = new_marks()
+    count = 0
+    stack = [root]
+    while stack and count <= limit:
+        cell = stack.pop()
+        while cell.parent is not None:
+            cell = cell.parent
+        if cell.mark != seen:
+            cell.mark = seen
+            count += 1
+            stack += cell.args
+    return count
+
+
+def check_definition(root: Cell, definition: Node) -> None:
+    """Raise TypeTooLargeError, at `definition`, if its type's graph has more cells than
+    `MOST_TYPE_CELLS`: every use of it would copy them all."""
+    cells = graph_cells(root, MOST_TYPE_CELLS)
+    if cells > MOST_TYPE_CELLS:
+        name = definition.id if isinstance(definition, FunctionDefinition) else "this definition"
+        raise TypeTooLargeError(
+            f"the type of `{name}` is too large: its graph has more than {MOST_TYPE_CELLS:,} "
+            "cells (a definition that uses another one several times can double its type; "
+            "see the limits in docs/rules.md)",
+            definition,
+            cells,
+        )
+
+
+class WrittenOut:
+    """The written-out size of cells (each shared part counted at each of its uses; a cycle,
+    which only a failed inference leaves, counted once, as the printer shows it as `…`),
+    remembered by cell so that several types of one graph are measured in one walk."""
+
+    def __init__(self) -> None:
+        self.sizes: dict[int, int] = {}  # id of a root cell → its written-out size
+
+    def __call__(self, cell: Cell) -> int:
+        sizes = self.sizes
+        while cell.parent is not None:
+            cell = cell.parent
+        if id(cell) in sizes:
+            return sizes[id(cell)]
+        on_path, _ = new_marks()
+        stack: list[tuple[Cell, bool]] = [(cell, False)]
+        while stack:
+            current, ready = stack.pop()
+            key = id(current)
+            if key in sizes:
+                continue
+            if not current.args:
+                sizes[key] = 1
+                continue
+            if ready:  # its arguments are measured (or on the path: a cycle)
+                current.mark = 0
+                sizes[key] = 1 + sum(sizes.get(id(_root(a)), 1) for a in current.args)
+                continue
+            if current.mark == on_path:
+                continue  # a cycle: the argument counts as one cell (`…`)
+            current.mark = on_path
+            stack.append((current, True))
+            stack += [(_root(a), False) for a in current.args]
+        return sizes[id(cell)]
+
+
+def _root(cell: Cell) -> Cell:
+    while cell.parent is not None:
+        cell = cell.parent
+    return cell
+
+
+def shown(cells: int) -> str:
+    """A size as a message says it: exactly while it is short, else as a power of two."""
+    if cells < 10**15:
+        return f"{cells:,}"
+    return f"more than 2^{cells.bit_length() - 1:,}"
+
+
+def placeholder(cells: int) -> str:
+    """What a message shows for a type too large to print."""
+    return f"‹a type of {shown(cells)} cells, too large to print›"
+
+
+def check_printable(types: Iterable[Type], node: Node | None = None) -> None:
+    """Raise TypeTooLargeError if one of `types`, written out, has more than
+    `MOST_PRINTED_CELLS` cells, naming the definition it is (or is part of) and its size."""
+    measure = WrittenOut()
+    for type_ in types:
+        parts = type_.definitions if isinstance(type_, FencilType) else ()
+        for part in (*parts, type_):
+            cells = sum(measure(cell) for cell in roots(part))
+            if cells > MOST_PRINTED_CELLS:
+                raise TypeTooLargeError(too_large_to_print(part, cells), node, cells)
+
+
+def too_large_to_print(type_: Type | None, cells: int) -> str:
+    what = f"the type of `{type_.name}`" if isinstance(type_, DefinitionType) else "the type"
+    return (
+        f"{what} is too large to print: written out, it has {shown(cells)} cells, more than "
+        f"the {MOST_PRINTED_CELLS:,} a printed type may have (its graph is shared, and each "
+        "shared part is written out at each use; see the limits in docs/rules.md)"
+    )
+
+
+def check_node_types(nodes: Iterable[Node], types: dict[int, Type]) -> TypeTooLargeError | None:
+    """The error of the first node, in pre-order, whose type (in `types`, by the node's id) is
+    too large to print; None if every one can be printed. A fencil's type is left out: its
+    parts, each the type of a node of its own, are measured, and the error names the part."""
+    measure = WrittenOut()
+    for node in nodes:
+        type_ = types.get(id(node))
+        if type_ is None or isinstance(type_, FencilType):
+            continue
+        cells = sum(measure(cell) for cell in roots(type_))
+        if cells > MOST_PRINTED_CELLS:
+            return TypeTooLargeError(too_large_to_print(type_, cells), node, cells)
+    return None
