@@ -14,6 +14,7 @@ from iterir.errors import ParseError
 from iterir.gcpause import gc_paused
 from iterir.gtir_types import GType, TypeFormatError, json_kind, type_from_json, type_to_json
 from iterir.nodes import _FIELD_KINDS, EXPR_NAMES, NODE_CLASSES, Node, allowed_children
+from iterir.traversal import check_tree
 
 JSON = Any
 
@@ -36,7 +37,9 @@ class _Path:
 
 
 def to_json(node: Node) -> JSON:
-    """The JSON value (dicts, lists, strings, numbers, booleans) encoding `node`."""
+    """The JSON value (dicts, lists, strings, numbers, booleans) encoding `node`. A cycle or a
+    tree too large once shared subtrees are written out is a TreeShapeError."""
+    check_tree(node)
     holder: list[JSON] = [None]
     stack: list[tuple[Node, Any, int | str]] = [(node, holder, 0)]
     while stack:
