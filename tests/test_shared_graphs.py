@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import iterir
 import typeinf
 from typeinf.constructors import TEMPTY, TTUPLE
-from typeinf.notation import Printer
+from typeinf.notation import Printer, type_tree
 from typeinf.sizes import (
     MOST_PRINTED_CELLS,
     MOST_TYPE_CELLS,
@@ -121,3 +121,40 @@ def test_the_measures_stop_at_their_limits() -> None:
     cell = _shared(200)
     assert graph_cells(cell, 50) == 51
     assert WrittenOut()(cell).bit_length() > 200  # no float, no overflow: counted exactly
+
+
+def test_a_type_too_large_has_a_repr_and_no_json_tree() -> None:
+    type_ = typeinf.infer(iterir.parse(doubling(6)))
+    assert isinstance(type_, FencilType)
+    cell = type_.definitions[-1].type
+    assert repr(cell).startswith("Cell«‹a type of ")
+    with pytest.raises(TypeTooLargeError):
+        type_tree(type_)
+
+
+def test_explain_says_a_type_too_large_as_an_error(tmp_path: Path) -> None:
+    path = tmp_path / "chain.itir"
+    path.write_text(doubling(6), encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "typeinf", "explain", f"{path}:7:3"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+    )
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.startswith(f"{path}:7:3: error: the type of `f6` is too large to print")
+
+
+def test_an_expression_that_doubles_its_type_without_definitions_is_inferred() -> None:
+    """`(λ(y) → …)({x, x})` nested 40 times: a graph of a few hundred cells written out as 2^40
+    leaves, inferred and measured without writing it out (a hang would show as a timeout)."""
+    body = "y40"
+    for level in range(40, 0, -1):
+        body = f"(λ(y{level}) → {body})({{y{level - 1}, y{level - 1}}})"
+    type_ = typeinf.infer(iterir.parse(f"λ(y0) → {body}"))
+    assert WrittenOut()(type_.args[1]) > 2**40  # type: ignore[union-attr]  # a function
+    checked = typeinf.check(iterir.parse(f"λ(y0) → {body}", filename="deep.itir"))
+    (error,) = checked.errors
+    assert str(error).startswith("deep.itir:1:1: error: the type is too large to print")

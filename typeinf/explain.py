@@ -11,6 +11,7 @@ from iterir.traversal import walk
 from typeinf.constraints import Reason
 from typeinf.errors import TypeInferenceError
 from typeinf.infer import Provider, _program_type, every_error
+from typeinf.sizes import check_node_types
 from typeinf.terms import Cell, Type, find, roots
 
 MAX_REASONS = 8
@@ -51,6 +52,9 @@ def why(root: Node, target: Node, offset_provider: Provider = None) -> Explained
             type_ = None
         if type_ is None:
             return Explained(None, [], errors)
+        too_large = check_node_types([target], {id(target): type_})
+        if too_large is not None:  # it cannot be shown: said as an error (docs/rules.md)
+            return Explained(None, [], [*errors, too_large])
         reasons = inference.solver.joined(_classes(list(roots(type_))), [], MAX_REASONS)
         return Explained(type_, reasons, errors)
 

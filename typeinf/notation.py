@@ -327,7 +327,9 @@ def type_tree(type_: Type) -> dict[str, Any]:
     """A type as a JSON-ready tree, for tools: `{"var": n, "sort": …, "family": …}` (numbered as
     in the located notation), `{"ctor": name, "label": …}` for a constant, `{"ctor": name,
     "args": […]}` for a structure, `{"ctor": "TTuple", "items": […], "tail": …}` for a row; a
-    definition, closure or fencil as an object of its parts. Built without recursion."""
+    definition, closure or fencil as an object of its parts. Built without recursion; its
+    shared parts are shared objects, which JSON writes out: raises as `pformat` does."""
+    check_printable([type_])
     if isinstance(type_, DefinitionType):
         return {"definition": type_.name, "type": type_tree(type_.type)}
     if isinstance(type_, ClosureType):

@@ -157,11 +157,20 @@ def check_node_types(nodes: Iterable[Node], types: dict[int, Type]) -> TypeTooLa
     too large to print; None if every one can be printed. A fencil's type is left out: its
     parts, each the type of a node of its own, are measured, and the error names the part."""
     measure = WrittenOut()
+    measured = measure.sizes
     for node in nodes:
         type_ = types.get(id(node))
-        if type_ is None or isinstance(type_, FencilType):
+        if type(type_) is Cell:  # most nodes: often a leaf or a part measured already
+            cell = type_
+            while cell.parent is not None:
+                cell = cell.parent
+            if not cell.args or id(cell) in measured:
+                continue  # measured within the limit, or the error was returned
+            cells = measure(cell)
+        elif type_ is None or isinstance(type_, FencilType):
             continue
-        cells = sum(measure(cell) for cell in roots(type_))
+        else:
+            cells = sum(measure(cell) for cell in roots(type_))
         if cells > MOST_PRINTED_CELLS:
             return TypeTooLargeError(too_large_to_print(type_, cells), node, cells)
     return None
