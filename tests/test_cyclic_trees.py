@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import iterir
 import typeinf
@@ -102,3 +104,29 @@ def test_2_to_the_61_nodes_end_at_the_real_limit() -> None:
     assert done.stdout.startswith(
         f"MalformedIRError the IR has more than {traversal.MOST_NODES:,} nodes"
     ), done.stderr
+
+
+@given(st.lists(st.tuples(st.integers(0, 30), st.integers(0, 30)), min_size=1, max_size=30))
+def test_a_shared_tree_is_refused_exactly_when_it_stands_for_too_many_nodes(
+    picks: list[tuple[int, int]],
+) -> None:
+    """Each step adds `plus(x, y)` of two earlier nodes (shared, not copied); the last one
+    stands for as many nodes as its expansion has, which is what the limit counts."""
+    made: list[Node] = [SymRef("a")]
+    expanded = [1]
+    for left, right in picks:
+        i, j = left % len(made), right % len(made)
+        made.append(call("plus")(made[i], made[j]))
+        expanded.append(2 + expanded[i] + expanded[j])  # the call, its callee, its arguments
+    limit = 200
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(traversal, "MOST_NODES", limit)
+        if expanded[-1] > limit:
+            with pytest.raises(TreeShapeError, match=f"more than {limit:,} nodes"):
+                traversal.preorder(made[-1])
+            with pytest.raises(TreeShapeError, match=f"more than {limit:,} nodes"):
+                traversal.check_tree(made[-1])
+        else:
+            nodes, sizes = traversal.preorder(made[-1])
+            assert len(nodes) == sizes[0] == expanded[-1]
+            traversal.check_tree(made[-1])
