@@ -36,6 +36,24 @@ def doubling(depth: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _typeinf(
+    folder: Path, depth: int, command: str, at: str
+) -> tuple[Path, subprocess.CompletedProcess[str]]:
+    """`typeinf COMMAND FILE{at}` on the chain of `depth` in a file of `folder`, in a process of
+    its own: a hang shows as the timeout."""
+    path = folder / "chain.itir"
+    path.write_text(doubling(depth), encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "typeinf", command, f"{path}{at}"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+    )
+    return path, done
+
+
 def test_small_types_print_as_before() -> None:
     type_ = typeinf.infer(iterir.parse(doubling(2)))
     assert typeinf.pformat(type_) == (
@@ -74,16 +92,7 @@ def test_a_part_too_large_is_a_placeholder_in_a_message() -> None:
 def test_a_doubling_chain_stops_at_the_graph_limit(depth: int, tmp_path: Path) -> None:
     """Before, depth 6 did not finish in 60 s and depth 30 ran out of memory: a hang shows as
     the timeout here."""
-    path = tmp_path / "chain.itir"
-    path.write_text(doubling(depth), encoding="utf-8")
-    done = subprocess.run(
-        [sys.executable, "-m", "typeinf", "infer", str(path)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=ROOT,
-        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
-    )
+    path, done = _typeinf(tmp_path, depth, "infer", "")
     assert done.returncode == 1, done.stderr
     first = done.stderr.splitlines()[0]
     assert first.startswith(f"{path}:18:3: error: the type of `f17` is too large")
@@ -133,16 +142,7 @@ def test_a_type_too_large_has_a_repr_and_no_json_tree() -> None:
 
 
 def test_explain_says_a_type_too_large_as_an_error(tmp_path: Path) -> None:
-    path = tmp_path / "chain.itir"
-    path.write_text(doubling(6), encoding="utf-8")
-    done = subprocess.run(
-        [sys.executable, "-m", "typeinf", "explain", f"{path}:7:3"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=ROOT,
-        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
-    )
+    path, done = _typeinf(tmp_path, 6, "explain", ":7:3")
     assert done.returncode == 1, done.stderr
     assert done.stderr.startswith(f"{path}:7:3: error: the type of `f6` is too large to print")
 
