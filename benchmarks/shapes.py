@@ -30,19 +30,20 @@ def deep_lambdas(levels: int) -> Node:
 
 
 def deep_calls(levels: int) -> Node:
-    """`f(f(…f(x)…))`: 2 nodes a level."""
+    """`λ(f, x) → f(f(…f(x)…))`: 2 nodes a level (closed: a free name is an error)."""
     node: Node = SymRef("x")
     for _ in range(levels):
         node = FunCall(SymRef("f"), (node,))
-    return node
+    return Lambda((Sym("f"), Sym("x")), node)
 
 
 def plus_chain(levels: int) -> Node:
-    """`x0 + x1 + … + xn`, left-nested as the parser builds it: 3 nodes a level."""
+    """`λ(x0, …, x96) → x0 + x1 + … + xn`, left-nested as the parser builds it: 3 nodes a
+    level (closed: a free name is an error)."""
     node: Node = SymRef("x0")
     for i in range(1, levels + 1):
         node = FunCall(SymRef("plus"), (node, SymRef(f"x{i % 97}")))
-    return node
+    return Lambda(tuple(Sym(f"x{i}") for i in range(97)), node)
 
 
 def balanced_stencil(nodes: int) -> Node:

@@ -38,11 +38,25 @@ def loads(text: str, filename: str | None = None) -> Any:
 
 
 def dumps(value: Any, indent: int | None = None) -> str:
-    """Encode as JSON text, byte for byte as `json.dumps(value, ensure_ascii=False, indent=…)`."""
+    """Encode as JSON text, byte for byte as `json.dumps(value, ensure_ascii=False, indent=…)`,
+    but for lone surrogates, which are escaped (`escape_surrogates`)."""
     try:
-        return json.dumps(value, ensure_ascii=False, indent=indent)
+        text = json.dumps(value, ensure_ascii=False, indent=indent)
     except RecursionError:
-        return _dumps_deep(value, indent)
+        text = _dumps_deep(value, indent)
+    return escape_surrogates(text)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def escape_surrogates(text: str) -> str:
+    """`text` with each lone surrogate (a name or string read from JSON `"\\ud800"` or text
+    `` `\\ud800` ``) written as its escape `\\ud800`: UTF-8 cannot encode it, and in JSON and in
+    backquoted names the escape reads back as the same character, so nothing is altered."""
+    if text.isascii():
+        return text
+    return _SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
 
 
 def _loads_deep(text: str) -> Any:

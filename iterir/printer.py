@@ -7,12 +7,12 @@ measures every group once and prints each one flat if it fits in the line, broke
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator
 from typing import TypeAlias
 
 from iterir import gtir_types as gt
 from iterir import vocabulary as voc
+from iterir.jsontext import dumps
 from iterir.nodes import (
     GTIR_CLASSES,
     AxisLiteral,
@@ -104,7 +104,7 @@ def name_text(name: str) -> str:
     """A name as written: bare when it can be, else in backquotes with JSON string escapes."""
     if voc.is_plain_name(name):
         return name
-    escaped = json.dumps(name, ensure_ascii=False)[1:-1].replace("`", "\\u0060")
+    escaped = dumps(name)[1:-1].replace("`", "\\u0060")
     return f"`{escaped}`"
 
 
@@ -122,7 +122,7 @@ def literal_text(value: str, dtype: str) -> str:
         return value
     if voc.NUMBER_BODY_RE.fullmatch(value):
         return value + suffix
-    return json.dumps(value, ensure_ascii=False) + suffix
+    return dumps(value) + suffix
 
 
 def sym_text(sym: Sym) -> str:
@@ -334,7 +334,7 @@ def gtir_literal_text(value: str, dtype: str) -> str:
         return value
     if voc.NUMBER_BODY_RE.fullmatch(value) or value in ("True", "False"):
         return f"{value}:{short}"
-    return json.dumps(value, ensure_ascii=False) + ":" + short
+    return dumps(value) + ":" + short
 
 
 def type_text(value: gt.GType, braces: bool = False) -> str:

@@ -37,7 +37,9 @@ def test_deep_json_text_round_trips() -> None:
     """The standard library's JSON gives up near 1,000 levels; ours does not."""
     node = deep_calls(LEVELS)
     text = jsontext.dumps(iterir.to_json(node))
-    assert text.startswith('{"node": "FunCall", "fun": {"node": "SymRef", "id": "f"}, "args": [{')
+    assert text.startswith(
+        '{"node": "Lambda", "params": [{"node": "Sym", "id": "f"}, {"node": "Sym"'
+    )
     assert iterir.from_json(jsontext.loads(text)) == node
 
 

@@ -30,8 +30,15 @@ PROVIDER = {
         pytest.param(
             "f(a, b) {\n  b ← (λ(x) → x)(a) @ c⟨ IDim: [0, y) ⟩;\n}\n",
             False,
-            "t.itir:2:36: error: `y` is not defined: not a parameter, a function definition or a builtin\n      b ← (λ(x) → x)(a) @ c⟨ IDim: [0, y) ⟩;\n                                       ^\nt.itir: 1 type error\n",
+            "t.itir:2:36: error: `y` is not defined: not a parameter, a function definition or a builtin\n      b ← (λ(x) → x)(a) @ c⟨ IDim: [0, y) ⟩;\n                                       ^\n  if `y` is meant to be an unknown, allow it: `--allow-free y` (in Python: `allow_free={'y'}`)\nt.itir: 1 type error\n",
             id="unbound symbol",
+        ),
+        pytest.param(
+            "λ(it) → derf(it) + sqtr(·it)",
+            False,
+            "t.itir:1:9: error: `derf` is not defined: not a parameter, a function definition or a builtin; did you mean `deref`?\n    λ(it) → derf(it) + sqtr(·it)\n            ^^^^\n  if `derf` is meant to be an unknown, allow it: `--allow-free derf` (in Python: `allow_free={'derf'}`)\n"
+            "t.itir:1:20: error: `sqtr` is not defined: not a parameter, a function definition or a builtin; did you mean `sqrt`?\n    λ(it) → derf(it) + sqtr(·it)\n                       ^^^^\n  if `sqtr` is meant to be an unknown, allow it: `--allow-free sqtr` (in Python: `allow_free={'sqtr'}`)\nt.itir: 2 type errors\n",
+            id="misspelled builtins",
         ),
         pytest.param(
             "f(a, b) {\n  g = λ(x) → h(x);\n  h = λ(y) → g(y);\n  b ← (g)(a) @ c⟨ IDim: [0, 1) ⟩;\n}\n",

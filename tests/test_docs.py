@@ -6,7 +6,8 @@ cannot drift from the tool. The forms an example can take (any other fenced bloc
   in-process from the repository root: `typeinf ARGS`, `echo 'TEXT' | typeinf ARGS`,
   `printf 'TEXT' | typeinf ARGS` (standard input), `cat PATH` (a file of the repository).
 - a table whose header starts `| program |` with `compact` and/or `located` columns: each program
-  is inferred and each type cell must equal the printed type.
+  is inferred and each type cell must equal the printed type. An optional `free` column lists the
+  free names a row allows as unknowns (`allow_free`), as code spans; any other is an error.
 - ```` ```pycon ````: a doctest session.
 - ```` ```text ````: not an example (syntax summaries).
 """
@@ -168,7 +169,7 @@ def _cells(row: str) -> list[str]:
 def _table(example: Example) -> None:
     header = _cells(example.lines[0])
     checked = [column for column in header[1:] if column in ("compact", "located")]
-    assert checked and set(header[1:]) - {"compact", "located", "note", "why"} == set(), (
+    assert checked and set(header[1:]) - {"compact", "located", "free", "note", "why"} == set(), (
         f"{example}: header {header}"
     )
     for offset, row in enumerate(example.lines[2:], start=2):
@@ -176,7 +177,8 @@ def _table(example: Example) -> None:
         where = f"{example.page.name}:{example.line + offset}"
         program = _CELL.match(cells["program"])
         assert program, f"{where}: the program cell must be one `code` span"
-        type_ = infer(iterir.parse(program.group(1)))
+        allowed = re.findall(r"`([^`]+)`", cells.get("free", ""))
+        type_ = infer(iterir.parse(program.group(1)), allow_free=allowed)
         for column in checked:
             expected = _CELL.match(cells[column])
             assert expected, f"{where}: the {column} cell must be one `code` span"

@@ -18,12 +18,14 @@ PROVIDER = {
 }
 
 
-@given(programs, st.booleans())
+@given(programs, st.booleans(), st.booleans())
 def test_any_generated_program_infers_or_raises_a_type_error(
-    program: iterir.Node, with_provider: bool
+    program: iterir.Node, with_provider: bool, allow_free: bool
 ) -> None:
+    """With `allow_free`, the generated names (mostly free) are unknowns, which lets inference
+    go past them into the rest of the program."""
     try:
-        type_ = typeinf.infer(program, PROVIDER if with_provider else None)
+        type_ = typeinf.infer(program, PROVIDER if with_provider else None, allow_free=allow_free)
     except typeinf.TypeInferenceError as error:
         assert error.node is not None
         assert str(error)

@@ -33,7 +33,7 @@ SPEC = [
         "λ(x) → map_(multiplies)(x, x)",
         "(L[T₀, T₁, T₂]³) → L[T₀, T₁, T₂]³ where T₀: numeric",
     ),
-    ("domains", "c⟨ IDim: [0, n) ⟩", "domainˢ"),
+    ("domains", "c⟨ IDim: [0, 10) ⟩", "domainˢ"),
     ("builtins as values", "λ(x) → deref", "(T₀) → (It[T₁²]) → T₁²"),
     (
         "fencils",
@@ -82,7 +82,7 @@ SPEC = [
     ),
     (
         "casts",
-        "λ(x) → cast_(x, y)",
+        "λ(x, y) → cast_(x, y)",
         "GrammarBuiltinError: the second argument of `cast_` must be a type name, such as `float64`",
     ),
     (
@@ -99,6 +99,11 @@ SPEC = [
         "unbound names",
         "f(a, b) { b ← (λ(x) → ·x)(c) @ c⟨ IDim: [0, 1) ⟩; }",
         "UnboundSymbolError: `c` is not defined: not a parameter, a function definition or a builtin",
+    ),
+    (
+        "free names",
+        "λ(it) → derf(it)",
+        "UnboundSymbolError: `derf` is not defined: not a parameter, a function definition or a builtin; did you mean `deref`?",
     ),
 ]
 

@@ -86,7 +86,7 @@ def test_it_meets_a_two_item_tuple_by_its_rule() -> None:
     assert _infer("λ(a) → first(make_tuple(1.0, 2))") == "(T₀) → float64¹"
     assert _infer("λ(a, b) → tuple_get(1, mkpair(·a, ·b))") == "(It[T₀¹], It[T₂¹]) → T₂¹"
     assert (
-        _infer("λ(a, b) → if_(true, mkpair(·a, ·b), make_tuple(1.0, 2))")
+        _infer("λ(a, b) → if_(True, mkpair(·a, ·b), make_tuple(1.0, 2))")
         == "(It[float64⁰], It[int32⁰]) → Pair[float64, int32]⁰"
     )
 

@@ -3,6 +3,8 @@
     infer(node, offset_provider=None) -> Type           the type of a program or expression
     infer_all(node, offset_provider=None) -> dict        the type of every node, in pre-order
     check(node, offset_provider=None, max_errors=None)   every independent error, with reasons
+        (each also takes allow_free={"x"} or True: free names as unknowns, else errors; and
+        within=fencil: a function definition of the fencil, typed with the ones it calls)
     pformat(type, locations=False) / parse_type(text)    the notation (docs/notation.md)
     register_builtin(name, signature)                    a compiler's own builtin
     is_instance(general, specific) / substitution(…)     whether a type is at least as general

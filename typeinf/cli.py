@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import json
 import os
 import sys
 import textwrap
@@ -170,11 +169,28 @@ def _common(command: argparse.ArgumentParser) -> None:
         "--verbose", action="store_true", help="say which offset provider each FILE is typed with"
     )
     command.add_argument(
+        "--allow-free",
+        type=_names,
+        action="extend",
+        default=[],
+        metavar="NAME[,NAME…]",
+        help="type these free names as unknowns instead of reporting them as not defined "
+        "(repeatable; typeinf docs rules)",
+    )
+    command.add_argument(
         "--color",
         choices=("auto", "always", "never"),
         default="auto",
         help="colour the diagnostics (auto: only on a terminal)",
     )
+
+
+def _names(text: str) -> list[str]:
+    """The names of one --allow-free: comma-separated, none empty."""
+    names = text.split(",")
+    if not all(names):
+        raise argparse.ArgumentTypeError(f"expected NAME or NAME,NAME,…, not {text!r}")
+    return names
 
 
 @dataclass
@@ -250,7 +266,7 @@ def _infer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             if not args.json:
                 err.write(f"{error}\n")
             continue
-        checked, more = _checked(program, provider, args.max_errors)
+        checked, more = _checked(program, provider, args.max_errors, frozenset(args.allow_free))
         if checked.errors:
             code = max(code, EXIT_TYPE_ERROR)
         if args.json:
@@ -258,18 +274,19 @@ def _infer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         else:
             _print_report(program, checked, more, args, len(args.files) > 1, out, err)
     if args.json:
-        out.write(json.dumps({"files": reports}, ensure_ascii=False, indent=1) + "\n")
+        out.write(dumps({"files": reports}, indent=1) + "\n")
     return code
 
 
 def _checked(
-    program: _Program, provider: OffsetProvider | None, limit: int | None
+    program: _Program, provider: OffsetProvider | None, limit: int | None, free: frozenset[str]
 ) -> tuple[Checked, bool]:
     """`check` keeping at most `limit` errors, and whether there are more: it is asked for one more
-    than it keeps, as counting them all would check the whole program, which --max-errors spares."""
+    than it keeps, as counting them all would check the whole program, which --max-errors spares.
+    `free`: the names allowed to be free (--allow-free)."""
     if limit is None:
-        return check(program.node, provider), False
-    checked = check(program.node, provider, max_errors=limit + 1)
+        return check(program.node, provider, allow_free=free), False
+    checked = check(program.node, provider, max_errors=limit + 1, allow_free=free)
     more = len(checked.errors) > limit
     del checked.errors[limit:]
     return checked, more
@@ -509,7 +526,7 @@ def _explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             f"{excerpt(source_line(program.text, int(line)), int(position))}\n"
         )
         return EXIT_USAGE
-    explained = why(program.node, node, provider)
+    explained = why(program.node, node, provider, allow_free=frozenset(args.allow_free))
     color = _color(args.color, err)
     for found in explained.errors:
         err.write(render(found, program.source, color) + "\n")

@@ -10,6 +10,7 @@ involved.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable
 from typing import Any, NoReturn
 
@@ -26,7 +27,7 @@ from iterir import (
     Sym,
     SymRef,
 )
-from iterir.nodes import PLACEMENT, MisplacedNodeError
+from iterir.nodes import GTIR_CLASSES, PLACEMENT, MisplacedNodeError
 from iterir.symbols import BindingKind, SymbolTable, resolve
 from iterir.traversal import child_positions, depths, preorder
 from iterir.vocabulary import PRIMITIVES
@@ -68,14 +69,13 @@ from typeinf.constructors import (
     row_items,
     val,
 )
-from typeinf.diagnostics import callee_text
+from typeinf.diagnostics import callee_text, unbound
 from typeinf.errors import (
     DuplicateNameError,
     GrammarBuiltinError,
     MalformedIRError,
     OffsetProviderError,
     TypeInferenceError,
-    UnboundSymbolError,
     UnsatisfiableConstraintError,
 )
 from typeinf.offsets import Connectivity, Dimension, OffsetProvider
@@ -85,6 +85,7 @@ from typeinf.schemes import Scheme
 from typeinf.signatures import BUILTINS, Signature
 from typeinf.sizes import check_definition
 from typeinf.solve import Solver, check_finite
+from typeinf.suggest import suggestions
 from typeinf.terms import Cell, Sort, find, make, var
 
 
@@ -127,10 +128,14 @@ class Inference:
         *,
         explain: bool = False,
         max_errors: int = 1,
+        allow_free: bool | frozenset[str] = False,
+        known: tuple[str, ...] = (),
     ) -> None:
         """Collect and solve; raise the first error, or with `max_errors` > 1 keep up to that
-        many (one per failing definition or closure) in `errors`. `explain` keeps the history
-        that errors need to give their reasons (see `Solver`)."""
+        many (one per failing definition or closure, and one per free name) in `errors`.
+        `explain` keeps the history that errors need to give their reasons (see `Solver`).
+        `allow_free` says which free names are unknowns (True: all) rather than errors; `known`
+        are names defined around `root` that it does not see, for suggestions."""
         self.errors: list[tuple[int, TypeInferenceError]] = []  # (position, error), in source order
         self.max_errors = max_errors
         if type(root) not in PLACEMENT:
@@ -148,8 +153,9 @@ class Inference:
         #: What the fast and the explaining run do differently (see `runs`).
         self.run: Run = (ExplainingRun if explain else FastRun)(self.solver)
         self.equal = self.run.equal
-        self.free_names: dict[str, Cell] = {}
-        self.in_fencil = isinstance(root, FencilDefinition)
+        self.free_names: dict[str, Cell] = {}  # an allowed free name's type, shared by its uses
+        self.allow_free, self.known = allow_free, known
+        self.unbound_parts: set[int] = set()  # definitions and closures with an unbound name
         self.uncalled: dict[int, str] = {}  # grammar builtins and type names not yet consumed
         self.builtin_callees: dict[int, Signature] = {}  # SymRef position → builtin it calls
         try:
@@ -183,9 +189,11 @@ class Inference:
     def _collect(self) -> None:
         for position, first in self.symbols.duplicates:
             self._guarded(position, self._duplicate, position, first)
+        self._report_free_names()
         root = self.root
         if not isinstance(root, FencilDefinition):
-            self._guarded(0, self._collect_part, 0)
+            if not self.unbound_parts:
+                self._guarded(0, self._collect_part, 0)
             return
         children = self.children(0)
         ndefs, nparams = len(root.function_definitions), len(root.params)
@@ -194,7 +202,8 @@ class Inference:
             return  # recursion: nothing can be typed in the order it needs
         for position in order:
             if not (
-                self._guarded(position, self._collect_part, position)
+                position not in self.unbound_parts
+                and self._guarded(position, self._collect_part, position)
                 and self._guarded(position, self._generalize, position)
             ):
                 # A definition that failed is, to its users, anything at all: no second error.
@@ -202,7 +211,63 @@ class Inference:
         for position in children[ndefs : ndefs + nparams]:
             self.decl(position)
         for position in children[ndefs + nparams :]:
-            self._guarded(position, self._collect_part, position)
+            if position not in self.unbound_parts:
+                self._guarded(position, self._collect_part, position)
+
+    # -- free names (docs/rules.md) ----------------------------------------------------------------
+    def _report_free_names(self) -> None:
+        """Report each free name that is not allowed (and an allowed one in a fencil's function
+        definition, whose type is generalized: its unknown's would not be) at its first use in
+        each definition or closure; those are then not typed (`unbound_parts`): names are
+        resolved before types, as in a compiler's front end."""
+        root = self.root
+        if isinstance(root, GTIR_CLASSES):
+            return  # GTIR's names are GTIR's builtins: `_collect_part` says it is not typed yet
+        bindings, free, allow = self.symbols.bindings, _FREE, self.allow_free
+        positions = [p for p, binding in bindings.items() if binding.kind is free]
+        if not positions:
+            return
+        parts, definitions = (
+            [0],
+            0,
+        )  # where each definition or closure starts; how many are definitions
+        if isinstance(root, FencilDefinition):
+            parts, definitions = self.children(0), len(root.function_definitions)
+        reported: set[tuple[int, str]] = set()  # (part, name)
+        for position in positions:
+            name = self.nodes[position]
+            assert isinstance(name, SymRef)  # `bindings` holds the SymRefs
+            part = bisect_right(parts, position) - 1
+            allowed = allow is True or (allow is not False and name.id in allow)
+            if (allowed and part >= definitions) or (part, name.id) in reported:
+                continue
+            reported.add((part, name.id))
+            self.unbound_parts.add(parts[part])
+            error = unbound(
+                name,
+                () if allowed else self._suggestions(position, name.id),
+                allowed,
+                isinstance(root, FunctionDefinition),
+            )
+            self._guarded(position, _raise, error)
+
+    def _suggestions(self, position: int, name: str) -> tuple[str, ...]:
+        """The names visible at `position` (and the builtins, and `known`) nearest to `name`; the
+        literals `True` and `False` too, for their lower-case spelling."""
+        visible = [*BUILTINS, *self.known, "True", "False"]
+        nodes, sizes = self.nodes, self.sizes
+        for ancestor in range(position):
+            node = nodes[ancestor]
+            if ancestor + sizes[ancestor] <= position:
+                continue
+            if isinstance(node, (Lambda, FunctionDefinition)):
+                visible += [p.id for p in node.params]
+            elif isinstance(node, FencilDefinition):
+                visible += [d.id for d in node.function_definitions]
+                closures = self.children(ancestor)[-len(node.closures) :] if node.closures else []
+                if closures and position >= closures[0]:  # its parameters: in its closures only
+                    visible += [p.id for p in node.params]
+        return suggestions(name, visible)
 
     def _duplicate(self, position: int, first: int) -> None:
         node, earlier = self.nodes[position], self.nodes[first]
@@ -350,11 +415,7 @@ class Inference:
         if kind is _FUNCTION_DEFINITION:
             assert declared is not None  # a definition's binding has its position
             return self.run.definition_use(self, position, declared)
-        if self.in_fencil:
-            raise UnboundSymbolError(
-                f"`{node.id}` is not defined: not a parameter, a function definition or a builtin",
-                node,
-            )
+        # A free name: allowed, or its definition or closure is not typed (`_report_free_names`).
         cell = self.free_names.get(node.id)
         if cell is None:
             cell = self.free_names[node.id] = var(Sort.TYPE)
@@ -595,6 +656,11 @@ def _source_order(error: tuple[int, TypeInferenceError]) -> tuple[int, int, int]
 #: Binding kinds, read once: Python 3.11 reads an Enum's members slowly (see `terms.Sort`).
 _PARAMETER, _FENCIL_PARAMETER = BindingKind.PARAMETER, BindingKind.FENCIL_PARAMETER
 _BUILTIN, _FUNCTION_DEFINITION = BindingKind.BUILTIN, BindingKind.FUNCTION_DEFINITION
+_FREE = BindingKind.FREE
+
+
+def _raise(error: TypeInferenceError) -> NoReturn:
+    raise error
 
 
 class _EnoughErrors(Exception):

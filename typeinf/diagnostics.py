@@ -11,6 +11,7 @@ the reasons behind them, each with its own location.
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass, field
 
 from iterir import Node, SymRef, pformat_short
@@ -37,7 +38,7 @@ from typeinf.constraints import (
     TupleElement,
     TupleGetOperand,
 )
-from typeinf.errors import TypeInferenceError, UnsatisfiableConstraintError
+from typeinf.errors import TypeInferenceError, UnboundSymbolError, UnsatisfiableConstraintError
 from typeinf.terms import Why
 
 _BOLD, _RED, _CYAN, _RESET = "\x1b[1m", "\x1b[1;31m", "\x1b[1;36m", "\x1b[0m"
@@ -237,3 +238,33 @@ def unsatisfiable(conflict: Conflict) -> UnsatisfiableConstraintError:
         details=[detail],
         notes=[_note(note) for note in conflict.notes],
     )
+
+
+def unbound(
+    name: SymRef, suggestions: tuple[str, ...], allowed: bool, in_definition: bool
+) -> UnboundSymbolError:
+    """The error a free name is: not defined (with the nearest known names, if any, how to allow
+    it as an unknown, and, `in_definition` inferred on its own, how to give it its fencil), or,
+    `allowed`, used where an unknown cannot be (a fencil's function definition, whose type is
+    generalized)."""
+    quoted = f"`{name.id}`"
+    if allowed:
+        return UnboundSymbolError(
+            f"{quoted} is allowed to be free, but a function definition of a fencil cannot use an "
+            f"unknown (its type is generalized, the unknown's would not be): make {quoted} a "
+            "parameter",
+            name,
+        )
+    message = f"{quoted} is not defined: not a parameter, a function definition or a builtin"
+    if suggestions:
+        message += f"; did you mean {' or '.join(f'`{s}`' for s in suggestions)}?"
+    details = [
+        f"if {quoted} is meant to be an unknown, allow it: `--allow-free {shlex.quote(name.id)}` "
+        f"(in Python: `allow_free={{{name.id!r}}}`)"
+    ]
+    if in_definition:
+        details.append(
+            "if it is a function definition of the same fencil, infer this one within it: "
+            "`infer(definition, within=fencil)`"
+        )
+    return UnboundSymbolError(message, name, details=details)

@@ -10,7 +10,7 @@ from iterir.gcpause import gc_paused
 from iterir.traversal import walk
 from typeinf.constraints import Reason
 from typeinf.errors import TypeInferenceError
-from typeinf.infer import Provider, _program_type, every_error
+from typeinf.infer import AllowFree, Provider, _program_type, every_error
 from typeinf.sizes import check_node_types
 from typeinf.terms import Cell, Type, find, roots
 
@@ -37,11 +37,14 @@ def innermost_at(root: Node, line: int, column: int) -> Node | None:
     return found
 
 
-def why(root: Node, target: Node, offset_provider: Provider = None) -> Explained:
-    """The type of `target` (a node of `root`) and the reasons behind it."""
+def why(
+    root: Node, target: Node, offset_provider: Provider = None, *, allow_free: AllowFree = False
+) -> Explained:
+    """The type of `target` (a node of `root`) and the reasons behind it; `allow_free` as for
+    `infer`."""
     with gc_paused():
         try:
-            inference = every_error(root, offset_provider)
+            inference = every_error(root, offset_provider, allow_free=allow_free)
         except TypeInferenceError as error:
             return Explained(None, [], [error])
         errors = [error for _, error in inference.errors]

@@ -19,7 +19,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -32,30 +32,46 @@ from typeinf.offsets import OffsetProvider, load_offset_provider
 from typeinf.relations import Relation
 from typeinf.sizes import check_node_types
 from typeinf.terms import ClosureType, DefinitionType, FencilType, Type
+from typeinf.within import Subject, subject
 
 Provider = OffsetProvider | dict[str, Any] | None
+#: Which free names are unknowns rather than errors: True for all (docs/rules.md, free names).
+AllowFree = bool | Collection[str]
 
 
-def _solved(node: Node, offset_provider: Provider) -> Inference:
-    """The solved inference of `node`; on a type error, inference runs again keeping the history that
+def _solved(program: Subject, offset_provider: Provider) -> Inference:
+    """The solved inference of `program`; on a type error, inference runs again keeping the history that
     gives the error its reasons (errors are rare: the fast run keeps none). That the explaining
     run then finds no error is a bug of ours, said as one."""
     provider = _provider(offset_provider)
     try:
-        return Inference(node, provider)
+        return _inference(program, provider)
     except TypeInferenceError as fast:
-        Inference(node, provider, explain=True)  # raises the same error, with reasons
+        _inference(program, provider, explain=True)  # raises the same error, with reasons
         raise InternalError(_disagreement("fast", "explaining", fast)) from fast
+
+
+def _inference(
+    program: Subject, provider: OffsetProvider | None, *, explain: bool = False, max_errors: int = 1
+) -> Inference:
+    return Inference(
+        program.root,
+        provider,
+        explain=explain,
+        max_errors=max_errors,
+        allow_free=program.allow_free,
+        known=program.known,
+    )
 
 
 def _disagreement(found: str, other: str, error: TypeInferenceError) -> str:
     return f"the {found} run of inference found a type error that the {other} run did not: {error}"
 
 
-def _confirmed(node: Node, offset_provider: Provider, error: TypeInferenceError) -> None:
+def _confirmed(program: Subject, offset_provider: Provider, error: TypeInferenceError) -> None:
     """Raise InternalError unless the fast run finds a type error too."""
     try:
-        Inference(node, _provider(offset_provider))
+        _inference(program, _provider(offset_provider))
     except TypeInferenceError:
         return
     raise InternalError(_disagreement("explaining", "fast", error))
@@ -65,12 +81,25 @@ def _provider(offset_provider: Provider) -> OffsetProvider | None:
     return None if offset_provider is None else load_offset_provider(dict(offset_provider))
 
 
-def every_error(node: Node, offset_provider: Provider, max_errors: int | None = None) -> Inference:
+def every_error(
+    node: Node,
+    offset_provider: Provider,
+    max_errors: int | None = None,
+    *,
+    allow_free: AllowFree = False,
+) -> Inference:
     """Collect and solve in explain mode, keeping up to `max_errors` errors (one per failing
-    definition or closure) in `errors`; raises only when no part can be typed (a malformed
-    tree). For `check` and `explain`, which report rather than raise."""
-    return Inference(
-        node, _provider(offset_provider), explain=True, max_errors=max(max_errors or sys.maxsize, 2)
+    definition or closure, one per free name) in `errors`; raises only when no part can be typed
+    (a malformed tree). For `check` and `explain`, which report rather than raise."""
+    return _every_error(subject(node, allow_free, None), offset_provider, max_errors)
+
+
+def _every_error(program: Subject, offset_provider: Provider, max_errors: int | None) -> Inference:
+    return _inference(
+        program,
+        _provider(offset_provider),
+        explain=True,
+        max_errors=max(max_errors or sys.maxsize, 2),
     )
 
 
@@ -103,6 +132,13 @@ def _program_type(inference: Inference, position: int, types: Sequence[Type | No
     return types[position] if types[position] is not None else inference.built(position)
 
 
+def _position(inference: Inference, program: Subject) -> int:
+    """The position of `program`'s target: its root, or one of the root fencil's definitions."""
+    if program.target is program.root:
+        return 0
+    return next(p for p in inference.children(0) if inference.nodes[p] is program.target)
+
+
 def _relations(inference: Inference, position: int) -> tuple[Relation, ...]:
     """The relations the type of the definition at `position` is subject to: its scheme's, or
     for a definition inferred on its own (never generalized), those still open at the end."""
@@ -112,28 +148,45 @@ def _relations(inference: Inference, position: int) -> tuple[Relation, ...]:
     return inference.solver.in_order() if position == 0 else ()
 
 
-def infer(node: Node, offset_provider: Provider = None) -> Type:
+def infer(
+    node: Node,
+    offset_provider: Provider = None,
+    *,
+    allow_free: AllowFree = False,
+    within: Node | None = None,
+) -> Type:
     """The most general type of `node` (an expression, definition, closure or fencil).
 
+    A free name is an error unless `allow_free` names it (or is True): it is then an unknown,
+    one type shared by its uses. `within`: the fencil that `node`, one of its function
+    definitions, belongs to; the definitions it calls are then typed from there.
     Raises a TypeInferenceError subclass for a program without a type.
     """
+    program = subject(node, allow_free, within)
     # The inference is freed before the collector resumes, so that it never scans the graph.
     with gc_paused():
-        inference = _solved(node, offset_provider)
-        result = _program_type(inference, 0, inference.types)
+        inference = _solved(program, offset_provider)
+        result = _program_type(inference, _position(inference, program), inference.types)
         del inference
     assert result is not None  # the root has a type: a name without one is an error
     return result
 
 
 def infer_all(
-    node: Node, offset_provider: Provider = None, *, attach: bool = False
+    node: Node,
+    offset_provider: Provider = None,
+    *,
+    attach: bool = False,
+    allow_free: AllowFree = False,
+    within: Node | None = None,
 ) -> dict[int, Type]:
     """The type of every node, keyed by `id(node)`, in pre-order. A node object used in several
     places is keyed by its first occurrence. With `attach`, each node also gets its type as
-    `node.inferred_type` (the types share one solved graph: print them with `pformat`)."""
+    `node.inferred_type` (the types share one solved graph: print them with `pformat`).
+    `allow_free` and `within` as for `infer` (with `within`, the callees' nodes are typed too)."""
+    program = subject(node, allow_free, within)
     with gc_paused():
-        inference = _solved(node, offset_provider)
+        inference = _solved(program, offset_provider)
         result = _node_types(inference, complete=True)
         del inference
     if attach:
@@ -168,23 +221,29 @@ class Checked:
 
 
 def check(
-    node: Node, offset_provider: Provider = None, *, max_errors: int | None = None
+    node: Node,
+    offset_provider: Provider = None,
+    *,
+    max_errors: int | None = None,
+    allow_free: AllowFree = False,
+    within: Node | None = None,
 ) -> Checked:
     """Infer like `infer_all`, but report every independent error (at least one per failing
-    function definition and closure, at most `max_errors`) instead of raising the first. Errors
-    are rare, and the fast run is cheap beside this one: it confirms them (a disagreement is a
-    bug of ours, said as one)."""
+    function definition and closure, one per free name, at most `max_errors`) instead of raising
+    the first. Errors are rare, and the fast run is cheap beside this one: it confirms them (a
+    disagreement is a bug of ours, said as one). `allow_free` and `within` as for `infer`."""
+    program = subject(node, allow_free, within)
     with gc_paused():
         try:
-            inference = every_error(node, offset_provider, max_errors)
+            inference = _every_error(program, offset_provider, max_errors)
         except TypeInferenceError as error:  # before any part could be typed: a malformed tree
             return Checked(None, {}, [error])
         errors = [error for _, error in inference.errors][:max_errors]
         if errors:
-            _confirmed(node, offset_provider, errors[0])
+            _confirmed(program, offset_provider, errors[0])
         result = _node_types(inference, complete=not errors)
         too_large = None if errors else check_node_types(inference.nodes, result)
         del inference
     if too_large is not None:  # every type `check` gives must be printable (docs/rules.md)
         return Checked(None, result, [too_large])
-    return Checked(None if errors else result[id(node)], result, errors)
+    return Checked(None if errors else result[id(program.target)], result, errors)
