@@ -33,6 +33,7 @@ from typeinf.convert import Converter, Cyclic, to_value
 from typeinf.errors import InternalError, TypeInferenceError
 from typeinf.offsets import OffsetProvider, load_offset_provider
 from typeinf.relations import Relation
+from typeinf.sizes import check_node_types
 from typeinf.terms import ClosureType, DefinitionType, FencilType, Type
 from typeinf.types import Inferred
 from typeinf.within import Subject, subject
@@ -277,7 +278,10 @@ def solve(
         if errors:
             _confirmed(program, offset_provider, errors[0])
         result = _node_types(inference, complete=not errors)
+        too_large = None if errors else check_node_types(inference.nodes, result)
         del inference
+    if too_large is not None:  # every type `check` gives must be printable (docs/rules.md)
+        return Solved(None, result, [too_large])
     return Solved(None if errors else result[id(program.target)], result, errors)
 
 
