@@ -83,7 +83,8 @@ def test_check_reports_a_type_too_large_to_print_at_its_definition() -> None:
 
 
 def test_a_part_too_large_is_a_placeholder_in_a_message() -> None:
-    type_ = solve(iterir.parse(doubling(6))).type  # the cells, which `Printer` prints
+    program = iterir.parse(doubling(6))
+    type_ = solve(program).types[id(program)]  # the cells, which `Printer` prints
     assert isinstance(type_, FencilType)
     text = Printer([]).render(type_.definitions[-1].type)
     assert text.startswith("‹a type of ") and text.endswith(" cells, too large to print›")
