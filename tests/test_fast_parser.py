@@ -115,10 +115,17 @@ def test_a_keyword_used_as_a_name_is_a_name() -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("f(x", "unexpected end of input; expected `)`, `,`"),
+        (
+            "f(x",
+            "1:4: error: unexpected end of input; expected `(`, `)`, `,`, `:`, `[`, an operator",
+        ),
         ("λ(x) → ", "unexpected end of input; expected an expression"),
         ("f(x: It[float64])", "a parameter annotation is only allowed in a parameter list"),
         ("`\\q`", "invalid escape in a quoted name"),
+        (
+            "f(x) {\n  9\n  g = λ(a) → a;\n}",
+            "3:3: error: unexpected `g`",
+        ),  # a body holds no bare expression
     ],
 )
 def test_errors_are_lark_s_located_errors(text: str, message: str) -> None:
