@@ -50,6 +50,10 @@ class _Scanner(NamedTuple):
 
 
 _BAD, _END = "_UNSURE_CHAR", "_END"
+#: What the terminals tried first at every position (their priority is higher) can start with:
+#: a look-ahead that fails at once elsewhere (5–13% less parse time; tests/test_fast_parser.py
+#: checks these against lark's patterns).
+_STARTS = {"OFFSET": r"(?=[-\w`])", "AXIS": r"(?=[\w`])"}
 
 
 @functools.cache
@@ -81,7 +85,11 @@ def _scanner(parser: lark.Lark) -> _Scanner:
     # Ignored text is read with the token after it: one match a token instead of two, 25% less
     # time for deeply indented text. Possessive, so that it never backtracks.
     ignored = "|".join(regexps[name] for name in sorted(conf.ignore))
-    tokens = [f"(?P<{t.name}>{regexps[t.name]})" for t in terminals if t.name not in excluded]
+    tokens = [
+        f"{_STARTS.get(t.name, '')}(?P<{t.name}>{regexps[t.name]})"
+        for t in terminals
+        if t.name not in excluded
+    ]
     tokens += [rf"(?P<{_BAD}>[\s\S])", rf"(?P<{_END}>\Z)"]
     return _Scanner(re.compile(f"((?:{ignored})*+)(?:{'|'.join(tokens)})"), keywords)
 
@@ -287,6 +295,14 @@ class _Parse:
                 stack.pop()
                 value = cb.lambda_([*frame[1], value])
                 frame = stack[-1]
+            if frame[0] == _CALL:  # the commonest frame, continued here: -8% for nested calls
+                frame[3].append(value)
+                if self.tok.type == "COMMA":
+                    self.tok = self.next()
+                    return _EXPR
+                stack.pop()
+                value = cb.call([frame[1], frame[2], frame[3], self.take("RPAR")])
+                continue
             result = self.continue_frame(frame, value)
             if result is None:
                 return _EXPR
@@ -295,17 +311,16 @@ class _Parse:
             value = result
 
     def continue_frame(self, frame: list[Any], value: Node) -> Node | None:
-        """`value`, an expression, ends or continues `frame` (the frame on top): the node made
-        when it ends, None when another expression follows. The stack empties at the end."""
+        """`value`, an expression, ends or continues `frame` (the frame on top, not a call's): the
+        node made when it ends, None when another expression follows. The stack empties at the
+        end."""
         cb, stack, kind = self.cb, self.stack, frame[0]
-        if kind in (_CALL, _LIST):
-            frame[-2 if kind == _LIST else 3].append(value)
+        if kind == _LIST:
+            frame[3].append(value)
             if self.tok.type == "COMMA":
                 self.tok = self.next()
                 return None
             stack.pop()
-            if kind == _CALL:
-                return cb.call([frame[1], frame[2], frame[3], self.take("RPAR")])
             node: Node = frame[1]([frame[2], frame[3], self.take(frame[4])])
             return node
         if kind == _PAREN:

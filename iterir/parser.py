@@ -113,9 +113,11 @@ class _Callbacks(lark.Transformer[Token, Node]):
 
     # -- spans ------------------------------------------------------------------------------------
     def span(self, first: Item, last: Item) -> SourceSpan:
-        # A token (lark's `Token` or the fast path's `Tok`) is its own place; a node has a span.
-        start = cast(_Place, first.loc) if isinstance(first, Node) else first
-        end = cast(_Place, last.loc) if isinstance(last, Node) else last
+        # A node has a span; a token (lark's `Token` or the fast path's `Tok`) is its own place.
+        # `getattr` with a default is one call, where `isinstance` and `cast` were three (-4%).
+        # (typeshed's `getattr` adds `None` to what an `Any` default gives.)
+        start: _Place = getattr(first, "loc", first)  # type: ignore[assignment]
+        end: _Place = getattr(last, "loc", last)  # type: ignore[assignment]
         return SourceSpan(self.filename, start.line, start.column, end.end_line, end.end_column)
 
     def token_span(self, token: Item) -> SourceSpan:

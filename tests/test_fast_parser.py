@@ -4,12 +4,14 @@ respaced and mutated text; where it is unsure, `parse` still gives lark's answer
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import event, given
 from hypothesis import strategies as st
 
 import iterir
-from iterir import gtir_parser, parser
+from iterir import fast_parser, gtir_parser, parser
 from iterir.errors import ParseError
 from iterir.fast_parser import Unsure
 from iterir.fast_parser import parse as fast_parse
@@ -133,6 +135,22 @@ def test_errors_are_lark_s_located_errors(text: str, message: str) -> None:
         iterir.parse(text, FILENAME)
     assert message in str(caught.value)
     assert str(caught.value) == str(by_lark(text))
+
+
+@given(
+    st.one_of(
+        st.from_regex(r"\A(?:-?[0-9٣]{1,3}|[a-zλé_]{1,3}|`[a-z\\]{0,3}`)[ₒₐ]\Z"),
+        st.text(st.one_of(st.sampled_from(list("-09aZ_λé٣`\\ₒₐ( ")), st.characters())),
+    )
+)
+def test_the_look_aheads_of_the_fast_lexer_admit_all_that_lark_s_terminals_match(
+    text: str,
+) -> None:
+    terminals = {t.name: t.pattern.to_regexp() for t in parser._parser().lexer_conf.terminals}
+    for name, look_ahead in fast_parser._STARTS.items():
+        for start in range(len(text)):
+            if re.match(terminals[name], text[start:]):
+                assert re.match(look_ahead, text[start:]), (name, text[start:])
 
 
 GTIR_FRAGMENTS = st.sampled_from(
