@@ -132,8 +132,12 @@ class _Callbacks(lark.Transformer[Token, Node]):
 
     def name(self, token: Token, text: str | None = None) -> str:
         """The name `token` (or its part `text`) spells; a bad escape is an error there."""
+        if text is None:
+            text = token.value
+        if text[:1] != "`":  # a plain name is its own text: 0.2 µs less a name
+            return text
         try:
-            return _name(token.value if text is None else text)
+            return _quoted_name(text)
         except ValueError as exc:
             raise self.error(
                 f"invalid escape in a quoted name: {getattr(exc, 'msg', exc)}", token
@@ -167,8 +171,7 @@ class _Callbacks(lark.Transformer[Token, Node]):
         value = token.value
         if value in ("True", "False"):
             return Literal(value, "bool", loc=self.token_span(token))
-        # A plain name is its own text: 0.2 µs less a name than asking `name` (-8% parse time).
-        return SymRef(value if value[0] != "`" else self.name(token), loc=self.token_span(token))
+        return SymRef(self.name(token), loc=self.token_span(token))
 
     def number(self, children: list[Item]) -> Literal:
         (token,) = children
@@ -393,10 +396,8 @@ def _fields(node: Node) -> dict[str, Any]:
 _NAME_ESCAPE = re.compile(r'\\(.)|"')
 
 
-def _name(text: str) -> str:
-    """A name as written: bare, or in backquotes with JSON string escapes (and `\\``)."""
-    if not text.startswith("`"):
-        return text
+def _quoted_name(text: str) -> str:
+    """A name written in backquotes, with JSON string escapes (and `\\``)."""
     body = _NAME_ESCAPE.sub(
         lambda m: '\\"' if m.group(1) is None else ("\\u0060" if m.group(1) == "`" else m.group()),
         text[1:-1],
