@@ -1,9 +1,9 @@
 """The fast path of the fencil IR's text parser: one regular expression's tokens read by a
 hand-written, iterative parser of the same grammar (grammar.lark).
 
-Lark's LALR parser spends 5–8 µs of Python per token (its lexer's bookkeeping, a `Token` per
-token, a reduction per grammar level); this path spends about 1 µs, which makes parsing 3–6×
-faster (benchmarks/end_to_end.py). It builds every node through the very callbacks lark calls
+Lark's LALR parser spends several µs of Python per token (its lexer's bookkeeping, a `Token`
+per token, a reduction per grammar level); this path about half of that, which makes parsing
+1.5–2.4× faster at 100k–1M nodes (benchmarks/end_to_end.py). It builds every node through the very callbacks lark calls
 (iterir/parser.py), so nodes and spans are the same; and it only vouches for the text it fully
 understands: at anything else (an error, an annotation, a keyword used as a name, a `-` glued to
 a number) it raises `Unsure`, and lark parses the text from the start, with its located errors.
