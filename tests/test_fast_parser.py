@@ -1,0 +1,172 @@
+"""The fast path of the text parser (iterir/fast_parser.py) against lark's parser, which it must
+equal wherever it answers: the same nodes with the same spans, on printed programs, real samples,
+respaced and mutated text; where it is unsure, `parse` still gives lark's answer."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import event, given
+from hypothesis import strategies as st
+
+import iterir
+from iterir import fast_parser, gtir_parser, parser
+from iterir.errors import ParseError
+from iterir.fast_parser import Unsure
+from iterir.fast_parser import parse as fast_parse
+from iterir.nodes import Lambda, Node, SourceSpan, Sym, SymRef
+from tests.strategies import programs
+from tests.test_parser_fuzz import SAMPLE_TEXTS, cpu_time_limit, mutated_text, program_texts
+from tests.welltyped import well_typed_programs
+
+FILENAME = "t.itir"
+
+
+def by_lark(text: str) -> Node | ParseError:
+    try:
+        return parser.run(parser._parser, parser._callbacks, text, FILENAME)
+    except ParseError as error:
+        return error
+
+
+def by_fast_path(text: str) -> Node | None:
+    with parser._lock:
+        parser._callbacks.filename = FILENAME
+        try:
+            return fast_parse(text, parser._parser(), parser._callbacks)
+        except (Unsure, ParseError):
+            return None
+
+
+def spans(node: Node) -> list[tuple[str, SourceSpan | None]]:
+    return [(type(n).__name__, n.loc) for n in iterir.walk(node)]
+
+
+def agree(text: str) -> str:
+    """Check that the fast path, where it answers, answers as lark does; say which way it went."""
+    fast = by_fast_path(text)
+    expected = by_lark(text)
+    if fast is None:
+        return "lark" if isinstance(expected, Node) else "error"
+    assert isinstance(expected, Node), f"the fast path read what lark rejects: {expected}"
+    assert fast == expected
+    assert spans(fast) == spans(expected)
+    return "fast"
+
+
+@given(well_typed_programs)
+def test_every_printed_well_typed_program_takes_the_fast_path(generated: tuple[Node, ...]) -> None:
+    assert agree(iterir.pformat(generated[0])) == "fast"
+
+
+@pytest.mark.parametrize("text", SAMPLE_TEXTS)
+def test_gt4py_samples_take_the_fast_path(text: str) -> None:
+    assert agree(text) == "fast"
+
+
+@given(programs)
+def test_any_printed_program_is_read_as_lark_reads_it(program: Node) -> None:
+    event(agree(iterir.pformat(program)))
+
+
+SPACING = st.sampled_from([" ", "  ", "\n", "\n\n  ", "\t", " # a comment\n", "\r\n", "\f"])
+
+
+@given(program_texts, st.data())
+def test_respaced_text_is_read_as_lark_reads_it(text: str, data: st.DataObject) -> None:
+    """Other spaces, line breaks and comments between tokens: the same nodes, spans moved."""
+    pieces = text.split(" ")
+    respaced = pieces[0] + "".join(data.draw(SPACING) + piece for piece in pieces[1:])
+    event(agree(respaced))
+
+
+@given(mutated_text(program_texts))
+def test_mutated_text_is_read_as_lark_reads_it(text: str) -> None:
+    event(agree(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "λ(then) → then",  # a keyword where only a name fits: lark's contextual lexer reads a name
+        "λ(if, λ) → f",
+        "λ(x) → f(if)",  # where an expression may start, `if` is the keyword: an error
+        "x-1",  # `-1` is a number, but not after an operand: lark reads a minus
+        "f(x: It[float64])",  # an annotation, valid only in a fencil header
+        "fen(x: It[float64], y) { y ← (λ(a) → ·a)(x) @ c⟨ IDim: [0, 1) ⟩; }",
+        "iffy",
+        "`a\\u0062`",
+        '"x\\u0041"f32',
+    ],
+)
+def test_what_the_fast_path_leaves_to_lark_parses_as_lark_parses_it(text: str) -> None:
+    agree(text)
+    expected = by_lark(text)
+    try:
+        assert iterir.parse(text, FILENAME) == expected
+    except ParseError as error:
+        assert isinstance(expected, ParseError) and str(error) == str(expected)
+
+
+def test_a_keyword_used_as_a_name_is_a_name() -> None:
+    assert by_fast_path("λ(then) → then") is None  # left to lark
+    assert iterir.parse("λ(then) → then") == Lambda((Sym("then"),), SymRef("then"))
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            "f(x",
+            "1:4: error: unexpected end of input; expected `(`, `)`, `,`, `:`, `[`, an operator",
+        ),
+        ("λ(x) → ", "unexpected end of input; expected an expression"),
+        ("f(x: It[float64])", "a parameter annotation is only allowed in a parameter list"),
+        ("`\\q`", "invalid escape in a quoted name"),
+        (
+            "f(x) {\n  9\n  g = λ(a) → a;\n}",
+            "3:3: error: unexpected `g`",
+        ),  # a body holds no bare expression
+    ],
+)
+def test_errors_are_lark_s_located_errors(text: str, message: str) -> None:
+    with pytest.raises(ParseError) as caught:
+        iterir.parse(text, FILENAME)
+    assert message in str(caught.value)
+    assert str(caught.value) == str(by_lark(text))
+
+
+@given(
+    st.one_of(
+        st.from_regex(r"\A(?:-?[0-9٣]{1,3}|[a-zλé_]{1,3}|`[a-z\\]{0,3}`)[ₒₐ]\Z"),
+        st.text(st.one_of(st.sampled_from(list("-09aZ_λé٣`\\ₒₐ( ")), st.characters())),
+    )
+)
+def test_the_look_aheads_of_the_fast_lexer_admit_all_that_lark_s_terminals_match(
+    text: str,
+) -> None:
+    terminals = {t.name: t.pattern.to_regexp() for t in parser._parser().lexer_conf.terminals}
+    for name, look_ahead in fast_parser._STARTS.items():
+        for start in range(len(text)):
+            if re.match(terminals[name], text[start:]):
+                assert re.match(look_ahead, text[start:]), (name, text[start:])
+
+
+GTIR_FRAGMENTS = st.sampled_from(
+    ["ₕ", "ᵥ", "ₗ", "∞", "⇑", "<=", ">=", "temporary (", "} else {", "@", "←", ";", ":", " ",
+     "x", "3", "True", ":i32", ": Field[", "It[[", '"s"', "`q`", "# c\n", "\n", "f32", "i8"]
+)  # fmt: skip
+
+
+@given(st.lists(GTIR_FRAGMENTS, max_size=12).map("".join))
+def test_gtir_hints_look_for_their_marks_first_without_changing_the_answer(text: str) -> None:
+    searched = gtir_parser._HINTS.search(gtir_parser._OPAQUE.sub("", text)) is not None
+    assert gtir_parser.hints(text) == searched
+
+
+def test_gtir_hints_are_linear_in_the_number_of_at_signs() -> None:
+    """`@[^;←]*←` scanned the rest of the text from every `@`: 200,000 took minutes."""
+    text = "←" + "@" * 200_000 + ";"
+    with cpu_time_limit(20):
+        assert not gtir_parser.hints(text)
