@@ -23,7 +23,8 @@ from typeinf.sizes import (
     WrittenOut,
     graph_cells,
 )
-from typeinf.terms import Cell, FencilType, Sort, make, var
+from typeinf.terms import Cell, FencilType, Sort, find, make, var
+from typeinf.types import Fencil, Fun, tree
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -135,12 +136,57 @@ def test_the_measures_stop_at_their_limits() -> None:
 
 
 def test_a_type_too_large_has_a_repr_and_no_json_tree() -> None:
-    type_ = typeinf.infer(iterir.parse(doubling(6)))
+    program = iterir.parse(doubling(6))
+    type_ = solve(program).types[id(program)]  # the cells, which `type_tree` prints
     assert isinstance(type_, FencilType)
     cell = type_.definitions[-1].type
     assert repr(cell).startswith("Cell«‹a type of ")
     with pytest.raises(TypeTooLargeError):
         type_tree(type_)
+
+
+def test_the_value_of_a_type_too_large_has_a_short_repr_and_refuses_str() -> None:
+    """Before, the repr wrote the value out (out of memory at 16 GB)."""
+    value = typeinf.infer(iterir.parse(doubling(6)))
+    assert isinstance(value, Fencil)
+    assert repr(value) == "Fencil(‹a type of 51,540,002,696 cells, too large to print›)"
+    assert repr(value.definitions[1]).startswith("Definition(name='f2', type=Fun(params=(")
+    for spec in ("", "located"):
+        with pytest.raises(TypeTooLargeError, match="the type of `f6` is too large to print"):
+            format(value, spec)
+    data = tree(value)  # a shared part is one object: built in one walk of the graph
+    assert data["definitions"][5]["name"] == "f6"
+
+
+_CONVERT = """
+import sys
+sys.path.insert(0, "tests")
+import iterir, typeinf
+from typeinf.convert import to_cells, to_value
+from typeinf.types import tree
+from test_shared_graphs import doubling
+
+first, second = (typeinf.infer(iterir.parse(doubling(16))) for _ in range(2))
+assert first == second and hash(first) == hash(second) and first.alpha_eq(second)
+assert to_value(to_cells(first)) == first and tree(first)["name"] == "p"
+print(repr(first.definitions[-1]))
+"""
+
+
+def test_the_value_of_a_graph_of_100000_cells_converts_compares_and_hashes() -> None:
+    """`f16`'s type is written out with 2^(2^15) leaves: every step walks the shared graph, in a
+    process of its own with 2 GB of memory (a walk of the written-out type runs out of memory,
+    or shows as the timeout)."""
+    done = subprocess.run(
+        ["sh", "-c", f'ulimit -v 2000000 && exec "{sys.executable}" -c "$0"', _CONVERT],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("Definition(‹a type of more than 2^")
 
 
 def test_explain_says_a_type_too_large_as_an_error(tmp_path: Path) -> None:
@@ -155,8 +201,14 @@ def test_an_expression_that_doubles_its_type_without_definitions_is_inferred() -
     body = "y40"
     for level in range(40, 0, -1):
         body = f"(λ(y{level}) → {body})({{y{level - 1}, y{level - 1}}})"
-    type_ = typeinf.infer(iterir.parse(f"λ(y0) → {body}"))
-    assert WrittenOut()(type_.args[1]) > 2**40  # type: ignore[union-attr]  # a function
+    program = iterir.parse(f"λ(y0) → {body}")
+    type_ = solve(program).types[id(program)]  # the cells, which `WrittenOut` measures
+    assert isinstance(type_, Cell) and WrittenOut()(find(type_).args[1]) > 2**40  # a function
+    value = typeinf.infer(program)
+    assert (
+        isinstance(value, Fun)
+        and repr(value) == "Fun(‹a type of 6,597,069,766,694 cells, too large to print›)"
+    )
     checked = typeinf.check(iterir.parse(f"λ(y0) → {body}", filename="deep.itir"))
     (error,) = checked.errors
     assert str(error).startswith("deep.itir:1:1: error: the type is too large to print")

@@ -9,7 +9,7 @@ import dataclasses
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -379,7 +379,7 @@ def _cells(found: object) -> Iterator[object]:
             stack.extend(getattr(item, f.name) for f in dataclasses.fields(item))
         elif isinstance(item, tuple | list):
             stack.extend(item)
-        elif isinstance(item, dict):
+        elif isinstance(item, Mapping):  # a dict, or `infer_all`'s mapping
             stack.extend([*item.keys(), *item.values()])
         elif isinstance(item, typeinf.Checked):
             stack.extend([item.type, item.types])
@@ -474,3 +474,22 @@ def test_the_readme_example_of_a_pass(monkeypatch: pytest.MonkeyPatch) -> None:
     runner = doctest.DocTestRunner()
     runner.run(test)
     assert runner.tries > 4 and runner.failures == 0
+
+
+def test_infer_all_gives_the_same_values_whatever_order_they_are_read_in() -> None:
+    """`infer_all` makes a node's value when it is first read, converting the types before it
+    in pre-order with it: the numbering is the program's whatever the order of reading."""
+    source = "docs/examples/notation-fencil.itir"
+    forward = typeinf.infer_all(iterir.load(ROOT / source))
+    backward_program = iterir.load(ROOT / source)
+    backward = typeinf.infer_all(backward_program)
+    keys = list(backward)
+    assert len(keys) == len(forward) > 10 and keys[0] == id(backward_program)
+    read_backward = [(k, backward[k]) for k in reversed(keys)][::-1]
+    read_forward = list(forward.values())
+    assert [v for _, v in read_backward] == read_forward
+    assert [repr(v) for _, v in read_backward] == [repr(v) for v in read_forward]
+    assert backward[id(backward_program)] == typeinf.infer(backward_program)
+    assert isinstance(forward, Mapping) and not hasattr(forward, "__setitem__")
+    with pytest.raises(KeyError):
+        forward[0]

@@ -1,7 +1,7 @@
 """Most-general type inference for GT4Py's iterator IR.
 
     infer(node, offset_provider=None) -> Type           the type of a program or expression
-    infer_all(node, offset_provider=None) -> dict        the type of every node, in pre-order
+    infer_all(node, offset_provider=None) -> Mapping     the type of every node, in pre-order
     check(node, offset_provider=None, max_errors=None)   every independent error, with reasons
         (each also takes allow_free={"x"} or True: free names as unknowns, else errors; and
         within=fencil: a function definition of the fencil, typed with the ones it calls)

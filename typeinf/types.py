@@ -25,6 +25,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import MISSING, dataclass, fields
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, dataclass_transform
 
+from typeinf.sizes import MOST_PRINTED_CELLS, placeholder
+
 if TYPE_CHECKING:
     from typeinf import relations
     from typeinf.terms import Cell
@@ -302,7 +304,12 @@ def _equal(left: Type, right: Type, renaming: tuple[dict[int, int], dict[int, in
 
 
 def _repr(top: Type) -> str:
-    """`Val(kind='Iterator', dtype='float64', …)`, built without recursion."""
+    """`Val(kind='Iterator', dtype='float64', …)`, built without recursion; a value that
+    written out has more than `MOST_PRINTED_CELLS` parts shows its size instead
+    (`Fencil(‹a type of 17,179,869,195 cells, too large to print›)`), as a cell's repr does."""
+    parts = _written_out(top)
+    if parts > MOST_PRINTED_CELLS:
+        return f"{type(top).__name__}({placeholder(parts)})"
     out: list[str] = []
     stack: list[object] = [top]
     while stack:
@@ -327,6 +334,32 @@ def _repr(top: Type) -> str:
         else:
             out.append(repr(piece))
     return "".join(out)
+
+
+def _written_out(top: Type) -> int:
+    """How many parts (values and constants) `top` has written out, each shared part counted
+    at each of its uses: measured in one walk over the shared graph."""
+    sizes: dict[int, int] = {}
+    for value in _children_first(top):
+        sizes[id(value)] = 1 + sum(
+            sizes[id(p)] if isinstance(p, Type) else 1 for p in value.parts()
+        )
+    return sizes[id(top)]
+
+
+def _children_first(top: Type) -> Iterator[Type]:
+    """Every value reachable from `top`, once (a shared part is not walked again), each after
+    its parts; with an explicit stack."""
+    seen: set[int] = set()
+    stack: list[tuple[Type, bool]] = [(top, False)]
+    while stack:
+        value, ready = stack.pop()
+        if ready:
+            yield value
+        elif id(value) not in seen:
+            seen.add(id(value))
+            stack.append((value, True))
+            stack.extend((p, False) for p in value.parts() if isinstance(p, Type))
 
 
 def _default(value: Type, name: str) -> bool:
@@ -391,15 +424,7 @@ def tree(value: Type) -> dict[str, Any]:
     `{"class": "Val", "kind": …, …}` of its fields, a tuple field a list, a constant as is.
     Built without recursion; a shared part is one object."""
     done: dict[int, Any] = {}
-    stack: list[tuple[Type, bool]] = [(value, False)]
-    while stack:
-        current, ready = stack.pop()
-        if id(current) in done:
-            continue
-        if not ready:
-            stack.append((current, True))
-            stack.extend((p, False) for p in current.parts() if isinstance(p, Type))
-            continue
+    for current in _children_first(value):
         data: dict[str, Any] = {"class": type(current).__name__}
         for name in current._names:
             field = getattr(current, name)
