@@ -232,7 +232,10 @@ class Printer:
             if not shown or anywhere:
                 return ["It[", *inner, "]"]
             return ["It[", current, ", ", defined, ", ", *inner, "]"]
-        return [f"ItOrVal{subscript(self.number(root))}[", *inner, "]"]
+        kind_name = f"ItOrVal{subscript(self.number(root))}["
+        if shown and not self.locations:  # GT4Py's located notation has no located `ItOrVal`
+            return [kind_name, current, ", ", defined, ", ", *inner, "]"]
+        return [kind_name, *inner, "]"]
 
     def tuple_of(self, cell: Cell) -> list[Piece]:
         """`(a, b)`, `(a, b):tail` where the rest is unknown or a row of values, or just `tail`."""
@@ -310,6 +313,7 @@ def _shown_locations(types: list[Type]) -> frozenset[int]:
     (a part shared by two others is printed twice)."""
     counts: dict[int, int] = {}
     structures: dict[int, Cell] = {}
+    kinds: dict[int, list[Cell]] = {}  # the `ItOrVal`s of each kind variable, once per print
     on_path: set[int] = set()
     stack: list[Cell | _Exit] = [c for type_ in types for c in roots(type_)]
     while stack:  # over the printed tree, as `render` walks it (a shared part once per print)
@@ -324,9 +328,16 @@ def _shown_locations(types: list[Type]) -> frozenset[int]:
         elif cell.args and id(cell) not in on_path:  # a cycle: only a failed inference has one
             on_path.add(id(cell))
             stack.append(_Exit(cell))
-            if (cell.ctor is VAL or cell.ctor is VALTUPLE) and not _iterators(cell):
-                stack.extend(cell.args[:3])  # a value's locations are printed in no notation
-                continue
+            if cell.ctor is VAL or cell.ctor is VALTUPLE:
+                kind = find(cell.args[0])
+                if kind.ctor is VALUE_KIND:  # a value's locations are printed in no notation
+                    stack.extend(cell.args[:3])
+                    continue
+                if kind.ctor is None:  # an `ItOrVal` (a row of them shows no locations)
+                    if cell.ctor is VAL:
+                        kinds.setdefault(id(kind), []).append(cell)
+                    stack.extend(cell.args)
+                    continue
             if cell.ctor.locations:
                 structures[id(cell)] = cell
             stack.extend(cell.args)
@@ -351,12 +362,22 @@ def _shown_locations(types: list[Type]) -> frozenset[int]:
             return alone and find(current) is find(locations[0]) and private(current, 2)
         return all(private(cell.args[i]) for i in ctor.locations)
 
-    return frozenset(key for key, cell in structures.items() if not hidden(cell))
+    def one_pair(group: list[Cell]) -> bool:
+        """Whether `ItOrVal`s of one kind stand on one pair of variables found nowhere else, as
+        the reader makes those written without locations."""
+        current, defined = find(group[0].args[3]), find(group[0].args[4])
+        return (
+            current is not defined
+            and all(find(c.args[3]) is current and find(c.args[4]) is defined for c in group)
+            and private(current, len(group))
+            and private(defined, len(group))
+        )
 
-
-def _iterators(cell: Cell) -> bool:
-    """Whether a Val, or a row of them, is of iterators (not values, nor of a kind variable)."""
-    return find(cell.args[0]).ctor is ITERATOR_KIND
+    shown = [key for key, cell in structures.items() if not hidden(cell)]
+    for group in kinds.values():
+        if not one_pair(group):
+            shown += [id(cell) for cell in group]
+    return frozenset(shown)
 
 
 def _label(printer: Printer, cell: Cell) -> list[Piece]:

@@ -19,7 +19,7 @@ written as they are:
     fencil    := "{" (NAME "::" type ",")* NAME "(" [type ("," type)*] ")" "}"
     type      := operand ["→" type]
     operand   := VAR | dtype SIZE | "It" "[" [loc "," loc ","] dtype SIZE "]"
-               | ITORVAL "[" dtype SIZE "]" | "(" [type ("," type)*] ")" [":" tail] | rows
+               | ITORVAL "[" [loc "," loc ","] dtype SIZE "]" | "(" [type ("," type)*] ")" [":" tail] | rows
     tail      := VAR | rows                      (a tail, here and below, follows one item or more)
     dtype     := VAR | NAME | "(" [dtype ("," dtype)*] ")" [":" VAR] | "L" "[" dtype "," length "," skip "]"
     rows      := "(" ("T" SIZE | "It" "[" "T" SIZE "]" | "It" "[" loc "," ELLIPSIS_ROW "," "T" SIZE "]"
@@ -636,8 +636,21 @@ class _Reader:
         return _Part(_Node("iterator", [dtype.node, size]), _TYPE, row=row_item)
 
     def it_or_val(self, kind: str, first: bool) -> _Step:
-        """`ItOrVal₀[d¹]` after its name."""
+        """`ItOrVal₀[d¹]` or, with its locations, `ItOrVal₀[cur, def, d¹]`, after its name."""
         self.expect("[")
+        if self.peek().kind in ("VAR", "NAME") and self.peek(1).kind == ",":
+            current = self.location(self.take())
+            self.take()
+            token = self.take()
+            if token.kind not in ("VAR", "NAME"):
+                raise self.unexpected(token, "NAME")
+            defined = self.location(token)
+            self.expect(",")
+            dtype = yield self.term(_DTYPE)
+            size = self.expect("SIZE").text
+            self.expect("]")
+            node = _Node("located_it_or_val", [kind, current, defined, dtype.node, size])
+            return _Part(node, _TYPE)
         dtype = yield self.term(_DTYPE)
         size = self.expect("SIZE").text
         self.expect("]")
@@ -732,6 +745,8 @@ class _Builder:
     def __init__(self, located: bool) -> None:
         self.located = located
         self.variables: dict[int, Cell] = {}
+        #: The locations of the `ItOrVal`s of each kind written without them, by the kind's number.
+        self.kind_locations: dict[int, tuple[Cell, Cell]] = {}
 
     def variable(self, text: str, sort: Sort) -> Cell:
         number = _number(text)
@@ -832,8 +847,19 @@ class _Builder:
         return val(ITERATOR, dtype, self.size(size), current, defined)
 
     def it_or_val(self, kind: str, dtype: Cell, size: str) -> Cell:
+        """`ItOrValₖ[d¹]`: every one of kind `k` in the text stands on one pair of fresh locations
+        (a current and a defined one), as the items and the tuple of `make_tuple` do; the compact
+        printer writes the locations of any other `ItOrVal`."""
         kind_var = self.variable(kind, Sort.KIND)
-        return val(kind_var, dtype, self.size(size), var(Sort.LOC), var(Sort.LOC))
+        current, defined = self.kind_locations.setdefault(
+            _number(kind), (var(Sort.LOC), var(Sort.LOC))
+        )
+        return val(kind_var, dtype, self.size(size), current, defined)
+
+    def located_it_or_val(
+        self, kind: str, current: Cell, defined: Cell, dtype: Cell, size: str
+    ) -> Cell:
+        return val(self.variable(kind, Sort.KIND), dtype, self.size(size), current, defined)
 
     # -- dtypes -----------------------------------------------------------------------------------
     def dtype_var(self, text: str) -> Cell:
