@@ -4,7 +4,8 @@ A variable's number names it across the whole text (`T₁` and the size mark `¹
 variable); the place it stands in gives its sort. What the compact notation leaves out (an
 iterator's locations) reads as fresh variables, one for both locations of a compact `It[d]` (an
 iterator that can be dereferenced); in GT4Py's located notation (`locations=True`) `It[d]` is
-`ANYWHERE`.
+`ANYWHERE`. A value stands `ANYWHERE`, and the `ItOrValₖ[d]`s of one kind `k` on one pair of
+fresh locations, in either notation (docs/notation.md, "Reading types back").
 
 The reader is written by hand, a tokenizer and a recursive descent: the generated (Earley) parser
 it replaces cost ~45 ms of CPU to build in every run that reads a type (every `typeinf infer`: the
