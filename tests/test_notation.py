@@ -8,6 +8,7 @@ a row of values has its locations known exactly when its dtypes are.
 from __future__ import annotations
 
 import re
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -36,15 +37,13 @@ from typeinf.constructors import (
     VALLISTTUPLE,
     VALTUPLE,
     VALUE,
-    VALUE_KIND,
     constant,
     loc,
     prim,
     row,
-    row_items,
 )
 from typeinf.notation import to_ascii
-from typeinf.terms import FAMILIES, Cell, Sort, Type, find, make, roots, var
+from typeinf.terms import FAMILIES, Cell, Sort, Type, find, make, var
 
 
 @st.composite
@@ -371,17 +370,6 @@ def test_every_inferred_type_reads_back_from_its_compact_text(
 #: An `ItOrVal` printed with its locations (`ItOrVal₀[ANYWHERE, T₃, T₁²]`): a dtype is never
 #: followed by a comma inside the brackets.
 _LOCATED_ITORVAL = re.compile(r"ItOrVal[₀-₉]+\[[^\[\](),]*, ")
-
-
-def _cells(type_: Type) -> list[Cell]:
-    seen: dict[int, Cell] = {}
-    stack = list(roots(type_))
-    while stack:
-        cell = find(stack.pop())
-        if id(cell) not in seen:
-            seen[id(cell)] = cell
-            stack.extend(cell.args)
-    return list(seen.values())
 
 
 # -- the ASCII spelling (issue 12, item 6) -------------------------------------------------------
