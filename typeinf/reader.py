@@ -621,20 +621,25 @@ class _Reader:
             self.take()
             if first and self.peek().kind == "ELLIPSIS_ROW":
                 return _Part(None, _TYPE, row=self.located_row(current), only_row=True)
-            token = self.take()
-            if token.kind not in ("VAR", "NAME"):
-                raise self.unexpected(token, "NAME")
-            defined = self.location(token)
-            self.expect(",")
-            dtype = yield self.term(_DTYPE)
-            size = self.expect("SIZE").text
-            self.expect("]")
-            return _Part(_Node("located_iterator", [current, defined, dtype.node, size]), _TYPE)
+            located = yield self.located(current)
+            return _Part(_Node("located_iterator", located), _TYPE)
         dtype = yield self.term(_DTYPE)
         size = self.expect("SIZE").text
         self.expect("]")
         row_item = _Node("row_of_iterators", [size]) if first and dtype.bare_t else None
         return _Part(_Node("iterator", [dtype.node, size]), _TYPE, row=row_item)
+
+    def located(self, current: _Node) -> _Step:
+        """`def, d¹]` after `It[cur,` or `ItOrVal₀[cur,`: the parts of the located node."""
+        token = self.take()
+        if token.kind not in ("VAR", "NAME"):
+            raise self.unexpected(token, "NAME")
+        defined = self.location(token)
+        self.expect(",")
+        dtype = yield self.term(_DTYPE)
+        size = self.expect("SIZE").text
+        self.expect("]")
+        return [current, defined, dtype.node, size]
 
     def it_or_val(self, kind: str, first: bool) -> _Step:
         """`ItOrVal₀[d¹]` or, with its locations, `ItOrVal₀[cur, def, d¹]`, after its name."""
@@ -642,16 +647,8 @@ class _Reader:
         if self.peek().kind in ("VAR", "NAME") and self.peek(1).kind == ",":
             current = self.location(self.take())
             self.take()
-            token = self.take()
-            if token.kind not in ("VAR", "NAME"):
-                raise self.unexpected(token, "NAME")
-            defined = self.location(token)
-            self.expect(",")
-            dtype = yield self.term(_DTYPE)
-            size = self.expect("SIZE").text
-            self.expect("]")
-            node = _Node("located_it_or_val", [kind, current, defined, dtype.node, size])
-            return _Part(node, _TYPE)
+            located = yield self.located(current)
+            return _Part(_Node("located_it_or_val", [kind, *located]), _TYPE)
         dtype = yield self.term(_DTYPE)
         size = self.expect("SIZE").text
         self.expect("]")
