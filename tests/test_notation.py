@@ -234,6 +234,8 @@ def test_an_empty_row_of_values_keeps_its_hidden_numbers() -> None:
     ("text", "message"),
     [
         ("(T₀¹ →", "not a type at its end"),
+        ("ItOrVal₀[T₁, 3, T₂¹]", "not a type at column 14"),
+        ("ItOrVal₀[T₁, T₂, T₃]", "not a type at column 20"),
         ("(T₀¹) → )", "not a type at column 9"),
         ("(T₀¹) → T₀¹ where T₀: real", "unknown family 'real'"),
         ("T₀¹ → T₂", "a function's arguments must be a tuple"),
