@@ -22,6 +22,7 @@ from iterir.nodes import (
     Node,
     allowed_children,
 )
+from iterir.traversal import check_tree
 
 JSON = Any
 
@@ -44,7 +45,9 @@ class _Path:
 
 
 def to_json(node: Node) -> JSON:
-    """The JSON value (dicts, lists, strings, numbers, booleans) encoding `node`."""
+    """The JSON value (dicts, lists, strings, numbers, booleans) encoding `node`. A cycle or a
+    tree too large once shared subtrees are written out is a TreeShapeError."""
+    check_tree(node)
     holder: list[JSON] = [None]
     stack: list[tuple[Node, Any, int | str]] = [(node, holder, 0)]
     while stack:

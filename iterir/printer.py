@@ -33,6 +33,7 @@ from iterir.nodes import (
     SymRef,
     Temporary,
 )
+from iterir.traversal import check_tree
 
 WIDTH = 100
 MAX_INDENT = 60  # deeper nesting stops indenting, so that deep programs print in linear size
@@ -76,7 +77,9 @@ Piece: TypeAlias = Token | tuple[Node, int]  # a token, or a node to print at a 
 
 def pformat(node: Node) -> str:
     """The text of `node`, lines broken to fit in WIDTH columns where possible. GTIR (a tree
-    with anything only GTIR has, `is_gtir`) prints in GTIR's syntax, else in the fencil IR's."""
+    with anything only GTIR has, `is_gtir`) prints in GTIR's syntax, else in the fencil IR's.
+    A cycle or a tree too large once shared subtrees are written out is a TreeShapeError."""
+    check_tree(node)
     return _layout(list(_tokens(node, is_gtir(node))))
 
 

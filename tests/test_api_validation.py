@@ -199,9 +199,9 @@ def test_a_malformed_tree_has_an_error_whose_text_can_be_printed() -> None:
             "typeinf.check: max_errors must be None or a positive int, not 0",
         ),
         (
-            lambda: typeinf.pformat("int32"),
+            lambda: typeinf.pformat(["int32"]),
             TypeError,
-            "typeinf.pformat: type_ must be a type (as `infer` or `parse_type` give), not 'int32'",
+            "typeinf.pformat: type_ must be a type (as `infer` or `parse_type` give), not ['int32']",
         ),
         (
             lambda: typeinf.is_instance(typeinf.parse_type("T₀¹"), 2),

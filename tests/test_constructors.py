@@ -9,10 +9,11 @@ from __future__ import annotations
 import pytest
 
 from typeinf import constructors as c
-from typeinf import is_instance, parse_type, pformat
 from typeinf.codegen import compiled, compiled_call, compiled_matcher
+from typeinf.instance import is_instance
 from typeinf.matching import walk_match
-from typeinf.notation import _PIECES
+from typeinf.notation import _PIECES, pformat
+from typeinf.reader import parse_type
 from typeinf.schemes import Scheme
 from typeinf.signatures import BUILTINS
 from typeinf.terms import Cell, find

@@ -10,11 +10,13 @@ import pytest
 
 import iterir
 import typeinf
+import typeinf.notation
 from benchmarks.shapes import deep_calls, deep_lambdas, plus_chain
 from iterir import FunCall, Lambda, Literal, Sym, SymRef
 from iterir.builders import call, deref, lam
 from tests.conftest import ROOT
 from typeinf import infer, infer_all, pformat
+from typeinf.infer import solve
 
 
 def _type(text: str, locations: bool = False, **kwargs) -> str:
@@ -360,13 +362,14 @@ def test_compiled_builtin_instances_equal_the_plan_and_are_fresh() -> None:
         if signature.how != "signature":
             continue
         first, second = signature.instantiate(), signature.instantiate()  # type: ignore[misc]
-        expected = typeinf.pformat(signature.scheme.instantiate(), locations=True)  # type: ignore[union-attr]
-        assert typeinf.pformat(first, locations=True) == expected, name
-        assert typeinf.pformat(second, locations=True) == expected, name
+        expected = typeinf.notation.pformat(signature.scheme.instantiate(), locations=True)  # type: ignore[union-attr]
+        assert typeinf.notation.pformat(first, locations=True) == expected, name
+        assert typeinf.notation.pformat(second, locations=True) == expected, name
         assert not _variables(first) & _variables(second), name
         *params, result = signature.instantiate_call()  # type: ignore[misc]
         assert (
-            typeinf.pformat(typeinf.constructors.fun(params, result), locations=True) == expected
+            typeinf.notation.pformat(typeinf.constructors.fun(params, result), locations=True)
+            == expected
         ), name
 
 
@@ -389,10 +392,10 @@ def test_matching_a_builtin_call_gives_what_unifying_its_parameters_gives(argume
         assert matched is not None and not undecided, name
         for param, argument in zip(params, list(given), strict=True):
             assert not unify(param, argument), name
-        by_matching = typeinf.pformat(
+        by_matching = typeinf.notation.pformat(
             typeinf.constructors.fun(list(given), matched), locations=True
         )
-        assert by_matching == typeinf.pformat(
+        assert by_matching == typeinf.notation.pformat(
             typeinf.constructors.fun(params, expected), locations=True
         ), name
         assert signature.match([*given, var(Sort.TYPE)], []) is None, (
@@ -411,10 +414,10 @@ def test_a_template_instance_is_a_fresh_copy_like_a_schemes_and_matching_it_is_u
         "f(a, b) { g = λ(x, y) → {·x, tuple_get(1, ·y)}; h = λ(z) → g(z, z); "
         "k = λ(u, v) → ·u + ·v; b ← (h)(a) @ c⟨ IDim: [0, 1) ⟩; }"
     )
-    for definition in infer(program).definitions:  # type: ignore[union-attr]
+    for definition in solve(program).type.definitions:  # type: ignore[union-attr]
         template = Template(definition.type)
         copy = template.instantiate()
-        assert typeinf.pformat(copy, locations=True) == typeinf.pformat(
+        assert typeinf.notation.pformat(copy, locations=True) == typeinf.notation.pformat(
             Scheme(definition.type).instantiate(), locations=True
         )
         assert not _variables(copy) & _variables(definition.type)
@@ -426,9 +429,9 @@ def test_a_template_instance_is_a_fresh_copy_like_a_schemes_and_matching_it_is_u
             matched = walk_match(template.root, given, [])
             for param, argument in zip(_params(instance), given, strict=True):
                 assert not unify(param, argument)
-            assert typeinf.pformat(fun(given, matched), locations=True) == typeinf.pformat(
-                instance, locations=True
-            )
+            assert typeinf.notation.pformat(
+                fun(given, matched), locations=True
+            ) == typeinf.notation.pformat(instance, locations=True)
         assert walk_match(template.root, [var(Sort.TYPE) for _ in range(arity + 1)], []) is None
 
 
@@ -527,5 +530,5 @@ def test_a_builtin_of_any_arity_made_to_one_types_a_use_as_its_signature_does(na
                     inputs, out = [var(Sort.TYPE) for _ in range(count - state)], var(Sort.TYPE)
                     assert not unify(result, fun(inputs, out))
                     arguments, result = [*arguments, *inputs], out
-                printed.append(typeinf.pformat(fun(arguments, result), locations=True))
+                printed.append(typeinf.notation.pformat(fun(arguments, result), locations=True))
             assert printed[0] == printed[1], (name, count, called)

@@ -14,8 +14,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import iterir
+import typeinf
 from tests.welltyped import well_typed_programs
-from typeinf import TypeSyntaxError, infer, infer_all, is_instance, parse_type, pformat
 from typeinf.constructors import (
     ANYWHERE,
     COLUMN,
@@ -42,7 +42,10 @@ from typeinf.constructors import (
     prim,
     row,
 )
-from typeinf.notation import to_ascii
+from typeinf.infer import solve
+from typeinf.instance import is_instance
+from typeinf.notation import pformat, to_ascii
+from typeinf.reader import TypeSyntaxError, parse_type
 from typeinf.terms import FAMILIES, Cell, Sort, Type, find, make, var
 
 
@@ -249,6 +252,18 @@ def test_malformed_types(text: str, message: str) -> None:
 
 
 # -- the compact notation reads back to what it means (issue 12, item 2) ------------------------
+# On the engine's cells (`solve`), as the notation prints and reads them; tests/test_types.py
+# states the same of the public values.
+def infer(node: iterir.Node) -> Type:
+    type_ = solve(node).type
+    assert type_ is not None
+    return type_
+
+
+def infer_all(node: iterir.Node) -> dict[int, Type]:
+    return solve(node).types
+
+
 def _exact(type_: Type, text: str, locations: bool | None = None) -> tuple[bool, bool]:
     """Whether `type_` and `text` read back are instances of each other, each way."""
     back = parse_type(text, locations=locations)
@@ -348,7 +363,7 @@ def test_a_type_reads_back_from_its_compact_text(
     assert _exact(type_, compact) == (True, True)
     assert _exact(type_, to_ascii(compact)) == (True, True)
     assert pformat(type_, locations=True) == (located or compact)
-    departs = _LOCATED_ITORVAL.search(compact) is not None  # read back, more general
+    departs = LOCATED_ITORVAL.search(compact) is not None  # read back, more general
     assert _exact(type_, located or compact, locations=True) == (not departs, True)
 
 
@@ -364,14 +379,19 @@ def test_every_inferred_type_reads_back_from_its_compact_text(
         compact = pformat(type_)
         assert _exact(type_, compact) == (True, True), compact
         assert _exact(type_, to_ascii(compact)) == (True, True), compact
-        if _LOCATED_ITORVAL.search(compact) is None:
+        if LOCATED_ITORVAL.search(compact) is None:
             located = pformat(type_, locations=True)
             assert _exact(type_, located, locations=True) == (True, True), located
+    # The same through the public type values: `is_instance(t, parse_type(pformat(t)))` and
+    # `is_instance(parse_type(pformat(t)), t)`.
+    for value in typeinf.infer_all(program).values():
+        back = typeinf.parse_type(typeinf.pformat(value))
+        assert typeinf.is_instance(value, back) and typeinf.is_instance(back, value), str(value)
 
 
 #: An `ItOrVal` printed with its locations (`ItOrVal₀[ANYWHERE, T₃, T₁²]`): a dtype is never
 #: followed by a comma inside the brackets.
-_LOCATED_ITORVAL = re.compile(r"ItOrVal[₀-₉]+\[[^\[\](),]*, ")
+LOCATED_ITORVAL = re.compile(r"ItOrVal[₀-₉]+\[[^\[\](),]*, ")
 
 
 # -- the ASCII spelling (issue 12, item 6) -------------------------------------------------------

@@ -19,23 +19,30 @@ from iterir import FencilDefinition, Node, NodeTranslator, Sym, SymRef
 from iterir.jsontext import dumps
 from tests.conftest import ROOT
 from tests.welltyped import well_typed_expressions, well_typed_fencils, well_typed_programs
-from typeinf.terms import FencilType, roots
+from typeinf.convert import to_value
+from typeinf.terms import FencilType
+from typeinf.types import Closure, Definition, Fencil, Inferred
 
 
-def _printed(type_: typeinf.Type) -> list[str]:
+def _printed(type_: Inferred) -> list[str]:
     """Each part of a type, printed on its own (so that parts can be compared by name)."""
-    if isinstance(type_, FencilType):
-        return [
-            f"{d.name} :: {typeinf.pformat(d.type, locations=True)}" for d in type_.definitions
-        ] + [typeinf.pformat(p, locations=True) for p in type_.params]
-    return [typeinf.pformat(c, locations=True) for c in roots(type_)]
+    if isinstance(type_, Fencil):
+        return [f"{d.name} :: {d.type:located}" for d in type_.definitions] + [
+            format(p, "located") for p in type_.params
+        ]
+    if isinstance(type_, Closure):
+        return [format(p, "located") for p in (*type_.inputs, type_.output)]
+    if isinstance(type_, Definition):
+        return [format(type_.type, "located")]
+    return [format(type_, "located")]
 
 
 @given(well_typed_programs)
 def test_the_known_type_is_an_instance_of_the_inferred_type(
-    generated: tuple[Node, typeinf.Type],
+    generated: tuple[Node, Any],
 ) -> None:
-    program, known = generated
+    program, cells = generated
+    known = to_value(cells)
     inferred = typeinf.infer(program)
     event(f"nodes: {'≤ 20' if sum(1 for _ in iterir.walk(program)) <= 20 else '> 20'}")
     assert typeinf.substitution(inferred, known) is not None, (
@@ -45,7 +52,7 @@ def test_the_known_type_is_an_instance_of_the_inferred_type(
 
 @given(well_typed_programs)
 def test_every_node_of_a_well_typed_program_has_a_type(
-    generated: tuple[Node, typeinf.Type],
+    generated: tuple[Node, Any],
 ) -> None:
     program, _ = generated
     types = typeinf.infer_all(program)
@@ -55,7 +62,7 @@ def test_every_node_of_a_well_typed_program_has_a_type(
 
 @given(well_typed_programs)
 def test_the_fast_run_and_the_run_with_history_give_every_node_the_same_type(
-    generated: tuple[Node, typeinf.Type],
+    generated: tuple[Node, Any],
 ) -> None:
     # `infer_all` runs without history (nodes in reverse pre-order, calls typed by matching);
     # `check` keeps the history error messages need (post-order, unification only).
@@ -83,7 +90,7 @@ def _user_names(program: Node) -> list[str]:
 
 @given(well_typed_programs, st.randoms(use_true_random=False))
 def test_renaming_parameters_does_not_change_the_type(
-    generated: tuple[Node, typeinf.Type], random: Any
+    generated: tuple[Node, Any], random: Any
 ) -> None:
     program, _ = generated
     names = _user_names(program)

@@ -15,13 +15,15 @@ import pytest
 
 import iterir
 import typeinf
+import typeinf.notation
+import typeinf.reader
 from tests.test_constructors import check_every_behaviour
 from typeinf import constructors as c
 from typeinf.codegen import compiled_matcher
-from typeinf.notation import type_tree
 from typeinf.schemes import Scheme
 from typeinf.signatures import BUILTINS
 from typeinf.terms import Cell, Mismatch, Sort, find
+from typeinf.types import Constructed, Fun, Val, Var, tree
 from typeinf.unify import unify
 
 
@@ -69,19 +71,29 @@ def test_a_program_using_it_infers_prints_and_reads_back() -> None:
     for text, locations in ((compact, False), (located, True)):
         read = typeinf.parse_type(text, locations=locations)
         assert typeinf.pformat(read, locations=locations) == text
-    tree = type_tree(typeinf.infer(iterir.parse(program)))
-    assert tree["args"][1]["args"][1]["ctor"] == "Pair"
+    inferred = typeinf.infer(iterir.parse(program))
+    assert isinstance(inferred, Fun) and isinstance(inferred.result, Val)
+    assert inferred.result.dtype == Constructed("Pair", (Var("dtype", 0), Var("dtype", 3)))
+    assert tree(inferred)["result"]["dtype"] == {
+        "class": "Constructed",
+        "name": "Pair",
+        "args": [tree(Var("dtype", 0)), tree(Var("dtype", 3))],
+        "label": None,
+    }
 
 
 def test_it_meets_a_two_item_tuple_by_its_rule() -> None:
-    pair, two = typeinf.parse_type("Pair[T₀, T₁]²"), typeinf.parse_type("(float64, int32)²")
+    pair, two = (
+        typeinf.reader.parse_type("Pair[T₀, T₁]²"),
+        typeinf.reader.parse_type("(float64, int32)²"),
+    )
     assert isinstance(pair, Cell) and isinstance(two, Cell)
     assert not unify(pair, two)
-    assert typeinf.pformat(pair) == "Pair[float64, int32]⁰"
-    three = typeinf.parse_type("(float64, int32, int32)²")
+    assert typeinf.notation.pformat(pair) == "Pair[float64, int32]⁰"
+    three = typeinf.reader.parse_type("(float64, int32, int32)²")
     assert isinstance(three, Cell)
     with pytest.raises(Mismatch):
-        unify(typeinf.parse_type("Pair[T₀, T₁]²"), three, [])  # type: ignore[arg-type]
+        unify(typeinf.reader.parse_type("Pair[T₀, T₁]²"), three, [])  # type: ignore[arg-type]
     # In programs: a tuple meets a pair's parameter, a pair a tuple (`tuple_get`, `if_`).
     assert _infer("λ(a) → first(make_tuple(1.0, 2))") == "(T₀) → float64¹"
     assert _infer("λ(a, b) → tuple_get(1, mkpair(·a, ·b))") == "(It[T₀¹], It[T₂¹]) → T₂¹"
@@ -106,10 +118,10 @@ def test_a_three_item_tuple_is_a_located_type_error() -> None:
 def test_instantiation_matching_and_is_instance() -> None:
     signature = BUILTINS["mkpair"]
     assert signature.instantiate is not None and signature.match is not None
-    assert typeinf.pformat(signature.instantiate()) == "(T₀¹, T₂¹) → Pair[T₀, T₂]¹"
-    given = [typeinf.parse_type(t) for t in ("float64⁰", "int32⁰")]
+    assert typeinf.notation.pformat(signature.instantiate()) == "(T₀¹, T₂¹) → Pair[T₀, T₂]¹"
+    given = [typeinf.reader.parse_type(t) for t in ("float64⁰", "int32⁰")]
     matched = signature.match(given, [])  # type: ignore[arg-type]
-    assert matched is not None and typeinf.pformat(matched) == "Pair[float64, int32]⁰"
+    assert matched is not None and typeinf.notation.pformat(matched) == "Pair[float64, int32]⁰"
     general, specific = (typeinf.parse_type(f"Pair[{t}") for t in ("T₀, T₁]²", "float64, int32]⁰"))
     assert typeinf.is_instance(general, specific)
     assert not typeinf.is_instance(specific, general)
@@ -127,7 +139,7 @@ def test_instantiation_matching_and_is_instance() -> None:
     ids=["pair", "nested pair", "near"],
 )
 def test_the_completeness_walk(ctor: c.Constructor, text: str) -> None:
-    type_ = typeinf.parse_type(text, locations=True)
+    type_ = typeinf.reader.parse_type(text, locations=True)
     assert isinstance(type_, Cell)
     check_every_behaviour(ctor, type_, text)
 
@@ -135,8 +147,14 @@ def test_the_completeness_walk(ctor: c.Constructor, text: str) -> None:
 def test_the_compact_notation_leaves_out_only_locations_that_read_back() -> None:
     """A location variable found nowhere else reads back as left out; a named one must show."""
     text = "(Near[T₀, Vertex]¹) → Near[T₀, T₂]¹"
-    assert typeinf.pformat(typeinf.parse_type(text)) == "(Near[T₀, Vertex]¹) → Near[T₀]¹"
-    assert typeinf.pformat(typeinf.parse_type("Near[T₀]¹"), locations=True) == "Near[T₀, T₁]²"
+    assert (
+        typeinf.notation.pformat(typeinf.reader.parse_type(text))
+        == "(Near[T₀, Vertex]¹) → Near[T₀]¹"
+    )
+    assert (
+        typeinf.notation.pformat(typeinf.reader.parse_type("Near[T₀]¹"), locations=True)
+        == "Near[T₀, T₁]²"
+    )
 
 
 def test_names_and_registration() -> None:
@@ -156,9 +174,9 @@ def test_names_and_registration() -> None:
     c.unregister_constructor(PAIR)
     try:
         with pytest.raises(typeinf.TypeSyntaxError):
-            typeinf.parse_type("Pair[T₀, T₁]²")
+            typeinf.reader.parse_type("Pair[T₀, T₁]²")
         with pytest.raises(ValueError, match="not registered"):
             c.unregister_constructor(PAIR)
     finally:
         assert c.register_constructor(PAIR) is PAIR
-    assert find(typeinf.parse_type("Pair[T₀, T₁]²").args[1]).ctor is PAIR  # type: ignore[union-attr]
+    assert find(typeinf.reader.parse_type("Pair[T₀, T₁]²").args[1]).ctor is PAIR  # type: ignore[union-attr]

@@ -46,7 +46,7 @@ def test_wheel_installs_and_infers(tmp_path: Path) -> None:
         text=True,
         check=True,
     )
-    assert command.stdout.startswith("{lap :: (It[float64⁰]) → float64⁰, laplacian(")
+    assert command.stdout.startswith("lap :: (It[float64⁰]) → float64⁰\n{laplacian(")
 
 
 def _check_contents(wheel: Path) -> None:

@@ -9,10 +9,16 @@
     register_builtin(name, signature)                    a compiler's own builtin
     is_instance(general, specific) / substitution(…)     whether a type is at least as general
 
+Types are immutable values of `typeinf.types` (`Val`, `Fun`, `Tuple`, `Var`, …, `Definition`,
+`Fencil`): read their fields, `match` them, compare them; `str(t)` is the compact notation and
+`format(t, "located")` the located one (docs/api.md).
+
 The notation, the typing rules, the builtins' signatures and the offset-provider format are
 documented in the pages that `typeinf docs` lists (in a checkout: `docs/*.md`).
 """
 
+from typeinf import types
+from typeinf.convert import is_instance, parse_type, pformat, substitution
 from typeinf.errors import (
     DuplicateNameError,
     GrammarBuiltinError,
@@ -26,10 +32,8 @@ from typeinf.errors import (
     UnsatisfiableConstraintError,
 )
 from typeinf.infer import Checked, check, infer, infer_all
-from typeinf.instance import is_instance, substitution
-from typeinf.notation import pformat
 from typeinf.offsets import Connectivity, Dimension, load_offset_provider
-from typeinf.reader import TypeSyntaxError, parse_type
+from typeinf.reader import TypeSyntaxError
 from typeinf.signatures import register_builtin
 
 #: The one source of the version: the wheel's metadata and `typeinf --version` read it.
@@ -59,4 +63,5 @@ __all__ = [
     "pformat",
     "register_builtin",
     "substitution",
+    "types",
 ]

@@ -7,9 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from iterir.display import value_text
-from typeinf.terms import Cell, ClosureType, DefinitionType, FencilType
-
-_TYPES = (Cell, ClosureType, DefinitionType, FencilType)
+from typeinf.types import Type
 
 
 def _wrong(function: str, argument: str, expected: str, value: object) -> TypeError:
@@ -18,7 +16,7 @@ def _wrong(function: str, argument: str, expected: str, value: object) -> TypeEr
 
 def a_type(function: str, argument: str, value: object) -> None:
     """`value` must be a type, as `infer` and `parse_type` give them."""
-    if not isinstance(value, _TYPES):
+    if not isinstance(value, Type):
         raise _wrong(function, argument, "a type (as `infer` or `parse_type` give)", value)
 
 

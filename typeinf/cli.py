@@ -23,6 +23,7 @@ from iterir.files import read_text, write_text
 from iterir.jsontext import dumps
 from iterir.trojan import BidiWarning, bidi_warnings
 from typeinf import __version__
+from typeinf.convert import Converter, Cyclic
 from typeinf.diagnostics import (
     Source,
     more_reasons,
@@ -33,12 +34,13 @@ from typeinf.diagnostics import (
 )
 from typeinf.docs_pages import pages
 from typeinf.explain import innermost_at, why
-from typeinf.infer import Checked, check
-from typeinf.notation import Printer, pformat, pformat_lines, to_ascii, type_tree
+from typeinf.infer import Solved, solve
+from typeinf.notation import Printer, pformat, pformat_lines, to_ascii
 from typeinf.offsets import OffsetProvider, read_offset_provider
 from typeinf.snapshots import IR_SUFFIXES, programs, sibling_provider, take
 from typeinf.streams import OutputError, guarded
 from typeinf.terms import DefinitionType, FencilType, Type
+from typeinf.types import tree
 
 EXIT_OK, EXIT_TYPE_ERROR, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -322,13 +324,13 @@ def _infer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def _checked(
     program: _Program, provider: OffsetProvider | None, limit: int | None, free: frozenset[str]
-) -> tuple[Checked, bool]:
-    """`check` keeping at most `limit` errors, and whether there are more: it is asked for one more
+) -> tuple[Solved, bool]:
+    """`solve` keeping at most `limit` errors, and whether there are more: it is asked for one more
     than it keeps, as counting them all would check the whole program, which --max-errors spares.
     `free`: the names allowed to be free (--allow-free)."""
     if limit is None:
-        return check(program.node, provider, allow_free=free), False
-    checked = check(program.node, provider, max_errors=limit + 1, allow_free=free)
+        return solve(program.node, provider, allow_free=free), False
+    checked = solve(program.node, provider, max_errors=limit + 1, allow_free=free)
     more = len(checked.errors) > limit
     del checked.errors[limit:]
     return checked, more
@@ -336,7 +338,7 @@ def _checked(
 
 def _print_report(
     program: _Program,
-    checked: Checked,
+    checked: Solved,
     more: bool,
     args: argparse.Namespace,
     many: bool,
@@ -434,7 +436,7 @@ class _Diagnostic(TypedDict):
 
 class _Typed(TypedDict):
     type: str
-    tree: dict[str, Any]  # notation.type_tree's
+    tree: dict[str, Any]  # types.tree's
 
 
 class _Definition(TypedDict):
@@ -502,23 +504,34 @@ def _diagnostic(
 
 
 def _json_report(
-    path: str, program: _Program, checked: Checked, args: argparse.Namespace
+    path: str, program: _Program, checked: Solved, args: argparse.Namespace
 ) -> _Report:
-    def typed(type_: Type) -> _Typed:
-        return {"type": pformat(type_, args.locations), "tree": type_tree(type_)}
+    def typed(type_: Type) -> _Typed | None:
+        """The type's text and its value's tree (variables numbered as the located notation
+        numbers this type); None for a type that contains itself (an infinite type's error says
+        so), which has no tree."""
+        try:
+            value = Converter().program(type_)
+        except Cyclic:
+            return None
+        return {"type": pformat(type_, args.locations), "tree": tree(value)}
 
     report: _Report = {"file": path, "type": None}
     if checked.type is not None:
         shown = typed(checked.type)
+        assert shown is not None  # a program without errors has a finite type
         report["type"], report["tree"] = shown["type"], shown["tree"]
         report["definitions"] = [
-            {"name": d.name, **typed(d.type)} for d in _definitions(checked.type)
+            {"name": d.name, **typed_definition}
+            for d in _definitions(checked.type)
+            if (typed_definition := typed(d.type)) is not None
         ]
     if args.all:
         report["nodes"] = [
-            {**_span(node, program.source), **typed(checked.types[id(node)])}
+            {**_span(node, program.source), **shown_node}
             for node in iterir.walk(program.node)
             if id(node) in checked.types
+            and (shown_node := typed(checked.types[id(node)])) is not None
         ]
     report["diagnostics"] = [
         _diagnostic(

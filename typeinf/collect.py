@@ -83,6 +83,7 @@ from typeinf.order import definition_order
 from typeinf.runs import ExplainingRun, FastRun, Run
 from typeinf.schemes import Scheme
 from typeinf.signatures import BUILTINS, Signature
+from typeinf.sizes import check_definition
 from typeinf.solve import Solver, check_finite
 from typeinf.suggest import suggestions
 from typeinf.terms import Cell, Sort, find, make, var
@@ -283,7 +284,9 @@ class Inference:
         out.extend(definition_order(self.nodes, self.sizes, self.symbols, definitions))
 
     def _generalize(self, position: int) -> None:
-        self.run.generalize(position, self.type_at(position), self.types, self.sizes[position])
+        cell = self.type_at(position)
+        check_definition(cell, self.nodes[position])  # a type every use would copy: bounded
+        self.run.generalize(position, cell, self.types, self.sizes[position])
 
     def _collect_part(self, start: int) -> None:
         """Type the definition, closure or expression at `start`, children before parents in the

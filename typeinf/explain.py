@@ -13,6 +13,7 @@ from typeinf.constraints import Reason
 from typeinf.diagnostics import MAX_REASONS
 from typeinf.errors import TypeInferenceError
 from typeinf.infer import AllowFree, Provider, _program_type, every_error
+from typeinf.sizes import check_node_types
 from typeinf.terms import Type, roots
 
 
@@ -56,6 +57,9 @@ def why(
             type_ = None
         if type_ is None:
             return Explained(None, [], errors)
+        too_large = check_node_types([target], {id(target): type_})
+        if too_large is not None:  # it cannot be shown: said as an error (docs/rules.md)
+            return Explained(None, [], [*errors, too_large])
         history = inference.solver.history
         assert history is not None  # every_error runs the explaining run
         reasons = history.of_type(list(roots(type_)))

@@ -10,7 +10,8 @@
 5. `unify` (one unifier, with the constructors' rules of `constructors`) and `solve` (postponed
    rows, relations, generalization into `schemes`, infinite types) solve them as they come;
    `codegen` and `matching` instantiate and match builtins' and definitions' types fast;
-6. this module reads the types off (`InternalError` when the two runs disagree);
+6. this module reads the types off (`InternalError` when the two runs disagree) and hands them
+   out as the values of `typeinf.types` (`convert`);
 7. `notation` prints them, `reader` reads them back, `diagnostics` says errors in words.
 
 `docs/architecture.md` draws the same map with the data each step hands on.
@@ -28,10 +29,13 @@ from iterir.gcpause import gc_paused
 from iterir.traversal import child_positions, walk
 from typeinf import arguments
 from typeinf.collect import Inference
+from typeinf.convert import Converter, Cyclic, to_value
 from typeinf.errors import InternalError, TypeInferenceError
 from typeinf.offsets import OffsetProvider, load_offset_provider
 from typeinf.relations import Relation
+from typeinf.sizes import check_node_types
 from typeinf.terms import ClosureType, DefinitionType, FencilType, Type
+from typeinf.types import Inferred
 from typeinf.within import Subject, subject
 
 Provider = OffsetProvider | dict[str, Any] | None
@@ -158,8 +162,9 @@ def infer(
     *,
     allow_free: AllowFree = False,
     within: Node | None = None,
-) -> Type:
-    """The most general type of `node` (an expression, definition, closure or fencil).
+) -> Inferred:
+    """The most general type of `node` (an expression, definition, closure or fencil), as a
+    value of `typeinf.types`.
 
     A free name is an error unless `allow_free` names it (or is True): it is then an unknown,
     one type shared by its uses. `within`: the fencil that `node`, one of its function
@@ -171,9 +176,10 @@ def infer(
     with gc_paused():
         inference = _solved(program, offset_provider)
         result = _program_type(inference, _position(inference, program), inference.types)
-        del inference
-    assert result is not None  # the root has a type: a name without one is an error
-    return result
+        assert result is not None  # the root has a type: a name without one is an error
+        value = to_value(result)
+        del inference, result
+    return value
 
 
 def infer_all(
@@ -183,15 +189,16 @@ def infer_all(
     attach: bool = False,
     allow_free: AllowFree = False,
     within: Node | None = None,
-) -> dict[int, Type]:
+) -> dict[int, Inferred]:
     """The type of every node, keyed by `id(node)`, in pre-order. A node object used in several
     places is keyed by its first occurrence. With `attach`, each node also gets its type as
-    `node.inferred_type` (the types share one solved graph: print them with `pformat`).
+    `node.inferred_type`. The types' variables are numbered together, over the whole program
+    (the root's as `infer` numbers them), so that a node's type relates to its parent's.
     `allow_free` and `within` as for `infer` (with `within`, the callees' nodes are typed too)."""
     program = subject(node, allow_free, within)
     with gc_paused():
         inference = _solved(program, offset_provider)
-        result = _node_types(inference, complete=True)
+        result = _values(_node_types(inference, complete=True))
         del inference
     if attach:
         for current in walk(node):
@@ -214,14 +221,68 @@ def _node_types(inference: Inference, complete: bool) -> dict[int, Type]:
     return result
 
 
+def _values(types: dict[int, Type]) -> dict[int, Inferred]:
+    """The values of node types, converted together (one numbering, shared parts once). A type
+    that contains itself, which only a failed inference leaves (its `InfiniteTypeError` says so),
+    is left out."""
+    converter = Converter()
+    result: dict[int, Inferred] = {}
+    for key, type_ in types.items():  # in pre-order: the root is numbered as `infer` numbers it
+        try:
+            result[key] = converter.program(type_)
+        except Cyclic:
+            continue
+    return result
+
+
 @dataclass
-class Checked:
-    """What `check` found: the program's type (None when it has errors), the type of every
-    node that has one (by `id(node)`, in pre-order), and the errors, in source order."""
+class Solved:
+    """What `solve` found, in cells (for the command line and snapshots, which print them): the
+    program's type (None when it has errors), every node's, and the errors."""
 
     type: Type | None
     types: dict[int, Type]
     errors: list[TypeInferenceError]
+
+
+@dataclass
+class Checked:
+    """What `check` found: the program's type (None when it has errors), the type of every
+    node that has one (by `id(node)`, in pre-order; numbered together, as by `infer_all`), and
+    the errors, in source order."""
+
+    type: Inferred | None
+    types: dict[int, Inferred]
+    errors: list[TypeInferenceError]
+
+
+def solve(
+    node: Node,
+    offset_provider: Provider = None,
+    *,
+    max_errors: int | None = None,
+    allow_free: AllowFree = False,
+    within: Node | None = None,
+) -> Solved:
+    """`check`, in cells: every independent error (at least one per failing function definition
+    and closure, one per free name, at most `max_errors`) instead of the first. Errors are rare,
+    and the fast run is cheap beside this one: it confirms them (a disagreement is a bug of
+    ours, said as one)."""
+    program = subject(node, allow_free, within)
+    with gc_paused():
+        try:
+            inference = _every_error(program, offset_provider, max_errors)
+        except TypeInferenceError as error:  # before any part could be typed: a malformed tree
+            return Solved(None, {}, [error])
+        errors = [error for _, error in inference.errors][:max_errors]
+        if errors:
+            _confirmed(program, offset_provider, errors[0])
+        result = _node_types(inference, complete=not errors)
+        too_large = None if errors else check_node_types(inference.nodes, result)
+        del inference
+    if too_large is not None:  # every type `check` gives must be printable (docs/rules.md)
+        return Solved(None, result, [too_large])
+    return Solved(None if errors else result[id(program.target)], result, errors)
 
 
 def check(
@@ -235,17 +296,15 @@ def check(
     """Infer like `infer_all`, but report every independent error (at least one per failing
     function definition and closure, one per free name, at most `max_errors`) instead of raising
     the first. Errors are rare, and the fast run is cheap beside this one: it confirms them (a
-    disagreement is a bug of ours, said as one). `allow_free` and `within` as for `infer`."""
+    disagreement is a bug of ours, said as one). `allow_free` and `within` as for `infer`. The
+    nodes of a part with errors keep the types found before the error (those that would contain
+    themselves are left out)."""
     arguments.a_count("typeinf.check", "max_errors", max_errors)
-    program = subject(node, allow_free, within)
+    solved = solve(
+        node, offset_provider, max_errors=max_errors, allow_free=allow_free, within=within
+    )
     with gc_paused():
-        try:
-            inference = _every_error(program, offset_provider, max_errors)
-        except TypeInferenceError as error:  # before any part could be typed: a malformed tree
-            return Checked(None, {}, [error])
-        errors = [error for _, error in inference.errors][:max_errors]
-        if errors:
-            _confirmed(program, offset_provider, errors[0])
-        result = _node_types(inference, complete=not errors)
-        del inference
-    return Checked(None if errors else result[id(program.target)], result, errors)
+        types = _values(solved.types)
+    # The node asked about (with `within`, its copy in the fencil inferred): the one typed so.
+    key = next((k for k, t in solved.types.items() if t is solved.type), None)
+    return Checked(None if key is None else types[key], types, solved.errors)

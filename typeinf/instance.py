@@ -7,26 +7,28 @@ program is known to have as an instance.
 
 from __future__ import annotations
 
-from typeinf import arguments
 from typeinf.constructors import DEMPTY, ROWS_OF_VALUES, T_EMPTY, TTUPLE, row, row_items
 from typeinf.schemes import Scheme
 from typeinf.terms import Cell, DefinitionType, FencilType, Mismatch, Sort, Type, find, roots, var
 from typeinf.unify import unify
 
 
-def substitution(general: Type, specific: Type) -> dict[Cell, Cell] | None:
+def substitution(
+    general: Type, specific: Type, *, in_place: bool = False
+) -> dict[Cell, Cell] | None:
     """For each variable of `general` (a cell of it), the type it stands for in `specific`; None
-    when `specific` is not an instance of `general`. Both are copied first: neither changes."""
-    arguments.a_type("typeinf.substitution", "general", general)
-    arguments.a_type("typeinf.substitution", "specific", specific)
+    when `specific` is not an instance of `general`. Both are copied first, so that neither
+    changes, unless `in_place` (for cells made only for this, as `typeinf.convert` does: the
+    images are then the specific type's own cells)."""
     if type(general) is not type(specific) or _names(general) != _names(specific):
         return None
     general_cells, specific_cells = list(roots(general)), list(roots(specific))
     if len(general_cells) != len(specific_cells):
         return None
     scheme = Scheme(row(TTUPLE, general_cells, T_EMPTY))
-    pattern = scheme.copy()
-    target = Scheme(row(TTUPLE, specific_cells, T_EMPTY)).copy()
+    pattern = scheme.cells if in_place else scheme.copy()
+    target_scheme = Scheme(row(TTUPLE, specific_cells, T_EMPTY))
+    target = target_scheme.cells if in_place else target_scheme.copy()
     try:
         _known_rows_as_tuples(target)
         # Only the general side may be bound: remember what the specific side's variables and

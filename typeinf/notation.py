@@ -13,7 +13,6 @@ import re
 from collections.abc import Callable
 from typing import Any, TypeAlias
 
-from typeinf import arguments
 from typeinf.constructors import (
     ANYWHERE,
     COLUMN_SIZE,
@@ -38,6 +37,7 @@ from typeinf.constructors import (
     Constructor,
     row_items,
 )
+from typeinf.sizes import MOST_PRINTED_CELLS, WrittenOut, check_printable, placeholder
 from typeinf.terms import (
     FAMILY_NAMES,
     Cell,
@@ -112,6 +112,7 @@ class Printer:
         self.relations = [r for type_ in types for r in relations_of(type_)]
         self.numbers: dict[int, int] = {}
         self.variables: list[Cell] = []
+        self.written_out = WrittenOut()
         seen: set[int] = set()
         stack = [cell for type_ in reversed(types) for cell in reversed(list(roots(type_)))]
         while stack:
@@ -162,6 +163,9 @@ class Printer:
         return f"{{{definitions}{type_.name}({params})}}"
 
     def render(self, cell: Cell) -> str:
+        cells = self.written_out(cell)
+        if cells > MOST_PRINTED_CELLS:  # a message's type: said by its size (`pformat` raises)
+            return placeholder(cells)
         out: list[str] = []
         on_path: set[int] = set()
         stack: list[Piece] = [cell]
@@ -423,8 +427,9 @@ _PIECES: dict[Constructor, Callable[[Printer, Cell], list[Piece]]] = {
 
 
 def pformat(type_: Type, locations: bool = False) -> str:
-    """A type in the compact notation, or the located one (GT4Py 1.0.3's) with `locations`."""
-    arguments.a_type("typeinf.pformat", "type_", type_)
+    """A type in the compact notation, or the located one (GT4Py 1.0.3's) with `locations`.
+    Raises TypeTooLargeError for a type too large to write out (`sizes.MOST_PRINTED_CELLS`)."""
+    check_printable([type_])
     printer = Printer([type_], locations)
     return printer.format(type_) + printer.where()
 
@@ -440,7 +445,9 @@ def pformat_lines(type_: Type, locations: bool = False) -> list[str]:
 
 
 def pformat_all(types: list[Type], locations: bool = False) -> list[str]:
-    """Several types numbered together (as a fencil's parts are); no `where` clauses."""
+    """Several types numbered together (as a fencil's parts are); no `where` clauses. Raises
+    as `pformat` does."""
+    check_printable(types)
     printer = Printer(types, locations)
     return [printer.format(t) for t in types]
 
@@ -449,7 +456,9 @@ def type_tree(type_: Type) -> dict[str, Any]:
     """A type as a JSON-ready tree, for tools: `{"var": n, "sort": …, "family": …}` (numbered as
     in the located notation), `{"ctor": name, "label": …}` for a constant, `{"ctor": name,
     "args": […]}` for a structure, `{"ctor": "TTuple", "items": […], "tail": …}` for a row; a
-    definition, closure or fencil as an object of its parts. Built without recursion."""
+    definition, closure or fencil as an object of its parts. Built without recursion; its
+    shared parts are shared objects, which JSON writes out: raises as `pformat` does."""
+    check_printable([type_])
     if isinstance(type_, DefinitionType):
         return {"definition": type_.name, "type": type_tree(type_.type)}
     if isinstance(type_, ClosureType):

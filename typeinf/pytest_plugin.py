@@ -26,8 +26,9 @@ import pytest
 from iterir import Node, ParseError
 from iterir.files import read_text, write_text
 from typeinf.diagnostics import Source
+from typeinf.infer import AllowFree, solve
 from typeinf.offsets import OffsetProvider
-from typeinf.snapshots import EXPECTED_SUFFIX, snapshot_text
+from typeinf.snapshots import EXPECTED_SUFFIX, expected_text
 
 FOLDER = "__typeinf_snapshots__"
 
@@ -59,8 +60,12 @@ class TypeinfSnapshot:
         offset_provider: OffsetProvider | dict[str, Any] | None = None,
         *,
         name: str | None = None,
+        allow_free: AllowFree = False,
+        accept_errors: bool = False,
     ) -> None:
-        """Compare the types inferred for `node` with the stored ones."""
+        """Compare the types inferred for `node` with the stored ones. `allow_free` is as for
+        `typeinf.check`; `accept_errors` lets `--typeinf-update` record type errors as the
+        expected output (without it, a program with type errors fails instead, its file kept)."""
         self.checks += 1
         path = self.path(name)
         if path in self.used:
@@ -68,9 +73,16 @@ class TypeinfSnapshot:
                 f"{path} is already checked in this test: give another name=", pytrace=False
             )
         self.used.add(path)
-        actual = snapshot_text(node, offset_provider, Source())
+        checked = solve(node, offset_provider, allow_free=allow_free)
+        actual = expected_text(checked, Source())
         expected = _stored(path)
         if self.update:
+            if checked.errors and not accept_errors:
+                pytest.fail(
+                    f"{path} is not updated: the program has type errors (pass "
+                    f"accept_errors=True to record them as its expected output):\n{actual}",
+                    pytrace=False,
+                )
             if expected != actual:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 write_text(path, actual)  # whole or not at all

@@ -14,35 +14,28 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import iterir
 from iterir.files import read_text
 from typeinf.diagnostics import Source, source_of
 from typeinf.errors import TypeInferenceError
-from typeinf.infer import Checked, check
+from typeinf.infer import Solved, solve
 from typeinf.notation import pformat_lines
-from typeinf.offsets import OffsetProvider, read_offset_provider
+from typeinf.offsets import read_offset_provider
 
 EXPECTED_SUFFIX = ".types"
 PROVIDER_SUFFIX = ".offsets.json"
 IR_SUFFIXES = (".itir", ".json")
 
 
-def snapshot_text(
-    node: iterir.Node, offset_provider: OffsetProvider | dict[str, Any] | None, source: Source
-) -> str:
-    """What an expected-types file holds for `node`."""
-    return _text(check(node, offset_provider), source)
-
-
-def _text(checked: Checked, source: Source) -> str:
+def expected_text(checked: Solved, source: Source) -> str:
+    """What an expected-types file holds for a program solved: its types, or its errors."""
     if checked.errors:
         return "".join(
             f"{_where(error, source)}: error: {error.message}\n" for error in checked.errors
         )
     type_ = checked.type
-    assert type_ is not None  # `check` gives the program's type when it finds no errors
+    assert type_ is not None  # `solve` gives the program's type when it finds no errors
     return "".join(line + "\n" for line in pformat_lines(type_, locations=True))
 
 
@@ -117,7 +110,7 @@ def take(program: Path, folder: Path) -> Snapshot:
     except iterir.ParseError as error:
         snapshot.problem = str(error)
         return snapshot
-    checked = check(node, provider)
-    snapshot.actual = _text(checked, source_of(str(program), text, node))
+    checked = solve(node, provider)
+    snapshot.actual = expected_text(checked, source_of(str(program), text, node))
     snapshot.errors = len(checked.errors)
     return snapshot

@@ -14,6 +14,8 @@ import io
 import os
 from typing import TYPE_CHECKING, BinaryIO, TextIO
 
+from typeinf.notation import to_ascii
+
 if TYPE_CHECKING:
     from _typeshed import ReadableBuffer
 
@@ -21,15 +23,19 @@ ERRORS = "typeinf-degrade"  # the codec error handler of the streams
 
 
 def degrade(text: str, encoding: str) -> str:
-    """`text` (which `encoding` cannot encode) as that encoding can carry it: escaped, `⁰` as
-    `\\u2070`. The one place where output meets a narrow encoding (an ASCII terminal, a log)."""
-    return text.encode(encoding, "backslashreplace").decode(encoding)
+    """`text` (which `encoding` cannot encode) as that encoding can carry it: the notation's
+    characters in their ASCII spelling (`T₀¹ → T₀¹` as `T0^1 -> T0^1`, which `parse_type` reads),
+    anything else escaped (`λ` as `\\u03bb`). The one place where output meets a narrow encoding
+    (an ASCII terminal, a log)."""
+    return to_ascii(text).encode(encoding, "backslashreplace").decode(encoding)
 
 
 def _degrade_error(error: UnicodeError) -> tuple[str, int]:
+    """From the first character the encoding lacks, the rest of the text written is degraded
+    whole, so that a type is spelled in one way (`T0^1`, never `T0¹` on a latin-1 stream)."""
     if not isinstance(error, UnicodeEncodeError):
         raise error
-    return degrade(error.object[error.start : error.end], error.encoding), error.end
+    return degrade(error.object[error.start :], error.encoding), len(error.object)
 
 
 codecs.register_error(ERRORS, _degrade_error)

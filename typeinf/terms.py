@@ -110,8 +110,12 @@ class Cell:
 
     def __repr__(self) -> str:
         from typeinf.notation import pformat  # the notation depends on the terms
+        from typeinf.sizes import TypeTooLargeError, placeholder
 
-        return f"Cell«{pformat(self, locations=True)}»"
+        try:
+            return f"Cell«{pformat(self, locations=True)}»"
+        except TypeTooLargeError as error:  # a repr never raises: said by its size
+            return f"Cell«{placeholder(error.cells)}»"
 
 
 def find(cell: Cell) -> Cell:
