@@ -8,6 +8,8 @@ a row of values has its locations known exactly when its dtypes are.
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given
@@ -15,6 +17,7 @@ from hypothesis import strategies as st
 
 import iterir
 import typeinf
+from tests.conftest import ROOT
 from tests.welltyped import well_typed_programs
 from typeinf.constructors import (
     ANYWHERE,
@@ -430,3 +433,31 @@ def test_the_ascii_spelling_has_every_character_of_the_notation() -> None:
     assert pformat(parse_type("It[T1, T0x, float64^c]")) == "It[T₀, T0x, float64ᶜ]"
     with pytest.raises(TypeSyntaxError, match="not a type at column 11"):
         parse_type("(T0^1) -> )")
+
+
+# -- shared graphs ------------------------------------------------------------------------------
+def test_which_locations_to_show_is_decided_from_the_graph_not_the_written_out_text() -> None:
+    """Written out, the type of a chain of definitions that doubles it has 2^32 leaves: the
+    compact printer counts where each location is printed from the graph (linear), so a message
+    shows the part too large as a placeholder at once, where walking the text hung. In a process
+    of its own, so that a hang shows as the timeout."""
+    code = (
+        "import iterir\n"
+        "from tests.test_shared_graphs import doubling\n"
+        "from typeinf.infer import solve\n"
+        "from typeinf.notation import Printer\n"
+        "program = iterir.parse(doubling(6))\n"
+        "type_ = solve(program).types[id(program)]\n"
+        "print(Printer([type_]).format(type_))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("{f1 :: (ItOrVal₀[T₁²]) → ItOrVal₀[(T₁, T₁)²], f2 :: ")
+    assert "f6 :: ‹a type of 17,179,869,195 cells, too large to print›" in done.stdout

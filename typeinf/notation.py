@@ -313,38 +313,24 @@ def _shown_locations(types: list[Type]) -> frozenset[int]:
     notation must show because reading would not give them back: the reader makes a compact
     `It[d¹]` stand on one fresh location, and a row's or a structure's left-out locations fresh
     variables, so only locations that are such variables, printed at that one place, can be left
-    out. A location variable is counted once per place it is printed at, over the printed tree
-    (a part shared by two others is printed twice)."""
+    out. A location variable is counted once per place it is printed at (a part shared by two
+    others is printed twice), from the graph, without writing the type out (`_printed_times`)."""
+    times = _printed_times(types)
     counts: dict[int, int] = {}
     structures: dict[int, Cell] = {}
-    kinds: dict[int, list[Cell]] = {}  # the `ItOrVal`s of each kind variable, once per print
-    on_path: set[int] = set()
-    stack: list[Cell | _Exit] = [c for type_ in types for c in roots(type_)]
-    while stack:  # over the printed tree, as `render` walks it (a shared part once per print)
-        piece = stack.pop()
-        if type(piece) is _Exit:
-            on_path.discard(id(piece.cell))
-            continue
-        cell = find(piece)  # type: ignore[arg-type]  # not an _Exit: a Cell
+    kinds: dict[int, list[Cell]] = {}  # the `ItOrVal`s of each kind variable
+    for key, (cell, printed) in times.items():
         if cell.ctor is None:
             if cell.sort is Sort.LOC or cell.sort is Sort.LROW:
-                counts[id(cell)] = counts.get(id(cell), 0) + 1
-        elif cell.args and id(cell) not in on_path:  # a cycle: only a failed inference has one
-            on_path.add(id(cell))
-            stack.append(_Exit(cell))
-            if cell.ctor is VAL or cell.ctor is VALTUPLE:
-                kind = find(cell.args[0])
-                if kind.ctor is VALUE_KIND:  # a value's locations are printed in no notation
-                    stack.extend(cell.args[:3])
-                    continue
-                if kind.ctor is None:  # an `ItOrVal` (a row of them shows no locations)
-                    if cell.ctor is VAL:
-                        kinds.setdefault(id(kind), []).append(cell)
-                    stack.extend(cell.args)
-                    continue
-            if cell.ctor.locations:
-                structures[id(cell)] = cell
-            stack.extend(cell.args)
+                counts[key] = printed
+        elif cell.ctor is VAL or cell.ctor is VALTUPLE:
+            kind = find(cell.args[0])
+            if kind.ctor is ITERATOR_KIND:
+                structures[key] = cell
+            elif kind.ctor is None and cell.ctor is VAL:  # a row of them shows no locations
+                kinds.setdefault(id(kind), []).append(cell)
+        elif cell.ctor.locations:
+            structures[key] = cell
 
     def private(location: Cell, times: int = 1) -> bool:
         root = find(location)
@@ -370,11 +356,12 @@ def _shown_locations(types: list[Type]) -> frozenset[int]:
         """Whether `ItOrVal`s of one kind stand on one pair of variables found nowhere else, as
         the reader makes those written without locations."""
         current, defined = find(group[0].args[3]), find(group[0].args[4])
+        printed = sum(times[id(c)][1] for c in group)
         return (
             current is not defined
             and all(find(c.args[3]) is current and find(c.args[4]) is defined for c in group)
-            and private(current, len(group))
-            and private(defined, len(group))
+            and private(current, printed)
+            and private(defined, printed)
         )
 
     shown = [key for key, cell in structures.items() if not hidden(cell)]
@@ -382,6 +369,57 @@ def _shown_locations(types: list[Type]) -> frozenset[int]:
         if not one_pair(group):
             shown += [id(cell) for cell in group]
     return frozenset(shown)
+
+
+def _printed_times(types: list[Type]) -> dict[int, tuple[Cell, int]]:
+    """Each cell printing `types` writes (a root, by its id), with how many times it is written:
+    a shared part once per use. Counted over the graph, children after all their parents (in
+    reverse post-order), so that the cost is linear in the graph, not in the text: a type that
+    doubles at each definition is measured in a moment, and refused by its size later. A
+    value's locations are written nowhere; a part that closes a cycle (which only a failed
+    inference leaves) is `…`."""
+    order: list[Cell] = []  # post-order
+    on_path: set[int] = set()
+    done: set[int] = set()
+    back: set[tuple[int, int]] = set()  # the (parent, child) pairs that close a cycle
+    starts = [find(c) for type_ in types for c in roots(type_)]
+    for start in starts:
+        if id(start) in done:
+            continue
+        on_path.add(id(start))
+        stack = [(start, iter(_written_args(start)))]
+        while stack:
+            cell, children = stack[-1]
+            for child in children:
+                root = find(child)
+                if id(root) in on_path:
+                    back.add((id(cell), id(root)))
+                elif id(root) not in done:
+                    on_path.add(id(root))
+                    stack.append((root, iter(_written_args(root))))
+                    break
+            else:
+                stack.pop()
+                on_path.discard(id(cell))
+                done.add(id(cell))
+                order.append(cell)
+    times: dict[int, int] = {}
+    for start in starts:
+        times[id(start)] = times.get(id(start), 0) + 1
+    for cell in reversed(order):
+        count = times[id(cell)]
+        for child in _written_args(cell):
+            root = find(child)
+            if (id(cell), id(root)) not in back:
+                times[id(root)] = times.get(id(root), 0) + count
+    return {id(cell): (cell, times[id(cell)]) for cell in order}
+
+
+def _written_args(cell: Cell) -> tuple[Cell, ...]:
+    """The arguments of `cell` that are written (in some notation): not a value's locations."""
+    if (cell.ctor is VAL or cell.ctor is VALTUPLE) and find(cell.args[0]).ctor is VALUE_KIND:
+        return cell.args[:3]
+    return cell.args
 
 
 def _label(printer: Printer, cell: Cell) -> list[Piece]:
