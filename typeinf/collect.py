@@ -387,7 +387,9 @@ class Inference:
                 dtype = prim(name)
                 if is_list:
                     dtype = make(LIST, dtype, var(Sort.LENGTH), var(Sort.SKIP))
-            annotated = val(kind, dtype, var(Sort.SIZE), var(Sort.LOC), var(Sort.LOC))
+            # A value stands ANYWHERE, as every value does (so its type reads back from text).
+            where = () if kind is VALUE else (var(Sort.LOC), var(Sort.LOC))
+            annotated = val(kind, dtype, var(Sort.SIZE), *where)
             self.equal(annotated, cell, position, Annotation(sym.id))
         return cell
 

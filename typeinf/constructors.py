@@ -120,8 +120,12 @@ def _expand(row_: Cell, concrete: Cell) -> list[tuple[Cell, Cell]]:
             return [(dtypes, D_EMPTY), (defined, L_EMPTY)]
         dtype, dtypes_rest = _split(dtypes, DTUPLE, Sort.DTYPE, Sort.DROW, pairs)
         location, defined_rest = _split(defined, LTUPLE, Sort.LOC, Sort.LROW, pairs)
+        here = current
+        if root_of(kind).ctor is VALUE_KIND:  # a value stands ANYWHERE, as every other value
+            pairs.append((location, ANYWHERE))
+            here = location = ANYWHERE
         pairs += [
-            (concrete.args[0], make(VAL, kind, dtype, size, current, location)),
+            (concrete.args[0], make(VAL, kind, dtype, size, here, location)),
             (concrete.args[1], make(VALTUPLE, kind, dtypes_rest, size, current, defined_rest)),
         ]
         return pairs

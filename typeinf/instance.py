@@ -7,9 +7,9 @@ program is known to have as an instance.
 
 from __future__ import annotations
 
-from typeinf.constructors import ROWS_OF_VALUES, T_EMPTY, TTUPLE, row
+from typeinf.constructors import DEMPTY, ROWS_OF_VALUES, T_EMPTY, TTUPLE, row, row_items
 from typeinf.schemes import Scheme
-from typeinf.terms import Cell, DefinitionType, FencilType, Mismatch, Type, find, roots
+from typeinf.terms import Cell, DefinitionType, FencilType, Mismatch, Sort, Type, find, roots, var
 from typeinf.unify import unify
 
 
@@ -29,10 +29,11 @@ def substitution(
     pattern = scheme.cells if in_place else scheme.copy()
     target_scheme = Scheme(row(TTUPLE, specific_cells, T_EMPTY))
     target = target_scheme.cells if in_place else target_scheme.copy()
-    # Only the general side may be bound: remember what the specific side's variables and rows
-    # of unknown length are, to check that they are still so.
-    rigid = [(c, c.sort, c.family) for c in target if c.ctor is None or c.ctor in ROWS_OF_VALUES]
     try:
+        _known_rows_as_tuples(target)
+        # Only the general side may be bound: remember what the specific side's variables and
+        # rows of unknown length are, to check that they are still so.
+        rigid = [(c, c.sort, c.family) for c in _reachable(target[-1])]
         if unify(pattern[-1], target[-1]) and unify(pattern[-1], target[-1]):
             return None  # lengths the specific type leaves open, that the general one needs
     except Mismatch:
@@ -49,6 +50,31 @@ def substitution(
         for original, copy in zip(scheme.cells, pattern, strict=True)
         if original.ctor is None
     }
+
+
+def _known_rows_as_tuples(cells: list[Cell]) -> None:
+    """Make each row of values whose number of items is known the tuple of its items, which it
+    is (`↑deref`'s `ValTuple` of one iterator, from `signatures.for_arity`): the text prints it
+    as that tuple and reads it back as one, and a specific type's row must not stay a row that
+    the general type's tuple could not bind."""
+    for cell in cells:
+        root = find(cell)
+        if root.ctor in ROWS_OF_VALUES:
+            items, rest = row_items(root.args[1])
+            if rest.ctor is DEMPTY:
+                unify(root, row(TTUPLE, [var(Sort.TYPE) for _ in items], T_EMPTY))
+
+
+def _reachable(cell: Cell) -> list[Cell]:
+    """The variables and rows of values of unknown length (roots) that `cell` is made of."""
+    seen: dict[int, Cell] = {}
+    stack = [cell]
+    while stack:
+        root = find(stack.pop())
+        if id(root) not in seen:
+            seen[id(root)] = root
+            stack.extend(root.args)
+    return [c for c in seen.values() if c.ctor is None or c.ctor in ROWS_OF_VALUES]
 
 
 def is_instance(general: Type, specific: Type) -> bool:

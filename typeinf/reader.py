@@ -4,7 +4,8 @@ A variable's number names it across the whole text (`T₁` and the size mark `¹
 variable); the place it stands in gives its sort. What the compact notation leaves out (an
 iterator's locations) reads as fresh variables, one for both locations of a compact `It[d]` (an
 iterator that can be dereferenced); in GT4Py's located notation (`locations=True`) `It[d]` is
-`ANYWHERE`.
+`ANYWHERE`. A value stands `ANYWHERE`, and the `ItOrValₖ[d]`s of one kind `k` on one pair of
+fresh locations, in either notation (docs/notation.md, "Reading types back").
 
 The reader is written by hand, a tokenizer and a recursive descent: the generated (Earley) parser
 it replaces cost ~45 ms of CPU to build in every run that reads a type (every `typeinf infer`: the
@@ -19,7 +20,7 @@ written as they are:
     fencil    := "{" (NAME "::" type ",")* NAME "(" [type ("," type)*] ")" "}"
     type      := operand ["→" type]
     operand   := VAR | dtype SIZE | "It" "[" [loc "," loc ","] dtype SIZE "]"
-               | ITORVAL "[" dtype SIZE "]" | "(" [type ("," type)*] ")" [":" tail] | rows
+               | ITORVAL "[" [loc "," loc ","] dtype SIZE "]" | "(" [type ("," type)*] ")" [":" tail] | rows
     tail      := VAR | rows                      (a tail, here and below, follows one item or more)
     dtype     := VAR | NAME | "(" [dtype ("," dtype)*] ")" [":" VAR] | "L" "[" dtype "," length "," skip "]"
     rows      := "(" ("T" SIZE | "It" "[" "T" SIZE "]" | "It" "[" loc "," ELLIPSIS_ROW "," "T" SIZE "]"
@@ -620,24 +621,34 @@ class _Reader:
             self.take()
             if first and self.peek().kind == "ELLIPSIS_ROW":
                 return _Part(None, _TYPE, row=self.located_row(current), only_row=True)
-            token = self.take()
-            if token.kind not in ("VAR", "NAME"):
-                raise self.unexpected(token, "NAME")
-            defined = self.location(token)
-            self.expect(",")
-            dtype = yield self.term(_DTYPE)
-            size = self.expect("SIZE").text
-            self.expect("]")
-            return _Part(_Node("located_iterator", [current, defined, dtype.node, size]), _TYPE)
+            located = yield self.located(current)
+            return _Part(_Node("located_iterator", located), _TYPE)
         dtype = yield self.term(_DTYPE)
         size = self.expect("SIZE").text
         self.expect("]")
         row_item = _Node("row_of_iterators", [size]) if first and dtype.bare_t else None
         return _Part(_Node("iterator", [dtype.node, size]), _TYPE, row=row_item)
 
+    def located(self, current: _Node) -> _Step:
+        """`def, d¹]` after `It[cur,` or `ItOrVal₀[cur,`: the parts of the located node."""
+        token = self.take()
+        if token.kind not in ("VAR", "NAME"):
+            raise self.unexpected(token, "NAME")
+        defined = self.location(token)
+        self.expect(",")
+        dtype = yield self.term(_DTYPE)
+        size = self.expect("SIZE").text
+        self.expect("]")
+        return [current, defined, dtype.node, size]
+
     def it_or_val(self, kind: str, first: bool) -> _Step:
-        """`ItOrVal₀[d¹]` after its name."""
+        """`ItOrVal₀[d¹]` or, with its locations, `ItOrVal₀[cur, def, d¹]`, after its name."""
         self.expect("[")
+        if self.peek().kind in ("VAR", "NAME") and self.peek(1).kind == ",":
+            current = self.location(self.take())
+            self.take()
+            located = yield self.located(current)
+            return _Part(_Node("located_it_or_val", [kind, *located]), _TYPE)
         dtype = yield self.term(_DTYPE)
         size = self.expect("SIZE").text
         self.expect("]")
@@ -732,6 +743,8 @@ class _Builder:
     def __init__(self, located: bool) -> None:
         self.located = located
         self.variables: dict[int, Cell] = {}
+        #: The locations of the `ItOrVal`s of each kind written without them, by the kind's number.
+        self.kind_locations: dict[int, tuple[Cell, Cell]] = {}
 
     def variable(self, text: str, sort: Sort) -> Cell:
         number = _number(text)
@@ -832,8 +845,19 @@ class _Builder:
         return val(ITERATOR, dtype, self.size(size), current, defined)
 
     def it_or_val(self, kind: str, dtype: Cell, size: str) -> Cell:
+        """`ItOrValₖ[d¹]`: every one of kind `k` in the text stands on one pair of fresh locations
+        (a current and a defined one), as the items and the tuple of `make_tuple` do; the compact
+        printer writes the locations of any other `ItOrVal`."""
         kind_var = self.variable(kind, Sort.KIND)
-        return val(kind_var, dtype, self.size(size), var(Sort.LOC), var(Sort.LOC))
+        current, defined = self.kind_locations.setdefault(
+            _number(kind), (var(Sort.LOC), var(Sort.LOC))
+        )
+        return val(kind_var, dtype, self.size(size), current, defined)
+
+    def located_it_or_val(
+        self, kind: str, current: Cell, defined: Cell, dtype: Cell, size: str
+    ) -> Cell:
+        return val(self.variable(kind, Sort.KIND), dtype, self.size(size), current, defined)
 
     # -- dtypes -----------------------------------------------------------------------------------
     def dtype_var(self, text: str) -> Cell:
