@@ -266,7 +266,7 @@ class _Parse:
                 if self.tok.type != "RPAR":
                     stack.append([_CALL, value, opening, []])
                     return _EXPR
-                value = cb.call([value, opening, [], self.take("RPAR")])
+                value = cb.called(value, [], self.take("RPAR"))
                 kind = self.tok.type
             while stack[-1][0] == _PREFIX:
                 value = cb.prefix([stack.pop()[1], value])
@@ -304,8 +304,12 @@ class _Parse:
                 if self.tok.type == "COMMA":
                     self.tok = self.next()
                     return _EXPR
+                close = self.tok
+                if close.type != "RPAR":
+                    raise Unsure
+                self.tok = self.next()
                 stack.pop()
-                value = cb.call([frame[1], frame[2], frame[3], self.take("RPAR")])
+                value = cb.called(frame[1], frame[3], close)
                 continue
             result = self.continue_frame(frame, value)
             if result is None:
