@@ -102,7 +102,7 @@ def _tokens(text: str, scanner: _Scanner) -> Iterator[Tok]:
     line, line_start, end = 1, 0, 0
     # A token's text is sliced from its offsets, not asked of its group by name, and the gap
     # before it starts where the last token ended; the rare kinds are told apart by one set
-    # look-up: 0.5 µs less a token (lexing nested calls 0.36 s → 0.26 s at 100k nodes).
+    # look-up: 4% less lexing time for nested calls (CPU time, interleaved).
     rare = {_BAD, _END, *keywords}
     for match in scanner.regex.finditer(text):
         kind = match.lastgroup or _BAD  # every alternative is a named group
