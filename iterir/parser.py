@@ -333,7 +333,7 @@ class _Callbacks(lark.Transformer[Token, Node]):
         fun, _, args, close = children
         return self.called(fun, args, close)
 
-    def called(self, fun: Expr, args: list[Item], close: Token) -> FunCall:
+    def called(self, fun: Node, args: list[Item], close: Item) -> FunCall:
         """`fun(args…)`, the call ending at the token `close` (the fast path calls this)."""
         start = fun.loc
         assert start is not None  # parsed nodes have spans
