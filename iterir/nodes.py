@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, ClassVar, TypeAlias, cast
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, TypeAlias, TypeVar, cast
 
 from iterir import vocabulary as voc
 from iterir.display import value_text
@@ -20,9 +20,12 @@ if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
 
-@dataclass(frozen=True, slots=True)
-class SourceSpan:
-    """Where a node stands in a text file: 1-based line and column, end column exclusive."""
+class SourceSpan(NamedTuple):
+    """Where a node stands in a text file: 1-based line and column, end column exclusive.
+
+    A named tuple, not a dataclass, so that the parsers make one with `tuple.__new__`: measured
+    in one run, 0.16 µs instead of 0.55 µs (unchecked dataclass) or 0.94 µs (its `__init__`), and
+    a parsed program has one a node."""
 
     filename: str | None
     line: int
@@ -32,6 +35,25 @@ class SourceSpan:
 
     def __str__(self) -> str:
         return f"{self.filename or '<string>'}:{self.line}:{self.column}"
+
+
+_Made = TypeVar("_Made")
+
+
+def trusted_constructor(cls: type[_Made]) -> Callable[..., _Made]:
+    """A constructor of `cls` (a frozen dataclass with slots) taking every field positionally,
+    `loc` last, that neither checks nor converts: for the parsers, whose nodes and spans are
+    valid by construction (public construction stays checked). It fills the slots through their
+    descriptors: measured in one run, a `SymRef` took 0.42 µs instead of 1.03 µs."""
+    names = [f.name for f in fields(cls)]  # type: ignore[arg-type]  # a dataclass
+    namespace: dict[str, Any] = {"new": object.__new__, "cls": cls}
+    namespace.update({f"set_{name}": cls.__dict__[name].__set__ for name in names})
+    lines = [f"def make({', '.join(names)}):", "    o = new(cls)"]
+    lines += [f"    set_{name}(o, {name})" for name in names]
+    lines.append("    return o")
+    exec("\n".join(lines), namespace)
+    made: Callable[..., _Made] = namespace["make"]
+    return made
 
 
 class Node:
