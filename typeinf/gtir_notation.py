@@ -17,11 +17,11 @@ with GTIR's arms in place of the fencil notation's.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 
-from iterir.gtir_types import KIND_SUFFIXES, Dimension
-from iterir.printer import name_text
+from iterir.gtir_types import ABBREVIATED, KIND_SUFFIXES, Dimension
 from iterir.vocabulary import PRIMITIVES
 from typeinf.constructors import DEMPTY, DTUPLE, PRIM, Constructor, row_items
 from typeinf.gtir_terms import (
@@ -43,18 +43,18 @@ from typeinf.notation import Piece, Printer, subscript
 from typeinf.sizes import check_printable
 from typeinf.terms import Cell, Sort, Type, find
 
-#: Names that would read as something else where a dimension stands: a variable, a scalar.
-_WORD = re.compile(r"[TD][0-9]*")
+#: A name written bare: ASCII (the reader's names), and not a variable (`T0`).
+_BARE = re.compile(r"(?![TD][0-9]*$)[A-Za-z_][A-Za-z0-9_]*")
 
 
 def dimension_text(dimension: Dimension) -> str:
-    """`IDim` (horizontal), `KDimᵥ`, `V2Eₗ`; a name that would read as something else in
-    backquotes (`` `T0` ``, `` `int32` ``, `` `a b` ``)."""
+    """`IDim` (horizontal), `KDimᵥ`, `V2Eₗ`; any other name, or one that would read as
+    something else (a variable, a scalar), in backquotes with JSON's escapes (`` `T0` ``,
+    `` `int32` ``, `` `a b` ``)."""
     name = dimension.value
-    plain = name_text(name)
-    if plain == name and (_WORD.fullmatch(name) or name in PRIMITIVES):
-        plain = f"`{name}`"
-    return plain if dimension.kind == "horizontal" else plain + KIND_SUFFIXES[dimension.kind]
+    if _BARE.fullmatch(name) is None or name in PRIMITIVES or name in ABBREVIATED:
+        name = "`" + json.dumps(name, ensure_ascii=False)[1:-1].replace("`", "\\u0060") + "`"
+    return name if dimension.kind == "horizontal" else name + KIND_SUFFIXES[dimension.kind]
 
 
 def dims_text(dimensions: tuple[Dimension, ...]) -> str:
