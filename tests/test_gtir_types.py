@@ -29,8 +29,8 @@ from typeinf.terms import Cell, Mismatch, Sort, find, var
 from typeinf.types import Var
 from typeinf.unify import unify
 
-I, J = gt.Dimension("IDim"), gt.Dimension("JDim")
-K, V2E = gt.Dimension("KDim", "vertical"), gt.Dimension("V2E", "local")
+IDIM, JDIM = gt.Dimension("IDim"), gt.Dimension("JDim")
+KDIM, V2E = gt.Dimension("KDim", "vertical"), gt.Dimension("V2E", "local")
 
 
 def _sample_types() -> dict[str, str]:
@@ -89,17 +89,22 @@ def test_sample_types_print_as_gt4py_str_but_for_the_listed_exceptions() -> None
 
 
 def test_ground_types_print_as_gt4py_does() -> None:
-    assert str(Field((I, J), "float64")) == "Field[[IDim, JDim], float64]"
+    assert str(Field((IDIM, JDIM), "float64")) == "Field[[IDim, JDim], float64]"
     assert str(Tuple(("int32", Field((), "bool")))) == "tuple[int32, Field[[], bool]]"
-    assert str(Function((Field((I,), "int32"),), "int32")) == "(Field[[IDim], int32]) → int32"
-    assert str(Field((I, K), List("float64", V2E))) == "Field[[IDim, KDimᵥ], List[float64, V2Eₗ]]"
-    assert str(It((I,), (J,), OffsetAmount("int32"))) == "It[[IDim], [JDim], Offset[int32]]"
+    assert str(Function((Field((IDIM,), "int32"),), "int32")) == "(Field[[IDim], int32]) → int32"
+    assert (
+        str(Field((IDIM, KDIM), List("float64", V2E)))
+        == "Field[[IDim, KDimᵥ], List[float64, V2Eₗ]]"
+    )
+    assert str(It((IDIM,), (JDIM,), OffsetAmount("int32"))) == "It[[IDim], [JDim], Offset[int32]]"
 
 
 def test_values_match_and_compare() -> None:
     value = to_value(parse_gtir_type("(It[D₀, [IDim], T₁], Field[D₀, T₁]) → T₁ where T₁: float"))
     match value:
-        case Function(params=(It(positions=Var(sort="dimension set") as d), Field(dims=e)), result=r):
+        case Function(
+            params=(It(positions=Var(sort="dimension set") as d), Field(dims=e)), result=r
+        ):
             assert d == e and r == Var("dtype", 1, "float")
         case _:
             pytest.fail(f"no match: {value!r}")
@@ -111,16 +116,16 @@ def test_values_match_and_compare() -> None:
 
 # -- dimension sets ---------------------------------------------------------------------------
 def test_sets_are_in_canonical_order() -> None:
-    assert canonical([K, V2E, J, I, J]) == (I, J, V2E, K)
-    assert dims([K, I]) is dims([I, K])  # one constant: equal sets unify
+    assert canonical([KDIM, V2E, JDIM, IDIM, JDIM]) == (IDIM, JDIM, V2E, KDIM)
+    assert dims([KDIM, IDIM]) is dims([IDIM, KDIM])  # one constant: equal sets unify
 
 
 @pytest.mark.parametrize(
     ("members", "message"),
     [
         ([V2E, gt.Dimension("E2V", "local")], "one local dimension at most, not E2V and V2E"),
-        ([I, gt.Dimension("IDim", "vertical")], "IDim is in the set with two kinds"),
-        ([I, gt.Dimension("_StaggeredIDim")], "IDim and its staggered twin _StaggeredIDim"),
+        ([IDIM, gt.Dimension("IDim", "vertical")], "IDim is in the set with two kinds"),
+        ([IDIM, gt.Dimension("_StaggeredIDim")], "IDim and its staggered twin _StaggeredIDim"),
     ],
 )
 def test_what_makes_no_set_is_an_error(members: list[gt.Dimension], message: str) -> None:
@@ -177,7 +182,7 @@ def test_what_gt4py_cannot_say_is_named(text: str, message: str) -> None:
         (gt.ScalarType("float64", (3,)), "shape"),
         (gt.FunctionType((), (("x", gt.ScalarType("int32")),), (), gt.VoidType()), "keyword"),
         (gt.VoidType(), "VoidType has no GTIR term"),
-        (gt.FieldType((K, I), gt.ScalarType("int32")), r"canonical order \(IDim, KDim\)"),
+        (gt.FieldType((KDIM, IDIM), gt.ScalarType("int32")), r"canonical order \(IDim, KDim\)"),
     ],
 )
 def test_what_we_cannot_hold_is_named(value: gt.GType, message: str) -> None:
@@ -294,4 +299,6 @@ def test_every_gtir_constructor_unifies_instantiates_and_matches() -> None:
     assert not unify(used, ground)
     assert pformat_gtir(used) == INSTANCE
     with pytest.raises(Mismatch):  # positions [KDim] and the field's [IDim] are one set, D₀
-        unify(scheme.instantiate(), parse_gtir_type(INSTANCE.replace("Field[[KDimᵥ]", "Field[[IDim]")))
+        unify(
+            scheme.instantiate(), parse_gtir_type(INSTANCE.replace("Field[[KDimᵥ]", "Field[[IDim]"))
+        )

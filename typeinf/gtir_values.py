@@ -311,5 +311,7 @@ def _variable(value: Var, variables: dict[int, Cell]) -> Cell:
         family = None if value.family is None else FAMILIES[value.family]
         cell = variables[value.number] = var(sort, family)
     elif find(cell).sort is not sort:
-        raise ValueError(f"variable {value.number} stands for a {find(cell).sort.value} and a {value.sort}")
+        raise ValueError(
+            f"variable {value.number} stands for a {find(cell).sort.value} and a {value.sort}"
+        )
     return cell
