@@ -14,11 +14,18 @@ two sets with two local dimensions; a dimension missing from the superset).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import cast
 
+from iterir.gtir_types import Dimension
 from typeinf.gtir_notation import dims_text
 from typeinf.gtir_terms import DimensionSetError, canonical, dims
 from typeinf.relations import CannotHold, Equate, Relation, known
 from typeinf.terms import Cell, find
+
+
+def members(known_set: Cell) -> tuple[Dimension, ...]:
+    """The dimensions of a ground set (a `DIMS` constant), in canonical order."""
+    return cast("tuple[Dimension, ...]", known_set.label)
 
 
 class Union(Relation):
@@ -32,16 +39,16 @@ class Union(Relation):
         if find(a) is find(b):
             equate(out, a)
             return True
-        if left is not None and left.label == ():
+        if left is not None and not members(left):
             equate(out, b)
             return True
-        if right is not None and right.label == ():
+        if right is not None and not members(right):
             equate(out, a)
             return True
         if left is None or right is None:
             return False
         try:
-            union = canonical((*left.label, *right.label))  # type: ignore[misc]  # sets' labels
+            union = canonical((*members(left), *members(right)))
         except DimensionSetError as error:
             raise CannotHold(str(error)) from None
         equate(out, dims(union))
@@ -60,14 +67,13 @@ class Subset(Relation):
     def fire(self, equate: Equate) -> bool:
         sub, sup = self.cells
         inner, outer = known(sub), known(sup)
-        if find(sub) is find(sup) or (inner is not None and inner.label == ()):
+        if find(sub) is find(sup) or (inner is not None and not members(inner)):
             return True
         if inner is None or outer is None:
             return False
-        missing = [d for d in inner.label if d not in outer.label]  # type: ignore[attr-defined]
+        missing = tuple(d for d in members(inner) if d not in members(outer))
         if missing:
-            what = dims_text(tuple(missing))
-            raise CannotHold(f"{what} not in {dims_text(outer.label)}")  # type: ignore[arg-type]
+            raise CannotHold(f"{dims_text(missing)} not in {dims_text(members(outer))}")
         return True
 
     def show(self, name: Callable[[Cell], str]) -> str:
