@@ -21,12 +21,21 @@ from typeinf.gtir_notation import pformat_gtir
 from typeinf.gtir_reader import parse_gtir_type
 from typeinf.gtir_structured import NotStructured, from_gt4py, to_gt4py
 from typeinf.gtir_terms import GTIR_CONSTRUCTORS, DimensionSetError, canonical, dims
-from typeinf.gtir_values import Field, Function, It, List, OffsetAmount, Tuple, to_cell, to_value
+from typeinf.gtir_values import (
+    Field,
+    Function,
+    It,
+    List,
+    OffsetAmount,
+    Tuple,
+    Var,
+    to_cell,
+    to_value,
+)
 from typeinf.instance import is_instance
 from typeinf.reader import TypeSyntaxError
 from typeinf.schemes import Scheme
 from typeinf.terms import Cell, Mismatch, Sort, find, var
-from typeinf.types import Var
 from typeinf.unify import unify
 
 IDIM, JDIM = gt.Dimension("IDim"), gt.Dimension("JDim")
@@ -112,6 +121,13 @@ def test_values_match_and_compare() -> None:
     assert renamed == value and hash(renamed) == hash(value)
     other = to_value(parse_gtir_type("(It[D₀, [IDim], T₁], Field[D₂, T₁]) → T₁ where T₁: float"))
     assert other != value and not other.alpha_eq(value)
+
+
+def test_variables_print_in_gtir_notation_on_their_own() -> None:
+    field = to_value(parse_gtir_type("Field[D₀, T₁] where T₁: float"))
+    assert isinstance(field, Field)
+    assert (str(field.dims), str(field.dtype)) == ("D₀", "T₀ where T₀: float")
+    assert str(to_value(from_gt4py(gt.DeferredType()))) == "T₀"
 
 
 # -- dimension sets ---------------------------------------------------------------------------

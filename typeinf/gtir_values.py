@@ -6,8 +6,9 @@ methods. `str` and `format` print them in GTIR's notation (`typeinf.gtir_notatio
 numbered afresh from 0. A constant is a plain Python value where it stands: a scalar its kind's
 name (`"float64"`), a dimension an `iterir.gtir_types.Dimension` (its kind included), a ground
 set of dimensions a tuple of them in canonical order, a list without a local dimension `None`.
-Anything not known is a `types.Var` (`sort` `"dtype"` for a type, `"dimension"`,
-`"dimension set"`, `"dtype row"` for a tuple's unknown rest).
+Anything not known is a `Var` (`sort` `"dtype"` for a type, `"dimension"`, `"dimension set"`,
+`"dtype row"` for a tuple's unknown rest): a `typeinf.types.Var` that prints in GTIR's notation
+(`D₀` for a set).
 
 Conversions walk with explicit stacks (a shared part is converted once), as `typeinf.convert`
 does for the fencil values.
@@ -20,6 +21,7 @@ from typing import Any
 
 from iterir.gtir_types import Dimension
 from iterir.vocabulary import PRIMITIVES
+from typeinf import types
 from typeinf.constructors import D_EMPTY, DEMPTY, DTUPLE, PRIM, row, row_items
 from typeinf.gtir_notation import GtirPrinter, pformat_gtir
 from typeinf.gtir_terms import (
@@ -42,7 +44,7 @@ from typeinf.gtir_terms import (
     scalar,
 )
 from typeinf.terms import FAMILIES, FAMILY_NAMES, Cell, Sort, find, make, var
-from typeinf.types import Type, Var, _value
+from typeinf.types import Type, _value
 
 
 class GtirType(Type):
@@ -54,6 +56,11 @@ class GtirType(Type):
         if spec not in ("", "gtir"):
             raise ValueError(f"unknown format {spec!r} for a GTIR type: use '' or 'gtir'")
         return pformat_gtir(to_cell(self))
+
+
+@_value
+class Var(types.Var, GtirType):
+    """A variable of a GTIR type: `typeinf.types.Var`'s fields, printed `T₀` or `D₀`."""
 
 
 @_value
@@ -253,7 +260,7 @@ def _children(value: GtirType) -> Iterator[tuple[Any, Sort]]:
 
 def _cell_of(value: Any, sort: Sort, variables: dict[int, Cell], done: dict[int, Cell]) -> Cell:
     """The cell of one value whose parts that are types are converted already (`done`)."""
-    if isinstance(value, Var):
+    if isinstance(value, types.Var):
         return _variable(value, variables)
     if isinstance(value, str):
         return scalar(_checked(value in PRIMITIVES, value, "a scalar type"))
@@ -261,7 +268,7 @@ def _cell_of(value: Any, sort: Sort, variables: dict[int, Cell], done: dict[int,
         raise ValueError(f"not a GTIR type: {value!r}")
 
     def part(item: Any, of: Sort = Sort.DTYPE) -> Cell:
-        if isinstance(item, Var):
+        if isinstance(item, types.Var):
             return _variable(item, variables)
         if of is Sort.DIMS:
             ok = isinstance(item, tuple) and all(isinstance(d, Dimension) for d in item)
@@ -302,7 +309,7 @@ def _checked(ok: bool, value: Any, what: str) -> Any:
     return value
 
 
-def _variable(value: Var, variables: dict[int, Cell]) -> Cell:
+def _variable(value: types.Var, variables: dict[int, Cell]) -> Cell:
     sort = _SORTS.get(value.sort)
     if sort is None:
         raise ValueError(f"a GTIR type has no variable of sort {value.sort!r}")
