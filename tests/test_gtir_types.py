@@ -19,8 +19,21 @@ from tests.test_gtir_samples import SAMPLES
 from typeinf.codegen import compiled
 from typeinf.gtir_notation import pformat_gtir
 from typeinf.gtir_reader import parse_gtir_type
-from typeinf.gtir_structured import NotStructured, from_gt4py, to_gt4py
-from typeinf.gtir_terms import GTIR_CONSTRUCTORS, DimensionSetError, canonical, dims
+from typeinf.gtir_structured import (
+    NotStructured,
+    from_gt4py,
+    to_gt4py,
+    value_from_gt4py,
+    value_to_gt4py,
+)
+from typeinf.gtir_terms import (
+    GTIR_CONSTRUCTORS,
+    DimensionSetError,
+    canonical,
+    dims,
+    scalar,
+    tuple_of,
+)
 from typeinf.gtir_values import (
     Field,
     Function,
@@ -204,6 +217,27 @@ def test_what_gt4py_cannot_say_is_named(text: str, message: str) -> None:
 def test_what_we_cannot_hold_is_named(value: gt.GType, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         from_gt4py(value)
+
+
+def test_types_nested_deeper_than_gt4py_json_reads_are_refused() -> None:
+    deep: gt.GType = gt.ScalarType("int32")
+    cell = scalar("int32")
+    for _ in range(gt.MAX_DEPTH + 2):
+        deep, cell = gt.TupleType((deep,)), tuple_of([cell])
+    with pytest.raises(ValueError, match="nested more than 64 levels deep"):
+        from_gt4py(deep)
+    with pytest.raises(NotStructured, match="nested more than 64 levels deep"):
+        to_gt4py(cell)
+
+
+def test_public_values_convert_to_gt4py_and_back() -> None:
+    value = It("unknown", (IDIM,), List("float64", V2E))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="not a canonical dimension set: 'unknown'"):
+        value_to_gt4py(value)
+    structured = gt.IteratorType("unknown", (IDIM,), gt.ListType(gt.ScalarType("float64"), V2E))
+    back = value_from_gt4py(structured)
+    assert str(back) == "It[D₀, [IDim], List[float64, V2Eₗ]]"
+    assert value_to_gt4py(back) == structured
 
 
 # -- properties ---------------------------------------------------------------------------------

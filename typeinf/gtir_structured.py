@@ -38,6 +38,7 @@ from typeinf.gtir_terms import (
     scalar,
     tuple_of,
 )
+from typeinf.gtir_values import GtirValue, to_cell, to_value
 from typeinf.terms import Cell, Sort, find, make, var
 
 
@@ -45,20 +46,34 @@ class NotStructured(ValueError):
     """A type of ours GT4Py's structured form cannot say."""
 
 
-def from_gt4py(value: gt.GType) -> Cell:
-    """The cell of one of GT4Py's types (nested at most `gt.MAX_DEPTH` levels, as read)."""
+def value_from_gt4py(value: gt.GType) -> GtirValue:
+    """The public value (`typeinf.gtir_values`) of one of GT4Py's types."""
+    return to_value(from_gt4py(value))
+
+
+def value_to_gt4py(value: GtirValue) -> gt.GType:
+    """GT4Py's structured form of a public value; NotStructured as `to_gt4py`."""
+    return to_gt4py(to_cell(value))
+
+
+def from_gt4py(value: gt.GType, depth: int = 0) -> Cell:
+    """The cell of one of GT4Py's types, nested at most `gt.MAX_DEPTH` levels (as GT4Py's JSON
+    is read: the walk is recursive)."""
+    if depth > gt.MAX_DEPTH:
+        raise ValueError(f"a type nested more than {gt.MAX_DEPTH} levels deep")
+    inner = depth + 1
     if isinstance(value, gt.ScalarType):
         if value.shape is not None:
             raise ValueError(f"a scalar of shape {list(value.shape)} has no GTIR term yet")
         return scalar(value.kind)
     if isinstance(value, gt.FieldType):
-        return field(_dims(value.dims), from_gt4py(value.dtype))
+        return field(_dims(value.dims), from_gt4py(value.dtype, inner))
     if isinstance(value, gt.TupleType):
-        return tuple_of([from_gt4py(t) for t in value.types])
+        return tuple_of([from_gt4py(t, inner) for t in value.types])
     if isinstance(value, gt.ListType):
-        return list_of(from_gt4py(value.element_type), dim(value.offset_type))
+        return list_of(from_gt4py(value.element_type, inner), dim(value.offset_type))
     if isinstance(value, gt.IteratorType):
-        element = from_gt4py(value.element_type)
+        element = from_gt4py(value.element_type, inner)
         return iterator(_dims(value.position_dims), _dims(value.defined_dims), element)
     if isinstance(value, gt.DomainType):
         return make(DOMAIN, _dims(value.dims))
@@ -74,7 +89,8 @@ def from_gt4py(value: gt.GType) -> Cell:
     if isinstance(value, gt.FunctionType):
         if value.pos_or_kw_args or value.kw_only_args:
             raise ValueError("a function with keyword parameters has no GTIR term yet")
-        return function([from_gt4py(t) for t in value.pos_only_args], from_gt4py(value.returns))
+        params = [from_gt4py(t, inner) for t in value.pos_only_args]
+        return function(params, from_gt4py(value.returns, inner))
     if isinstance(value, gt.DeferredType):
         return var(Sort.DTYPE)
     raise ValueError(f"{type(value).__name__} has no GTIR term (it types no expression)")
@@ -91,8 +107,12 @@ def _dims(value: gt.Dims) -> Cell:
     return dims(value)
 
 
-def to_gt4py(cell: Cell) -> gt.GType:
-    """GT4Py's structured form of a GTIR type; NotStructured names the part it cannot say."""
+def to_gt4py(cell: Cell, depth: int = 0) -> gt.GType:
+    """GT4Py's structured form of a GTIR type; NotStructured names the part it cannot say (or
+    that it nests more than `gt.MAX_DEPTH` levels, more than GT4Py's JSON reads back)."""
+    if depth > gt.MAX_DEPTH:
+        raise NotStructured(f"a type nested more than {gt.MAX_DEPTH} levels deep")
+    inner = depth + 1
     root = find(cell)
     ctor = root.ctor
     if ctor is None:
@@ -102,16 +122,16 @@ def to_gt4py(cell: Cell) -> gt.GType:
     if ctor is PRIM:
         return gt.ScalarType(str(root.label))
     if ctor is DTUPLE or ctor is DEMPTY:
-        return gt.TupleType(tuple(to_gt4py(c) for c in _items(root)))
+        return gt.TupleType(tuple(to_gt4py(c, inner) for c in _items(root)))
     if ctor is FIELD:
-        return gt.FieldType(_ground_set(root.args[0]), to_gt4py(root.args[1]))
+        return gt.FieldType(_ground_set(root.args[0]), to_gt4py(root.args[1], inner))
     if ctor is LIST:
         local = find(root.args[1])
         offset = None if local is NO_DIM else _dimension(local)
-        return gt.ListType(to_gt4py(root.args[0]), offset)
+        return gt.ListType(to_gt4py(root.args[0], inner), offset)
     if ctor is ITERATOR:
         positions, defined, element = root.args
-        return gt.IteratorType(_set(positions), _ground_set(defined), to_gt4py(element))
+        return gt.IteratorType(_set(positions), _ground_set(defined), to_gt4py(element, inner))
     if ctor is DOMAIN:
         return gt.DomainType(_set(root.args[0]))
     if ctor is NAMED_RANGE:
@@ -123,8 +143,8 @@ def to_gt4py(cell: Cell) -> gt.GType:
     if ctor is OFFSET_AMOUNT:
         return gt.OffsetLiteralType(gt.ScalarType(str(root.label)))
     if ctor is FUNCTION:
-        params = tuple(to_gt4py(c) for c in _items(root.args[0]))
-        return gt.FunctionType(params, (), (), to_gt4py(root.args[1]))
+        params = tuple(to_gt4py(c, inner) for c in _items(root.args[0]))
+        return gt.FunctionType(params, (), (), to_gt4py(root.args[1], inner))
     raise NotStructured(f"GT4Py's structured form has no {ctor.name} type")
 
 
