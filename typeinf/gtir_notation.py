@@ -23,22 +23,8 @@ from collections.abc import Callable
 
 from iterir.gtir_types import ABBREVIATED, KIND_SUFFIXES, Dimension
 from iterir.vocabulary import PRIMITIVES
+from typeinf import gtir_terms as g
 from typeinf.constructors import DEMPTY, DTUPLE, PRIM, Constructor, row_items
-from typeinf.gtir_terms import (
-    CARTESIAN_OFFSET,
-    DIM,
-    DIMENSION,
-    DIMS,
-    DOMAIN,
-    FIELD,
-    FUNCTION,
-    ITERATOR,
-    LIST,
-    NAMED_RANGE,
-    NO_DIM,
-    OFFSET,
-    OFFSET_AMOUNT,
-)
 from typeinf.notation import Piece, Printer, subscript
 from typeinf.sizes import check_printable
 from typeinf.terms import Cell, Sort, Type, find
@@ -107,7 +93,7 @@ def _dims(printer: GtirPrinter, cell: Cell) -> list[Piece]:
 
 def _list(printer: GtirPrinter, cell: Cell) -> list[Piece]:
     element, local = cell.args
-    if find(local) is NO_DIM:
+    if find(local) is g.NO_DIM:
         return ["List[", element, "]"]
     return ["List[", element, ", ", local, "]"]
 
@@ -142,18 +128,18 @@ _ARMS: dict[Constructor, Callable[[GtirPrinter, Cell], list[Piece]]] = {
     PRIM: _scalar,
     DTUPLE: _tuple,
     DEMPTY: _tuple,
-    FUNCTION: _function,
-    DIM: _dim,
-    DIMS: _dims,
-    LIST: _list,
-    FIELD: _applied("Field"),
-    ITERATOR: _applied("It"),
-    DOMAIN: _applied("Domain"),
-    NAMED_RANGE: _applied("NamedRange"),
-    DIMENSION: _applied("Dimension"),
-    OFFSET: _applied("Offset"),
-    OFFSET_AMOUNT: _amount,
-    CARTESIAN_OFFSET: _cartesian,
+    g.FUNCTION: _function,
+    g.DIM: _dim,
+    g.DIMS: _dims,
+    g.LIST: _list,
+    g.FIELD: _applied("Field"),
+    g.ITERATOR: _applied("It"),
+    g.DOMAIN: _applied("Domain"),
+    g.NAMED_RANGE: _applied("NamedRange"),
+    g.DIMENSION: _applied("Dimension"),
+    g.OFFSET: _applied("Offset"),
+    g.OFFSET_AMOUNT: _amount,
+    g.CARTESIAN_OFFSET: _cartesian,
 }
 
 

@@ -13,20 +13,9 @@ keyword parameters, `VoidType`) are a ValueError saying so.
 from __future__ import annotations
 
 from iterir import gtir_types as gt
+from typeinf import gtir_terms as g
 from typeinf.constructors import DEMPTY, DTUPLE, PRIM, row_items
 from typeinf.gtir_terms import (
-    DIM,
-    DIMENSION,
-    DIMS,
-    DOMAIN,
-    FIELD,
-    FUNCTION,
-    ITERATOR,
-    LIST,
-    NAMED_RANGE,
-    NO_DIM,
-    OFFSET,
-    OFFSET_AMOUNT,
     canonical,
     dim,
     dims,
@@ -76,15 +65,15 @@ def from_gt4py(value: gt.GType, depth: int = 0) -> Cell:
         element = from_gt4py(value.element_type, inner)
         return iterator(_dims(value.position_dims), _dims(value.defined_dims), element)
     if isinstance(value, gt.DomainType):
-        return make(DOMAIN, _dims(value.dims))
+        return make(g.DOMAIN, _dims(value.dims))
     if isinstance(value, gt.NamedRangeType | gt.DimensionType):
-        ctor = NAMED_RANGE if isinstance(value, gt.NamedRangeType) else DIMENSION
+        ctor = g.NAMED_RANGE if isinstance(value, gt.NamedRangeType) else g.DIMENSION
         return make(ctor, dim(value.dim))
     if isinstance(value, gt.OffsetLiteralType):
         if isinstance(value.value, gt.ScalarType) and value.value.shape is None:
             return offset_amount(value.value.kind)
         if isinstance(value.value, gt.Dimension):
-            return make(OFFSET, dim(value.value))
+            return make(g.OFFSET, dim(value.value))
         raise ValueError(f"an offset of {value.value!r} has no GTIR term")
     if isinstance(value, gt.FunctionType):
         if value.pos_or_kw_args or value.kw_only_args:
@@ -123,26 +112,26 @@ def to_gt4py(cell: Cell, depth: int = 0) -> gt.GType:
         return gt.ScalarType(str(root.label))
     if ctor is DTUPLE or ctor is DEMPTY:
         return gt.TupleType(tuple(to_gt4py(c, inner) for c in _items(root)))
-    if ctor is FIELD:
+    if ctor is g.FIELD:
         return gt.FieldType(_ground_set(root.args[0]), to_gt4py(root.args[1], inner))
-    if ctor is LIST:
+    if ctor is g.LIST:
         local = find(root.args[1])
-        offset = None if local is NO_DIM else _dimension(local)
+        offset = None if local is g.NO_DIM else _dimension(local)
         return gt.ListType(to_gt4py(root.args[0], inner), offset)
-    if ctor is ITERATOR:
+    if ctor is g.ITERATOR:
         positions, defined, element = root.args
         return gt.IteratorType(_set(positions), _ground_set(defined), to_gt4py(element, inner))
-    if ctor is DOMAIN:
+    if ctor is g.DOMAIN:
         return gt.DomainType(_set(root.args[0]))
-    if ctor is NAMED_RANGE:
+    if ctor is g.NAMED_RANGE:
         return gt.NamedRangeType(_dimension(root.args[0]))
-    if ctor is DIMENSION:
+    if ctor is g.DIMENSION:
         return gt.DimensionType(_dimension(root.args[0]))
-    if ctor is OFFSET:
+    if ctor is g.OFFSET:
         return gt.OffsetLiteralType(_dimension(root.args[0]))
-    if ctor is OFFSET_AMOUNT:
+    if ctor is g.OFFSET_AMOUNT:
         return gt.OffsetLiteralType(gt.ScalarType(str(root.label)))
-    if ctor is FUNCTION:
+    if ctor is g.FUNCTION:
         params = tuple(to_gt4py(c, inner) for c in _items(root.args[0]))
         return gt.FunctionType(params, (), (), to_gt4py(root.args[1], inner))
     raise NotStructured(f"GT4Py's structured form has no {ctor.name} type")
@@ -162,13 +151,13 @@ def _set(cell: Cell) -> gt.Dims:
 
 def _ground_set(cell: Cell) -> tuple[gt.Dimension, ...]:
     root = find(cell)
-    if root.ctor is not DIMS:
+    if root.ctor is not g.DIMS:
         raise NotStructured("GT4Py has no form for an unknown set of dimensions here")
     return root.label  # type: ignore[return-value]  # a canonical tuple of dimensions
 
 
 def _dimension(cell: Cell) -> gt.Dimension:
     root = find(cell)
-    if root.ctor is not DIM or root.label is None:
+    if root.ctor is not g.DIM or root.label is None:
         raise NotStructured("GT4Py has no form for an unknown dimension")
     return root.label  # type: ignore[return-value]  # a labelled dimension

@@ -21,28 +21,11 @@ from typing import Any
 
 from iterir.gtir_types import Dimension
 from iterir.vocabulary import PRIMITIVES
+from typeinf import gtir_terms as g
 from typeinf import types
 from typeinf.constructors import D_EMPTY, DEMPTY, DTUPLE, PRIM, row, row_items
 from typeinf.gtir_notation import GtirPrinter, pformat_gtir
-from typeinf.gtir_terms import (
-    CARTESIAN_OFFSET,
-    DIM,
-    DIMENSION,
-    DIMS,
-    DOMAIN,
-    FIELD,
-    FUNCTION,
-    ITERATOR,
-    LIST,
-    NAMED_RANGE,
-    OFFSET,
-    OFFSET_AMOUNT,
-    canonical,
-    dim,
-    dims,
-    offset_amount,
-    scalar,
-)
+from typeinf.gtir_terms import canonical, dim, dims, offset_amount, scalar
 from typeinf.terms import FAMILIES, FAMILY_NAMES, Cell, Sort, find, make, var
 from typeinf.types import Type, _value
 
@@ -154,16 +137,16 @@ GtirValue = str | GtirType | Var
 _SORTS = {s.value: s for s in (Sort.DTYPE, Sort.DROW, Sort.DIM, Sort.DIMS)}
 #: The classes made from a structure's converted arguments, by constructor.
 _MADE: dict[Any, Callable[[list[Any]], GtirType]] = {
-    FIELD: lambda a: Field(a[0], a[1]),
-    LIST: lambda a: List(a[0], a[1]),
-    ITERATOR: lambda a: It(a[0], a[1], a[2]),
-    DOMAIN: lambda a: Domain(a[0]),
-    NAMED_RANGE: lambda a: NamedRange(a[0]),
-    DIMENSION: lambda a: DimensionType(a[0]),
-    OFFSET: lambda a: Offset(a[0]),
-    CARTESIAN_OFFSET: lambda a: CartesianOffset(a[0], a[1]),
+    g.FIELD: lambda a: Field(a[0], a[1]),
+    g.LIST: lambda a: List(a[0], a[1]),
+    g.ITERATOR: lambda a: It(a[0], a[1], a[2]),
+    g.DOMAIN: lambda a: Domain(a[0]),
+    g.NAMED_RANGE: lambda a: NamedRange(a[0]),
+    g.DIMENSION: lambda a: DimensionType(a[0]),
+    g.OFFSET: lambda a: Offset(a[0]),
+    g.CARTESIAN_OFFSET: lambda a: CartesianOffset(a[0], a[1]),
 }
-_OF_ONE_DIMENSION: dict[type, Any] = {NamedRange: NAMED_RANGE, DimensionType: DIMENSION}
+_OF_ONE_DIMENSION: dict[type, Any] = {NamedRange: g.NAMED_RANGE, DimensionType: g.DIMENSION}
 
 
 class Cyclic(ValueError):
@@ -200,7 +183,7 @@ def _parts(cell: Cell) -> tuple[list[Cell], Cell | None]:
     its result), and a row's tail (a variable or the empty row)."""
     if cell.ctor is DTUPLE:
         return row_items(cell)
-    if cell.ctor is FUNCTION:
+    if cell.ctor is g.FUNCTION:
         params, tail = row_items(cell.args[0])
         return [*params, cell.args[1]], tail
     return list(cell.args), None
@@ -210,14 +193,14 @@ def _value_of(cell: Cell, args: list[Any], tail: Cell | None, numbers: dict[int,
     ctor = cell.ctor
     if ctor is None:
         return _var(cell, numbers)
-    if ctor is PRIM or ctor is DIM or ctor is DIMS:
+    if ctor is PRIM or ctor is g.DIM or ctor is g.DIMS:
         return cell.label
-    if ctor is OFFSET_AMOUNT:
+    if ctor is g.OFFSET_AMOUNT:
         return OffsetAmount(cell.label)  # type: ignore[arg-type]  # a scalar kind
     rest = None if tail is None or tail.ctor is DEMPTY else _var(tail, numbers)
     if ctor is DTUPLE or ctor is DEMPTY:
         return Tuple(tuple(args), rest)
-    if ctor is FUNCTION:
+    if ctor is g.FUNCTION:
         return Function(tuple(args[:-1]), args[-1], rest)
     made = _MADE.get(ctor)
     if made is None:
@@ -281,25 +264,27 @@ def _cell_of(value: Any, sort: Sort, variables: dict[int, Cell], done: dict[int,
         items = value.items if isinstance(value, Tuple) else value.params
         tail = D_EMPTY if value.tail is None else _variable(value.tail, variables)
         cells = row(DTUPLE, [part(i) for i in items], tail)
-        return cells if isinstance(value, Tuple) else make(FUNCTION, cells, part(value.result))
+        return cells if isinstance(value, Tuple) else make(g.FUNCTION, cells, part(value.result))
     if isinstance(value, Field):
-        return make(FIELD, part(value.dims, Sort.DIMS), part(value.dtype))
+        return make(g.FIELD, part(value.dims, Sort.DIMS), part(value.dtype))
     if isinstance(value, List):
         local = dim(None) if value.local is None else part(value.local, Sort.DIM)
-        return make(LIST, part(value.dtype), local)
+        return make(g.LIST, part(value.dtype), local)
     if isinstance(value, It):
         positions, defined = part(value.positions, Sort.DIMS), part(value.defined, Sort.DIMS)
-        return make(ITERATOR, positions, defined, part(value.dtype))
+        return make(g.ITERATOR, positions, defined, part(value.dtype))
     if isinstance(value, Domain):
-        return make(DOMAIN, part(value.dims, Sort.DIMS))
+        return make(g.DOMAIN, part(value.dims, Sort.DIMS))
     if isinstance(value, OffsetAmount):
         return offset_amount(value.kind)
     if isinstance(value, CartesianOffset):
-        return make(CARTESIAN_OFFSET, part(value.domain, Sort.DIM), part(value.codomain, Sort.DIM))
+        return make(
+            g.CARTESIAN_OFFSET, part(value.domain, Sort.DIM), part(value.codomain, Sort.DIM)
+        )
     if isinstance(value, NamedRange | DimensionType):
         return make(_OF_ONE_DIMENSION[type(value)], part(value.dim, Sort.DIM))
     if isinstance(value, Offset):
-        return make(OFFSET, part(value.tag, Sort.DIM))
+        return make(g.OFFSET, part(value.tag, Sort.DIM))
     raise ValueError(f"not a GTIR type: {value!r}")
 
 
