@@ -219,6 +219,24 @@ def test_what_we_cannot_hold_is_named(value: gt.GType, message: str) -> None:
         from_gt4py(value)
 
 
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        (Field(("IDim",), "int32"), "not a canonical dimension set: .'IDim',."),  # type: ignore[arg-type]
+        (Field((KDIM, IDIM), "int32"), "not a canonical dimension set"),
+        (List("float", V2E), "not a scalar type: 'float'"),
+        (Var("dtype", 0, "real"), "no family 'real'"),
+        (Var("dimension set", 0, "float"), "no family 'float'"),
+        (Var("size", 0), "no variable of sort 'size'"),
+        (Tuple((Var("dtype", 0), Var("dimension", 0))), "variable 0 stands for a dtype and a dim"),
+        (3, "not a GTIR type: 3"),
+    ],
+)
+def test_values_that_are_no_gtir_type_are_named(value: Any, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        to_cell(value)
+
+
 def test_types_nested_deeper_than_gt4py_json_reads_are_refused() -> None:
     deep: gt.GType = gt.ScalarType("int32")
     cell = scalar("int32")

@@ -218,30 +218,31 @@ def to_cell(top: Any) -> Cell:
     is no GTIR type is a ValueError that says what it is."""
     variables: dict[int, Cell] = {}
     done: dict[int, Cell] = {}
-    stack: list[tuple[Any, bool, Sort]] = [(top, False, Sort.DTYPE)]
+    stack: list[tuple[Any, bool]] = [(top, False)]
     while stack:
-        value, ready, sort = stack.pop()
+        value, ready = stack.pop()
         if id(value) in done and isinstance(value, GtirType):
             continue
         if not ready and isinstance(value, GtirType):
-            stack.append((value, True, sort))
-            stack.extend((v, False, s) for v, s in _children(value) if isinstance(v, GtirType))
+            stack.append((value, True))
+            stack.extend((v, False) for v in _children(value))
             continue
-        done[id(value)] = _cell_of(value, sort, variables, done)
+        done[id(value)] = _cell_of(value, variables, done)
     return done[id(top)]
 
 
-def _children(value: GtirType) -> Iterator[tuple[Any, Sort]]:
-    """A value's parts that are types (the others are constants or variables read in place)."""
-    if isinstance(value, Tuple | Function):
-        items = value.items if isinstance(value, Tuple) else (*value.params, value.result)
-        for item in items:
-            yield item, Sort.DTYPE
-    elif isinstance(value, Field | List | It):
-        yield value.dtype, Sort.DTYPE
+def _children(value: GtirType) -> Iterator[GtirType]:
+    """A value's parts that are structures (constants and variables are read in place)."""
+    if isinstance(value, Tuple):
+        parts: tuple[Any, ...] = value.items
+    elif isinstance(value, Function):
+        parts = (*value.params, value.result)
+    else:
+        parts = (value.dtype,) if isinstance(value, Field | List | It) else ()
+    return (p for p in parts if isinstance(p, GtirType) and not isinstance(p, types.Var))
 
 
-def _cell_of(value: Any, sort: Sort, variables: dict[int, Cell], done: dict[int, Cell]) -> Cell:
+def _cell_of(value: Any, variables: dict[int, Cell], done: dict[int, Cell]) -> Cell:
     """The cell of one value whose parts that are types are converted already (`done`)."""
     if isinstance(value, types.Var):
         return _variable(value, variables)
@@ -258,7 +259,7 @@ def _cell_of(value: Any, sort: Sort, variables: dict[int, Cell], done: dict[int,
             return dims(_checked(ok and canonical(item) == item, item, "a canonical dimension set"))
         if of is Sort.DIM:
             return dim(_checked(isinstance(item, Dimension), item, "a dimension"))
-        return done[id(item)] if isinstance(item, GtirType) else _cell_of(item, of, variables, done)
+        return done[id(item)] if isinstance(item, GtirType) else _cell_of(item, variables, done)
 
     if isinstance(value, Tuple | Function):
         items = value.items if isinstance(value, Tuple) else value.params
@@ -298,6 +299,8 @@ def _variable(value: types.Var, variables: dict[int, Cell]) -> Cell:
     sort = _SORTS.get(value.sort)
     if sort is None:
         raise ValueError(f"a GTIR type has no variable of sort {value.sort!r}")
+    if value.family is not None and (value.family not in FAMILIES or sort is not Sort.DTYPE):
+        raise ValueError(f"a variable of sort {value.sort} has no family {value.family!r}")
     cell = variables.get(value.number)
     if cell is None:
         family = None if value.family is None else FAMILIES[value.family]
