@@ -16,7 +16,8 @@ number is one variable). `->` reads as `→`; a scalar may be abbreviated as GT4
 (`f64`, `i1`); a dimension's kind is `ₕ`, `ᵥ` or `ₗ` after its name, horizontal when there is
 none. A set of dimensions must be written in GT4Py's canonical order (horizontal < local <
 vertical, then by name): a set written otherwise is an error, not silently reordered. Types
-nest at most `iterir.gtir_types.MAX_DEPTH` levels (GT4Py's nest a few).
+nest at most `iterir.gtir_types.MAX_DEPTH` levels (GT4Py's nest a few). A `where` clause's
+families read back; its relations (`D₂ = D₀ ∪ D₁`) do not: inference makes them.
 """
 
 from __future__ import annotations

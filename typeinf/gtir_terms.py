@@ -87,7 +87,9 @@ class DimensionSetError(ValueError):
 def canonical(dims: Iterable[Dimension]) -> tuple[Dimension, ...]:
     """`dims` as a set in GT4Py's canonical order (horizontal < local < vertical, then by name),
     each once; DimensionSetError says why they make no set."""
-    unique = sorted(set(dims), key=lambda d: (KIND_ORDER[d.kind], d.value))
+    unique = sorted(set(dims), key=lambda d: (KIND_ORDER.get(d.kind, -1), d.value))
+    for odd in (d for d in unique if d.kind not in KIND_ORDER):
+        raise DimensionSetError(f"dimension {odd.value} has no kind of GT4Py's: {odd.kind!r}")
     local = [d.value for d in unique if d.kind == "local"]
     if len(local) > 1:
         raise DimensionSetError(f"a set holds one local dimension at most, not {_names(local)}")
