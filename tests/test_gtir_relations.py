@@ -6,14 +6,21 @@ from __future__ import annotations
 
 import pytest
 
+import iterir
+from iterir.gtir_types import Dimension
 from typeinf.constructors import row_items
+from typeinf.errors import UnsatisfiableConstraintError
 from typeinf.gtir_notation import pformat_gtir
 from typeinf.gtir_reader import parse_gtir_type
 from typeinf.gtir_relations import Subset, Union
-from typeinf.gtir_terms import DIMS, FIELD, field, scalar, tuple_of
+from typeinf.gtir_terms import DIMS, FIELD, dims, field, scalar, tuple_of
 from typeinf.relations import CannotHold
+from typeinf.runs import ExplainingRun, FastRun
+from typeinf.solve import Solver
 from typeinf.terms import Cell, DefinitionType, Sort, find, var
 from typeinf.unify import unify
+
+KDIM, VERTEX = Dimension("KDim", "vertical"), Dimension("Vertex")
 
 
 def equate(cell: Cell, value: Cell) -> None:
@@ -89,3 +96,33 @@ def test_open_relations_print_in_a_where_clause() -> None:
         "f :: (Field[D₀, T₁], Field[D₂, T₁], It[D₃, D₄, T₁]) → Field[D₅, T₁]"
         " where T₁: float, D₅ = D₀ ∪ D₂, D₄ ⊆ D₃"
     )
+
+
+@pytest.mark.parametrize("run", [FastRun, ExplainingRun])
+def test_the_solver_queues_a_union_until_settle_fires_it(
+    run: type[FastRun | ExplainingRun],
+) -> None:
+    solver = Solver([iterir.parse("x")], [None], explain=run is ExplainingRun)
+    equal = run(solver).equal
+    a, b, out = var(Sort.DIMS), var(Sort.DIMS), var(Sort.DIMS)
+    solver.relate(Union(a, b, out), 0, "a test")
+    solver.relate(Subset(out, var(Sort.DIMS)), 0, "a test")
+    assert len(solver.open) == 2  # both wait
+    equal(a, dims([KDIM]), 0, "a test")
+    equal(b, dims([VERTEX]), 0, "a test")
+    solver.settle()
+    assert shown([out]) == "tuple[Field[[Vertex, KDimᵥ], int32]]"
+    assert len(solver.open) == 1  # the subset still waits for its superset
+
+
+@pytest.mark.parametrize("run", [FastRun, ExplainingRun])
+def test_a_subset_that_cannot_hold_is_an_error_at_its_node(
+    run: type[FastRun | ExplainingRun],
+) -> None:
+    solver = Solver([iterir.parse("x")], [None], explain=run is ExplainingRun)
+    equal = run(solver).equal
+    sub = var(Sort.DIMS)
+    solver.relate(Subset(sub, dims([VERTEX])), 0, "a test")
+    equal(sub, dims([KDIM]), 0, "a test")
+    with pytest.raises(UnsatisfiableConstraintError, match=r"\[KDimᵥ\] not in \[Vertex\]"):
+        solver.settle()
