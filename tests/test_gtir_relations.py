@@ -16,6 +16,7 @@ from typeinf.gtir_relations import Subset, Union
 from typeinf.gtir_terms import DIMS, FIELD, dims, field, scalar, tuple_of
 from typeinf.relations import CannotHold
 from typeinf.runs import ExplainingRun, FastRun
+from typeinf.schemes import Scheme
 from typeinf.solve import Solver
 from typeinf.terms import Cell, DefinitionType, Sort, find, var
 from typeinf.unify import unify
@@ -126,3 +127,23 @@ def test_a_subset_that_cannot_hold_is_an_error_at_its_node(
     equal(sub, dims([KDIM]), 0, "a test")
     with pytest.raises(UnsatisfiableConstraintError, match=r"\[KDimᵥ\] not in \[Vertex\]"):
         solver.settle()
+
+
+def test_a_generalized_relation_is_copied_with_each_instance() -> None:
+    """A definition's open union (`promote_dims` of its two fields) holds for each use apart."""
+    type_ = parse_gtir_type("(Field[D₀, int32], Field[D₁, int32]) → Field[D₂, int32]")
+    first, second = (find(c) for c in row_items(find(type_).args[0])[0])
+    union = Union(first.args[0], second.args[0], find(find(type_).args[1]).args[0])
+    scheme = Scheme(type_, (union,))
+    uses = []
+    for left, right in (("[IDim]", "[KDimᵥ]"), ("[Vertex]", "[]")):
+        instance, (copied,) = scheme.instantiate_related()
+        given = parse_gtir_type(f"(Field[{left}, int32], Field[{right}, int32]) → T₀")
+        equate(instance, given)
+        assert copied.fire(equate)
+        uses.append(pformat_gtir(instance))
+    assert uses == [
+        "(Field[[IDim], int32], Field[[KDimᵥ], int32]) → Field[[IDim, KDimᵥ], int32]",
+        "(Field[[Vertex], int32], Field[[], int32]) → Field[[Vertex], int32]",
+    ]
+    assert pformat_gtir(DefinitionType("f", type_, (union,))).endswith("where D₂ = D₀ ∪ D₁")
