@@ -188,6 +188,7 @@ def test_reading_takes_gt4py_spellings() -> None:
     assert pformat_gtir(read) == "(Field[[IDim, KDimᵥ], float64], bool) → tuple[]"
     assert pformat_gtir(parse_gtir_type("Offset[`int32`]")) == "Offset[`int32`]"
     assert pformat_gtir(parse_gtir_type("Offset[int32]")) == "Offset[int32]"
+    assert pformat_gtir(parse_gtir_type("tuple[*T₀]")) == "tuple[*T₀]"  # a tuple, not any type
 
 
 # -- GT4Py's structured form ---------------------------------------------------------------------

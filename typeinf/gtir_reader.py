@@ -140,6 +140,7 @@ class _Reader:
         token = self.take()
         if token.kind == "(":
             params = self.items(")", depth)
+            self.expect(")")
             self.expect("→")
             return make(FUNCTION, params, self.type(depth + 1))
         if token.kind == "VAR":
@@ -157,7 +158,7 @@ class _Reader:
         return cell
 
     def items(self, close: str, depth: int) -> Cell:
-        """`a, b, *T₁` up to `close` (taken) as a dtype row."""
+        """`a, b, *T₁` up to `close` (not taken) as a dtype row."""
         items: list[Cell] = []
         tail = D_EMPTY
         while self.peek().kind != close:
@@ -168,13 +169,10 @@ class _Reader:
                 tail = self.variable(self.expect("VAR"), Sort.DROW)
                 break
             items.append(self.type(depth + 1))
-        self.expect(close)
         return row(DTUPLE, items, tail)
 
     def tuple(self, depth: int) -> Cell:
-        items = self.items("]", depth)
-        self.at -= 1  # `]` is taken by the caller
-        return items
+        return self.items("]", depth)
 
     def dims(self) -> Cell:
         token = self.take()
