@@ -8,8 +8,8 @@ GT4Py's `->`); the types GT4Py shows only by their `repr` have a form of their o
 with its kind where the kind is not GT4Py's default: `KDimᵥ` (vertical), `V2Eₗ` (local),
 horizontal ones bare. Variables are numbered from 0 in order of first occurrence, as the fencil
 notation numbers them: `D₀` stands for a dimension set, `T₀` for anything else (a type, a
-dimension, a tuple's unknown rest `tuple[int32, *T₁]`, `tuple[*T₁]`); families and relations follow in a
-`where` clause. `typeinf.gtir_reader` reads all of it back.
+dimension, a tuple's unknown rest `tuple[int32, *T₁]`, `tuple[*T₁]`); families and relations
+follow in a `where` clause. `typeinf.gtir_reader` reads all of it back.
 
 The printer is the core's (`notation.Printer`: numbering, explicit stack, cycles, size limit),
 with GTIR's arms in place of the fencil notation's.
