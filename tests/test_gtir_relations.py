@@ -99,32 +99,34 @@ def test_open_relations_print_in_a_where_clause() -> None:
     )
 
 
-@pytest.mark.parametrize("run", [FastRun, ExplainingRun])
-def test_the_solver_queues_a_union_until_settle_fires_it(
-    run: type[FastRun | ExplainingRun],
-) -> None:
-    solver = Solver([iterir.parse("x")], [None], explain=run is ExplainingRun)
-    equal = run(solver).equal
+@pytest.fixture(params=[FastRun, ExplainingRun], ids=["fast", "explaining"])
+def solver(request: pytest.FixtureRequest) -> Solver:
+    """A solver of a one-node program, driven by each run in turn."""
+    solver = Solver([iterir.parse("x")], [None], explain=request.param is ExplainingRun)
+    request.param(solver)
+    return solver
+
+
+def equal(solver: Solver, cell: Cell, value: Cell) -> None:
+    solver.equal(cell, value, 0, "a test")
+
+
+def test_the_solver_queues_a_union_until_settle_fires_it(solver: Solver) -> None:
     a, b, out = var(Sort.DIMS), var(Sort.DIMS), var(Sort.DIMS)
     solver.relate(Union(a, b, out), 0, "a test")
     solver.relate(Subset(out, var(Sort.DIMS)), 0, "a test")
     assert len(solver.open) == 2  # both wait
-    equal(a, dims([KDIM]), 0, "a test")
-    equal(b, dims([VERTEX]), 0, "a test")
+    equal(solver, a, dims([KDIM]))
+    equal(solver, b, dims([VERTEX]))
     solver.settle()
     assert shown([out]) == "tuple[Field[[Vertex, KDimᵥ], int32]]"
     assert len(solver.open) == 1  # the subset still waits for its superset
 
 
-@pytest.mark.parametrize("run", [FastRun, ExplainingRun])
-def test_a_subset_that_cannot_hold_is_an_error_at_its_node(
-    run: type[FastRun | ExplainingRun],
-) -> None:
-    solver = Solver([iterir.parse("x")], [None], explain=run is ExplainingRun)
-    equal = run(solver).equal
+def test_a_subset_that_cannot_hold_is_an_error_at_its_node(solver: Solver) -> None:
     sub = var(Sort.DIMS)
     solver.relate(Subset(sub, dims([VERTEX])), 0, "a test")
-    equal(sub, dims([KDIM]), 0, "a test")
+    equal(solver, sub, dims([KDIM]))
     with pytest.raises(UnsatisfiableConstraintError, match=r"\[KDimᵥ\] not in \[Vertex\]"):
         solver.settle()
 
