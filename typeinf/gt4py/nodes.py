@@ -21,6 +21,7 @@ each node once its children are built.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from gt4py.eve import concepts
@@ -34,7 +35,9 @@ from typeinf.gt4py.errors import ConversionError
 from typeinf.gt4py.types import GT4PyObject, made, scalar_kind_name, type_from_gt4py, type_to_gt4py
 
 #: GT4Py's class of each iterir class it has (all but the fencil IR's two).
-GT4PY_CLASSES: dict[str, Any] = {name: getattr(ir, name) for name in NODE_CLASSES if hasattr(ir, name)}
+GT4PY_CLASSES: dict[str, Any] = {
+    name: getattr(ir, name) for name in NODE_CLASSES if hasattr(ir, name)
+}
 _OURS: dict[Any, type[Node]] = {cls: NODE_CLASSES[name] for name, cls in GT4PY_CLASSES.items()}
 #: The plain fields that hold a GTIR type on both sides.
 _TYPED = {("Sym", "type"), ("SymRef", "type"), ("Temporary", "dtype")}
@@ -125,7 +128,10 @@ def _values_to_gt4py(node: Node, path: str) -> dict[str, GT4PyObject]:
                     node,
                 )
         elif (name, field) in _TYPED:
-            values[field] = None if value is None else type_to_gt4py(value, where)
+            try:
+                values[field] = None if value is None else type_to_gt4py(value, where)
+            except ConversionError as error:  # about the node that holds the type
+                raise ConversionError(error.message, error.path, node) from None
         elif name == "Literal" and field == "type":
             values[field] = made(where, ts.ScalarType, node, kind=ts.ScalarKind[value.upper()])
         elif name == "AxisLiteral" and field == "kind":
@@ -170,9 +176,10 @@ def from_gt4py(node: GT4PyObject) -> Node:
             continue
         fields = _values_from_gt4py(current, ours, path)
         fields.update(_take_children(current, kinds, built))
-        loc = location_from_gt4py(current.location, f"{path}.location")
+        fields["loc"] = location_from_gt4py(current.location, f"{path}.location")
         try:
-            built.append(ours(**fields, loc=loc))
+            make: Callable[..., Node] = ours  # each class's dataclass constructor
+            built.append(make(**fields))
         except (TypeError, ValueError) as refused:
             raise ConversionError(str(refused), path) from None
     (result,) = built

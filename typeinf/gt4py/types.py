@@ -199,9 +199,7 @@ def _types_from(types: GT4PyObject, path: str, depth: int) -> tuple[gt.GType, ..
     return tuple(type_from_gt4py(t, f"{path}[{i}]", depth) for i, t in enumerate(types))
 
 
-def _keywords_from(
-    items: GT4PyObject, path: str, depth: int
-) -> tuple[tuple[str, gt.GType], ...]:
+def _keywords_from(items: GT4PyObject, path: str, depth: int) -> tuple[tuple[str, gt.GType], ...]:
     return tuple((str(k), type_from_gt4py(t, f"{path}.{k}", depth)) for k, t in items.items())
 
 
