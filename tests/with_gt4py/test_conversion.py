@@ -223,3 +223,22 @@ def test_a_literal_keeps_its_type_both_ways() -> None:
     theirs = to_gt4py(Literal("1", "int64"))
     assert theirs.type == ts.ScalarType(kind=ts.ScalarKind.INT64)
     assert from_gt4py(theirs) == Literal("1", "int64")
+
+
+def test_types_nested_too_deep_are_refused_not_a_recursion_error() -> None:
+    ours: gt.GType = gt.ScalarType("int32")
+    theirs = ts.ScalarType(kind=ts.ScalarKind.INT32)
+    for _ in range(gt.MAX_DEPTH + 2):
+        ours, theirs = gt.TupleType((ours,)), ts.TupleType(types=[theirs])
+    with pytest.raises(ConversionError, match="nested more than 64 levels"):
+        type_to_gt4py(ours)
+    with pytest.raises(ConversionError, match="nested more than 64 levels"):
+        type_from_gt4py(theirs)
+
+
+def test_a_deep_tree_converts_both_ways_without_recursion() -> None:
+    node: Node = SymRef("x")
+    for _ in range(3_000):  # beyond the interpreter's recursion limit
+        node = FunCall(SymRef("deref"), (node,))
+    theirs = to_gt4py(node)
+    assert from_gt4py(theirs) == node

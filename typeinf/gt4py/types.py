@@ -49,12 +49,7 @@ def made(
 # -- iterir → GT4Py --------------------------------------------------------------------------------
 def type_to_gt4py(value: gt.GType, path: str = "$", depth: int = 0) -> GT4PyObject:
     """GT4Py's type for an iterir GTIR type; a ConversionError says what and where if none."""
-    if depth > MAX_DEPTH:
-        raise ConversionError(f"type nested more than {MAX_DEPTH} levels deep", path)
-    convert = _TO_GT4PY.get(type(value))
-    if convert is None:
-        raise ConversionError(f"{_shown(value)} is not a GTIR type of iterir", path)
-    return convert(value, path, depth + 1)
+    return _converted(_TO_GT4PY, value, path, depth, "is not a GTIR type of iterir")
 
 
 def dimension_to_gt4py(dim: gt.Dimension, path: str) -> GT4PyObject:
@@ -152,12 +147,10 @@ _TO_GT4PY: dict[type, Callable[[Any, str, int], GT4PyObject]] = {
 # -- GT4Py → iterir --------------------------------------------------------------------------------
 def type_from_gt4py(value: GT4PyObject, path: str = "$", depth: int = 0) -> gt.GType:
     """iterir's GTIR type for a GT4Py type; a ConversionError says what and where if none."""
-    if depth > MAX_DEPTH:
-        raise ConversionError(f"type nested more than {MAX_DEPTH} levels deep", path)
-    convert = _FROM_GT4PY.get(type(value))
-    if convert is None:
-        raise ConversionError(f"{_shown(value)} has no counterpart among iterir's types", path)
-    return convert(value, path, depth + 1)
+    converted: gt.GType = _converted(
+        _FROM_GT4PY, value, path, depth, "has no counterpart among iterir's types"
+    )
+    return converted
 
 
 def dimension_from_gt4py(dim: GT4PyObject, path: str) -> gt.Dimension:
@@ -249,6 +242,22 @@ _FROM_GT4PY: dict[type, Callable[[Any, str, int], gt.GType]] = {
     ts.DeferredType: _deferred_from,
     ts.VoidType: lambda v, p, d: gt.VoidType(),
 }
+
+
+def _converted(
+    table: dict[type, Callable[[Any, str, int], Any]],
+    value: object,
+    path: str,
+    depth: int,
+    missing: str,
+) -> Any:
+    """`value` converted by its class's entry of `table` (either direction)."""
+    if depth > MAX_DEPTH:
+        raise ConversionError(f"type nested more than {MAX_DEPTH} levels deep", path)
+    convert = table.get(type(value))
+    if convert is None:
+        raise ConversionError(f"{_shown(value)} {missing}", path)
+    return convert(value, path, depth + 1)
 
 
 def _shown(value: object) -> str:
