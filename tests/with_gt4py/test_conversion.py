@@ -14,22 +14,32 @@ from gt4py.next.iterator import ir
 from gt4py.next.iterator.pretty_printer import pformat
 from gt4py.next.type_system import type_specifications as ts
 from hypothesis import event, given
+from hypothesis import strategies as st
 
 import iterir
 from iterir import gtir_types as gt
+from iterir import vocabulary as voc
 from iterir.nodes import (
     AxisLiteral,
+    CartesianOffset,
     FencilDefinition,
     FunCall,
+    FunctionDefinition,
+    IfStmt,
+    InfinityLiteral,
     Lambda,
     Literal,
     Node,
+    OffsetLiteral,
+    SetAt,
     SourceSpan,
     Sym,
     SymRef,
+    Temporary,
 )
 from iterir.offset_types import NeighborConnectivityType, offset_types_from_json
 from iterir.traversal import walk
+from tests.strategies import plain_names
 from tests.test_gtir_properties import gtir, gtir_types
 from tests.test_gtir_samples import SAMPLES
 from typeinf import TypeInferenceError
@@ -158,6 +168,110 @@ def test_generated_gtir_round_trips_or_is_refused_naming_the_node(node: Node) ->
     else:
         event("converted")
         assert from_gt4py(theirs) == node
+
+
+# GTIR generated within what GT4Py's own validation accepts (names matching its `SymbolName`,
+# a `FieldType`'s dtype a scalar or a list, a data type where GT4Py wants one, distinct
+# parameter names, no `Program`, whose references GT4Py checks are bound): all of it converts.
+_dims = st.builds(gt.Dimension, plain_names, st.sampled_from(sorted(gt.KIND_SUFFIXES)))
+_dim_lists = st.lists(_dims, max_size=3).map(tuple)
+_KIND_ORDER = {"horizontal": 0, "local": 1, "vertical": 2}
+#: A field's or a domain's dimensions: distinct, at most one local, in GT4Py's order.
+_field_dims = (
+    st.lists(_dims, max_size=3, unique_by=lambda d: d.value)
+    .filter(lambda ds: sum(d.kind == "local" for d in ds) <= 1)
+    .map(lambda ds: tuple(sorted(ds, key=lambda d: (_KIND_ORDER[d.kind], d.value))))
+)
+_scalars = st.builds(
+    gt.ScalarType,
+    st.sampled_from(sorted(voc.PRIMITIVES)),
+    st.one_of(st.none(), st.lists(st.integers(0, 9), min_size=1, max_size=2).map(tuple)),
+)
+
+
+def _data_compound(inner: st.SearchStrategy[gt.GType]) -> st.SearchStrategy[gt.GType]:
+    lists = st.builds(gt.ListType, inner, st.one_of(st.none(), _dims))
+    return st.one_of(
+        lists,
+        st.builds(gt.FieldType, _field_dims, st.one_of(_scalars, lists)),
+        st.builds(gt.TupleType, st.lists(inner, max_size=3).map(tuple)),
+        st.builds(gt.IteratorType, st.one_of(_dim_lists, st.just("unknown")), _dim_lists, inner),
+    )
+
+
+_data_types = st.recursive(
+    st.one_of(_scalars, st.builds(gt.DomainType, _field_dims)), _data_compound, max_leaves=5
+)
+_any_types = st.recursive(
+    st.one_of(
+        _data_types,
+        st.builds(gt.DimensionType, _dims),
+        st.builds(gt.NamedRangeType, _dims),
+        st.builds(
+            gt.OffsetLiteralType,
+            st.one_of(_scalars, st.builds(gt.Dimension, plain_names, st.just("horizontal"))),
+        ),
+        st.just(gt.DeferredType()),
+        st.just(gt.VoidType()),
+    ),
+    lambda inner: st.builds(
+        gt.FunctionType,
+        st.lists(inner, max_size=2).map(tuple),
+        st.dictionaries(plain_names, inner, max_size=2).map(lambda d: tuple(d.items())),
+        st.dictionaries(plain_names, inner, max_size=2).map(lambda d: tuple(d.items())),
+        inner,
+    ),
+    max_leaves=4,
+)
+_axes = st.builds(AxisLiteral, plain_names, st.sampled_from(sorted(gt.KIND_SUFFIXES)))
+_params = st.lists(plain_names, max_size=3, unique=True).flatmap(
+    lambda ids: st.tuples(*(st.builds(Sym, st.just(i), type=st.none() | _any_types) for i in ids))
+)
+_leaves = st.one_of(
+    st.builds(SymRef, plain_names, st.none() | _any_types),
+    st.builds(Literal, st.text(max_size=5), st.sampled_from(sorted(voc.PRIMITIVES))),
+    st.builds(OffsetLiteral, st.one_of(st.integers(-(2**40), 2**40), plain_names)),
+    _axes,
+    st.builds(InfinityLiteral, st.sampled_from(["POSITIVE", "NEGATIVE"])),
+    st.builds(CartesianOffset, _axes, _axes),
+)
+_expressions = st.recursive(
+    _leaves,
+    lambda inner: st.one_of(
+        st.builds(FunCall, inner, st.lists(inner, max_size=3).map(tuple)),
+        st.builds(Lambda, _params, inner),
+    ),
+    max_leaves=15,
+)
+_statements = st.recursive(
+    st.builds(SetAt, _expressions, _expressions, _expressions),
+    lambda inner: st.builds(
+        IfStmt, _expressions, st.lists(inner, max_size=2), st.lists(inner, max_size=2)
+    ),
+    max_leaves=4,
+)
+_gt4py_valid = st.one_of(
+    _expressions,
+    _statements,
+    st.builds(FunctionDefinition, plain_names, _params, _expressions),
+    st.builds(
+        Temporary,
+        plain_names,
+        st.none() | _expressions,
+        st.one_of(
+            st.none(), _scalars, st.builds(gt.TupleType, st.lists(_scalars, max_size=2).map(tuple))
+        ),
+    ),
+)
+
+
+@given(_gt4py_valid)
+def test_generated_gtir_that_gt4py_accepts_round_trips_both_ways(node: Node) -> None:
+    theirs = to_gt4py(node)
+    back = from_gt4py(theirs)
+    assert back == node
+    again = to_gt4py(back)
+    assert again == theirs  # GT4Py's equality: its fields but `type` and `location`
 
 
 def test_what_is_not_gtir_is_refused_naming_where() -> None:
