@@ -9,6 +9,7 @@ import importlib
 import os
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -42,3 +43,53 @@ def test_typeinf_gt4py_without_gt4py_says_to_install_the_extra(
     monkeypatch.delitem(sys.modules, "typeinf.gt4py", raising=False)
     with pytest.raises(ImportError, match=r'pip install "itir-typeinf\[gt4py\]"'):
         importlib.import_module("typeinf.gt4py")
+
+
+#: Stands for a Python: `-m venv DIR` makes DIR/bin/python (itself); `-m pip …` fails when
+#: FAKE_PIP_FAILS is set (an install that breaks half-way), else succeeds.
+FAKE_PYTHON = """#!/bin/sh
+if [ "$1" = "-m" ] && [ "$2" = "venv" ]; then mkdir -p "$3/bin" && cp "$0" "$3/bin/python"; exit; fi
+if [ -n "$FAKE_PIP_FAILS" ]; then echo "pip: no network" >&2; exit 1; fi
+"""
+
+
+@pytest.fixture
+def fake_python(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    python = tmp_path / "python"
+    python.write_text(FAKE_PYTHON)
+    python.chmod(0o755)
+    monkeypatch.setenv("TYPEINF_GT4PY_VENV", str(tmp_path / "cache" / "venv"))
+    return str(python)
+
+
+def test_a_failed_install_leaves_no_venv_to_reuse(
+    fake_python: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FAKE_PIP_FAILS", "1")
+    with pytest.raises(gt4py_venv.VenvError, match="pip: no network"):
+        gt4py_venv.ensure_venv(fake_python)
+    assert list((tmp_path / "cache").iterdir()) == []  # neither the venv nor its half
+
+
+def test_a_venv_is_renamed_into_place_when_complete_then_reused(
+    fake_python: str, tmp_path: Path
+) -> None:
+    abandoned = tmp_path / "cache" / ".venv.tmp-999999999"  # a build whose process is gone
+    (abandoned / "bin").mkdir(parents=True)
+    venv, seconds = gt4py_venv.ensure_venv(fake_python)
+    assert venv == tmp_path / "cache" / "venv"
+    assert (venv / "bin" / "python").is_file()
+    assert seconds is not None
+    assert list((tmp_path / "cache").iterdir()) == [venv]
+    assert gt4py_venv.ensure_venv(fake_python) == (venv, None)
+
+
+def test_the_cached_venv_is_named_by_pyproject_and_interpreter(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.delenv("TYPEINF_GT4PY_VENV", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    path = gt4py_venv.venv_path(sys.executable)
+    assert path.parent == tmp_path / "typeinf"
+    assert path.name.startswith("gt4py-venv-")
+    assert gt4py_venv.venv_path(sys.executable) == path
