@@ -18,25 +18,8 @@ from hypothesis import strategies as st
 
 import iterir
 from iterir import gtir_types as gt
+from iterir import nodes as n
 from iterir import vocabulary as voc
-from iterir.nodes import (
-    AxisLiteral,
-    CartesianOffset,
-    FencilDefinition,
-    FunCall,
-    FunctionDefinition,
-    IfStmt,
-    InfinityLiteral,
-    Lambda,
-    Literal,
-    Node,
-    OffsetLiteral,
-    SetAt,
-    SourceSpan,
-    Sym,
-    SymRef,
-    Temporary,
-)
 from iterir.offset_types import NeighborConnectivityType, offset_types_from_json
 from iterir.traversal import walk
 from tests.strategies import plain_names
@@ -69,7 +52,7 @@ def test_sample_round_trips_through_gt4py_nodes_and_prints_as_gt4py_did(sample: 
     assert isinstance(theirs, getattr(ir, sample["ir"]["node"]))
     back = from_gt4py(theirs)
     assert back == ours
-    # Equality compares `Sym.type`, `SymRef.type` and `Literal.type`; the JSON says it too.
+    # Equality compares `n.Sym.type`, `n.SymRef.type` and `n.Literal.type`; the JSON says it too.
     assert iterir.to_json(back) == sample["ir"]
     assert pformat(theirs) == sample["text"]
 
@@ -87,8 +70,8 @@ def test_sample_offset_provider_types_round_trip(sample: dict) -> None:
     assert offset_types_from_gt4py(theirs) == ours
 
 
-def _spans(node: Node) -> list[SourceSpan | None]:
-    return [n.loc for n in walk(node)]
+def _spans(node: n.Node) -> list[n.SourceSpan | None]:
+    return [each.loc for each in walk(node)]
 
 
 def test_spans_become_gt4py_locations_and_come_back() -> None:
@@ -107,10 +90,10 @@ def test_spans_become_gt4py_locations_and_come_back() -> None:
 def test_a_location_without_an_end_is_an_empty_span_and_back() -> None:
     location = concepts.SourceLocation("f.py", 3, 7)
     span = location_from_gt4py(location)
-    assert span == SourceSpan("f.py", 3, 7, 3, 7)
+    assert span == n.SourceSpan("f.py", 3, 7, 3, 7)
     assert location_to_gt4py(span) == location
     group = concepts.SourceLocationGroup(concepts.SourceLocation("g.py", 1, 2, 1, 5), location)
-    assert location_from_gt4py(group) == SourceSpan("g.py", 1, 2, 1, 5)
+    assert location_from_gt4py(group) == n.SourceSpan("g.py", 1, 2, 1, 5)
 
 
 def test_a_gt4py_location_is_our_error_location() -> None:
@@ -157,7 +140,7 @@ def test_generated_types_round_trip_or_are_refused_with_their_path(value: gt.GTy
 
 
 @given(gtir)
-def test_generated_gtir_round_trips_or_is_refused_naming_the_node(node: Node) -> None:
+def test_generated_gtir_round_trips_or_is_refused_naming_the_node(node: n.Node) -> None:
     try:
         theirs = to_gt4py(node)
     except ConversionError as error:
@@ -223,39 +206,39 @@ _any_types = st.recursive(
     ),
     max_leaves=4,
 )
-_axes = st.builds(AxisLiteral, plain_names, st.sampled_from(sorted(gt.KIND_SUFFIXES)))
+_axes = st.builds(n.AxisLiteral, plain_names, st.sampled_from(sorted(gt.KIND_SUFFIXES)))
 _params = st.lists(plain_names, max_size=3, unique=True).flatmap(
-    lambda ids: st.tuples(*(st.builds(Sym, st.just(i), type=st.none() | _any_types) for i in ids))
+    lambda ids: st.tuples(*(st.builds(n.Sym, st.just(i), type=st.none() | _any_types) for i in ids))
 )
 _leaves = st.one_of(
-    st.builds(SymRef, plain_names, st.none() | _any_types),
-    st.builds(Literal, st.text(max_size=5), st.sampled_from(sorted(voc.PRIMITIVES))),
-    st.builds(OffsetLiteral, st.one_of(st.integers(-(2**40), 2**40), plain_names)),
+    st.builds(n.SymRef, plain_names, st.none() | _any_types),
+    st.builds(n.Literal, st.text(max_size=5), st.sampled_from(sorted(voc.PRIMITIVES))),
+    st.builds(n.OffsetLiteral, st.one_of(st.integers(-(2**40), 2**40), plain_names)),
     _axes,
-    st.builds(InfinityLiteral, st.sampled_from(["POSITIVE", "NEGATIVE"])),
-    st.builds(CartesianOffset, _axes, _axes),
+    st.builds(n.InfinityLiteral, st.sampled_from(["POSITIVE", "NEGATIVE"])),
+    st.builds(n.CartesianOffset, _axes, _axes),
 )
 _expressions = st.recursive(
     _leaves,
     lambda inner: st.one_of(
-        st.builds(FunCall, inner, st.lists(inner, max_size=3).map(tuple)),
-        st.builds(Lambda, _params, inner),
+        st.builds(n.FunCall, inner, st.lists(inner, max_size=3).map(tuple)),
+        st.builds(n.Lambda, _params, inner),
     ),
     max_leaves=15,
 )
 _statements = st.recursive(
-    st.builds(SetAt, _expressions, _expressions, _expressions),
+    st.builds(n.SetAt, _expressions, _expressions, _expressions),
     lambda inner: st.builds(
-        IfStmt, _expressions, st.lists(inner, max_size=2), st.lists(inner, max_size=2)
+        n.IfStmt, _expressions, st.lists(inner, max_size=2), st.lists(inner, max_size=2)
     ),
     max_leaves=4,
 )
 _gt4py_valid = st.one_of(
     _expressions,
     _statements,
-    st.builds(FunctionDefinition, plain_names, _params, _expressions),
+    st.builds(n.FunctionDefinition, plain_names, _params, _expressions),
     st.builds(
-        Temporary,
+        n.Temporary,
         plain_names,
         st.none() | _expressions,
         st.one_of(
@@ -266,7 +249,7 @@ _gt4py_valid = st.one_of(
 
 
 @given(_gt4py_valid)
-def test_generated_gtir_that_gt4py_accepts_round_trips_both_ways(node: Node) -> None:
+def test_generated_gtir_that_gt4py_accepts_round_trips_both_ways(node: n.Node) -> None:
     theirs = to_gt4py(node)
     back = from_gt4py(theirs)
     assert back == node
@@ -275,16 +258,16 @@ def test_generated_gtir_that_gt4py_accepts_round_trips_both_ways(node: Node) -> 
 
 
 def test_what_is_not_gtir_is_refused_naming_where() -> None:
-    fencil = FencilDefinition("f", (), (), ())
+    fencil = n.FencilDefinition("f", (), (), ())
     with pytest.raises(ConversionError, match=r"fencil IR's; GT4Py 1\.2\.3's GTIR has no such"):
         to_gt4py(fencil)
-    annotated = Lambda((Sym("x", kind="Iterator"),), SymRef("x"))
+    annotated = n.Lambda((n.Sym("x", kind="Iterator"),), n.SymRef("x"))
     with pytest.raises(
         ConversionError, match=r"fencil IR's annotation .*\(at \$\.params\[0\]\.kind\)"
     ):
         to_gt4py(annotated)
     with pytest.raises(ConversionError) as refused:
-        to_gt4py(Lambda((), FunCall(SymRef("named_range"), (AxisLiteral("IDim"),))))
+        to_gt4py(n.Lambda((), n.FunCall(n.SymRef("named_range"), (n.AxisLiteral("IDim"),))))
     assert "an axis without a kind" in str(refused.value)
     assert "(at $.expr.args[0].kind)" in str(refused.value)
 
@@ -334,9 +317,9 @@ def test_what_has_no_offset_provider_counterpart_is_refused() -> None:
 
 
 def test_a_literal_keeps_its_type_both_ways() -> None:
-    theirs = to_gt4py(Literal("1", "int64"))
+    theirs = to_gt4py(n.Literal("1", "int64"))
     assert theirs.type == ts.ScalarType(kind=ts.ScalarKind.INT64)
-    assert from_gt4py(theirs) == Literal("1", "int64")
+    assert from_gt4py(theirs) == n.Literal("1", "int64")
 
 
 def test_types_nested_too_deep_are_refused_not_a_recursion_error() -> None:
@@ -351,8 +334,8 @@ def test_types_nested_too_deep_are_refused_not_a_recursion_error() -> None:
 
 
 def test_a_deep_tree_converts_both_ways_without_recursion() -> None:
-    node: Node = SymRef("x")
+    node: n.Node = n.SymRef("x")
     for _ in range(3_000):  # beyond the interpreter's recursion limit
-        node = FunCall(SymRef("deref"), (node,))
+        node = n.FunCall(n.SymRef("deref"), (node,))
     theirs = to_gt4py(node)
     assert from_gt4py(theirs) == node
