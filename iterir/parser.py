@@ -483,7 +483,7 @@ def run(
     callbacks: _Callbacks,
     text: str,
     filename: str | None,
-    fast: Callable[[str, lark.Lark, _Callbacks], Node] | None = None,
+    fast: Callable[[str, _Callbacks], Node] | None = None,
 ) -> Node:
     """Parse `text` with `parser()`, whose transformer is `callbacks`; errors are located.
     `fast`, where given, is tried first: lark parses what it is unsure of."""
@@ -494,7 +494,7 @@ def run(
             with gc_paused():
                 if fast is not None:
                     try:
-                        return fast(text, parser(), callbacks)
+                        return fast(text, callbacks)
                     except (fast_parser.Unsure, ParseError):
                         pass  # lark decides, and locates the error
                 result = cast(Node, parser().parse(text))  # the transformer builds nodes
