@@ -36,6 +36,7 @@ from iterir.nodes import (
     StencilClosure,
     Sym,
     SymRef,
+    relocated,
     trusted_constructor,
 )
 
@@ -167,11 +168,11 @@ class _Callbacks(lark.Transformer[Token, Node]):
 
     def exprs(self, items: list[Item]) -> tuple[Expr, ...]:
         """The expressions of an argument list; annotations belong to parameter lists only."""
-        for item in items:
-            if isinstance(item, _Annotated):
-                raise self.error(
-                    "a parameter annotation is only allowed in a parameter list", item.token
-                )
+        if _Annotated in map(type, items):  # no loop in Python
+            annotated = next(item for item in items if isinstance(item, _Annotated))
+            raise self.error(
+                "a parameter annotation is only allowed in a parameter list", annotated.token
+            )
         return tuple(items)
 
     # -- lists ------------------------------------------------------------------------------------
@@ -227,13 +228,20 @@ class _Callbacks(lark.Transformer[Token, Node]):
     def offset(self, children: list[Item]) -> OffsetLiteral:
         (token,) = children
         text = token.value[:-1]
-        if not voc.INT_RE.fullmatch(text):
-            return _offset(self.name(token, text), self.token_span(token))
-        try:
-            value = int(text)
-        except ValueError:  # more digits than Python converts
-            raise self.error("offset literal too large", token) from None
-        return _offset(value, self.token_span(token))
+        # An OFFSET is `-?\d+`, a plain name or a quoted one (then `ₒ`), told apart by its first
+        # character (a name starts with neither `-` nor a digit; `\d` is what `isdecimal` says):
+        # no regular expression and no call for a plain name (0.7 µs → 0.5 µs an offset).
+        first = text[0]
+        value: int | str = text
+        if first == "-" or first.isdecimal():
+            try:
+                value = int(text)
+            except ValueError:  # more digits than Python converts
+                raise self.error("offset literal too large", token) from None
+        elif first == "`":
+            value = self.name(token, text)
+        where = (self.filename, token.line, token.column, token.end_line, token.end_column)
+        return _offset(value, _new(SourceSpan, where))
 
     def axis(self, children: list[Item]) -> AxisLiteral:
         (token,) = children
@@ -326,8 +334,12 @@ class _Callbacks(lark.Transformer[Token, Node]):
 
     def prefix(self, children: list[Item]) -> FunCall:
         op, operand = children
-        fun = self.builtin(self.prefixes[op.value], op)
-        return _funcall(fun, (operand,), self.span(op, operand))
+        filename, line, column, end = self.filename, op.line, op.column, operand.loc
+        # The spans made here, not through `span` and `builtin`: 0.9 µs → 0.8 µs an operator.
+        where = (filename, line, column, op.end_line, op.end_column)
+        fun = _symref(self.prefixes[op.value], None, _new(SourceSpan, where))
+        span = _new(SourceSpan, (filename, line, column, end[3], end[4]))
+        return _funcall(fun, (operand,), span)
 
     def call(self, children: list[Item]) -> FunCall:
         fun, _, args, close = children
@@ -359,12 +371,17 @@ class _Callbacks(lark.Transformer[Token, Node]):
     def paren(self, children: list[Item]) -> Expr:
         # The span widens to the parentheses, so that a caret covers what the reader sees.
         inner: Expr = children[1]
-        return type(inner)(**_fields(inner), loc=self.span(children[0], children[2]))
+        return relocated(inner, self.span(children[0], children[2]))
 
     def bracketed(self, builtin: str, children: list[Item]) -> FunCall:
         open_, args, close = children
-        fun = self.builtin(builtin, open_)
-        return _funcall(fun, self.exprs(args), self.span(open_, close))
+        filename, line, column = self.filename, open_.line, open_.column
+        # The spans made here, not through `span` and `builtin`, and `exprs` without a loop in
+        # Python: 1.0 µs → 0.9 µs a `⟪…⟫` of four.
+        where = (filename, line, column, open_.end_line, open_.end_column)
+        fun = _symref(builtin, None, _new(SourceSpan, where))
+        span = _new(SourceSpan, (filename, line, column, close.end_line, close.end_column))
+        return _funcall(fun, self.exprs(args), span)
 
     def make_tuple(self, children: list[Item]) -> FunCall:
         return self.bracketed("make_tuple", children)
@@ -422,10 +439,6 @@ class _Callbacks(lark.Transformer[Token, Node]):
         closures = [item for item in body if isinstance(item, StencilClosure)]
         span = self.span(header, close)
         return _fencil(header.fun.id, tuple(defs), tuple(params), tuple(closures), span)
-
-
-def _fields(node: Node) -> dict[str, Any]:
-    return {name: getattr(node, name) for name in (*node.value_fields, *node.child_fields)}
 
 
 _NAME_ESCAPE = re.compile(r'\\(.)|"')
