@@ -11,10 +11,11 @@ from hypothesis import strategies as st
 
 import iterir
 from iterir import fast_parser, gtir_parser, parser
+from iterir import vocabulary as voc
 from iterir.errors import ParseError
 from iterir.fast_parser import Unsure
 from iterir.fast_parser import parse as fast_parse
-from iterir.nodes import Lambda, Node, SourceSpan, Sym, SymRef
+from iterir.nodes import Lambda, Literal, Node, SourceSpan, Sym, SymRef
 from tests.strategies import programs
 from tests.test_parser_fuzz import SAMPLE_TEXTS, cpu_time_limit, mutated_text, program_texts
 from tests.welltyped import well_typed_programs
@@ -196,3 +197,12 @@ def test_gtir_hints_are_linear_in_the_number_of_at_signs() -> None:
     text = "←" + "@" * 200_000 + ";"
     with cpu_time_limit(20):
         assert not gtir_parser.hints(text)
+
+
+@given(st.from_regex(r"\A-?\d{1,6}(?:\.\d*)?\Z"))
+def test_a_number_of_any_decimal_digits_reads_as_its_body_and_type(text: str) -> None:
+    """Digits only (any script's, as `\\d`) are an int32 at once; a sign or a point takes the
+    general path: both as the vocabulary's expressions say."""
+    node = iterir.parse(text)
+    expected_type = "int32" if voc.INT_RE.fullmatch(text) else "float64"
+    assert node == Literal(text, expected_type)
