@@ -2,11 +2,12 @@
 hand-written, iterative parser of the same grammar (grammar.lark).
 
 Lark's LALR parser spends several µs of Python per token (its lexer's bookkeeping, a `Token`
-per token, a reduction per grammar level); this path about half of that, which makes parsing
-1.5–2.4× faster at 100k–1M nodes (benchmarks/end_to_end.py). It builds every node through the very callbacks lark calls
-(iterir/parser.py), so nodes and spans are the same; and it only vouches for the text it fully
-understands: at anything else (an error, an annotation, a keyword used as a name, a `-` glued to
-a number) it raises `Unsure`, and lark parses the text from the start, with its located errors.
+per token, a reduction per grammar level); this path about a third of that: parsing is 2.1–3.1×
+faster than lark's at 100k–1M nodes (`lark/parse` of benchmarks/end_to_end.py). It builds every
+node through the very callbacks lark calls (iterir/parser.py), so nodes and spans are the same;
+and it only vouches for the text it fully understands: at anything else (an error, an
+annotation, a keyword used as a name, a `-` glued to a number) it raises `Unsure`, and lark
+parses the text from the start, with its located errors.
 
 The tokens are lark's: one regular expression reads at each position the token lark's lexer
 reads there with all of its terminals, and a token is taken only where the grammar takes its
