@@ -22,6 +22,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any, cast
 
 from iterir import FencilDefinition, FunctionDefinition, Node, StencilClosure
@@ -234,6 +235,7 @@ class NodeTypes(Mapping[int, Inferred]):
         self._known: dict[int, Any] = types  # the keys: the cells' until all are converted
         self._values: dict[int, Inferred] = {}
         self._pending: Iterator[tuple[int, Type]] | None = iter(types.items())
+        self._taken = 0  # how many of `_pending` were converted
         self._converter = Converter()
         if eager:  # after errors: a type that contains itself is left out, so keys change
             self._convert(None)
@@ -242,32 +244,33 @@ class NodeTypes(Mapping[int, Inferred]):
         """Convert in pre-order up to `key`'s type (all with None). A type that contains
         itself, which only a failed inference leaves (its `InfiniteTypeError` says so), is
         left out."""
-        pending, values = self._pending, self._values
+        pending = self._pending
         if pending is None:
             return
+        batch = []
+        for item in pending:
+            batch.append(item)
+            if item[0] == key:
+                break
         # Past `key`, as many again as were converted before: a reader of every value pauses
         # the collector a logarithmic number of times, not once per node. Measured (read every
         # value, 100,000 nodes): many_closures 0.53 → 0.39 s, balanced_stencil 0.84 → 0.61 s.
-        more = -1
+        batch += islice(pending, self._taken + len(batch))
+        self._taken += len(batch)
         with gc_paused():
-            for current, type_ in pending:
-                try:
-                    values[current] = self._converter.program(type_)
-                except Cyclic:
-                    continue
-                if current == key:
-                    more = len(values)
-                more -= 1
-                if more == 0:
-                    return
-        self._pending = None  # all converted: the cells are let go
-        self._known = values
+            self._values.update(self._converter.programs(batch))
+        if key is None or self._taken == len(self._known):
+            self._pending = None  # all converted: the cells are let go
+            self._known = self._values
+            del self._converter
 
     def __getitem__(self, key: int) -> Inferred:
-        if key not in self._known:
-            raise KeyError(key)
-        if key not in self._values:
-            self._convert(key)
+        try:
+            return self._values[key]
+        except KeyError:
+            if key not in self._known:
+                raise
+        self._convert(key)
         return self._values[key]
 
     def __iter__(self) -> Iterator[int]:
