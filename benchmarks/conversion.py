@@ -8,7 +8,8 @@ Each (shape, size) runs in a fresh interpreter: it infers the program (cells, as
 before converting), then converts the program's type (what `infer` adds), makes the mapping of
 every node's type (what `infer_all` and `check` add: `NodeTypes`, which converts a value when
 first read) and reads every value of it (what a caller that reads them all pays, once), and
-reports each as a share of the inference.
+attaches every value to its node (`infer_all(attach=True)`, on the same inference), and reports
+each as a share of the inference.
 
 With `--base REV`, the git revision REV (exported with `git archive` into a temporary folder)
 and this checkout's working tree are measured alike, interleaved: each round runs one fresh
@@ -19,6 +20,7 @@ on both; the figures are medians over the rounds.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import statistics
@@ -34,10 +36,13 @@ from benchmarks.runner import calibration, run
 from benchmarks.shapes import SHAPES
 
 HERE = Path(__file__).resolve().parent.parent
+#: What `--base` compares, each as a share of the inference.
+FIGURES = ("type", "read", "attach")
 
 
 def measure(shape: str, size: int) -> dict[str, float]:
     import iterir
+    import typeinf
     from iterir.gcpause import gc_paused
     from typeinf.convert import to_value
     from typeinf.infer import NodeTypes, _node_types, _program_type, _solved
@@ -60,12 +65,19 @@ def measure(shape: str, size: int) -> dict[str, float]:
         for key in mapping:
             mapping[key]
         read = time.perf_counter()
+    # `infer_all(attach=True)` on the inference solved above, less the listing of its types.
+    # The module (`typeinf.infer` is also the function).
+    importlib.import_module("typeinf.infer")._solved = lambda *_: solved
+    attaching = time.perf_counter()
+    typeinf.infer_all(node, attach=True)
+    attached = time.perf_counter()
     return {
         "nodes": nodes,
         "infer": inferred - start,
         "type": converted - inferred,
         "all": mapped - listed,
         "read": read - mapped,
+        "attach": attached - attaching - (listed - converted),
     }
 
 
@@ -77,7 +89,7 @@ def compare(base: str, sizes: list[int], shapes: list[str], rounds: int) -> None
         archive = subprocess.run(["git", "archive", base], cwd=HERE, capture_output=True, check=True)
         subprocess.run(["tar", "-x", "-C", scratch], input=archive.stdout, check=True)
         versions = [("base", Path(scratch)), ("head", HERE)]
-        print(f"{'shape':<22} {'nodes':>7} {'type % base → head':>19} {'read % base → head':>19}")
+        print(f"{'shape':<22} {'nodes':>7}", *(f"{f + ' % base → head':>21}" for f in FIGURES))
         for shape in shapes:
             for size in sizes:
                 runs: dict[str, list[dict[str, Any]]] = {"base": [], "head": []}
@@ -87,14 +99,10 @@ def compare(base: str, sizes: list[int], shapes: list[str], rounds: int) -> None
                 share = {
                     (name, figure): statistics.median(100 * r[figure] / r["infer"] for r in done)
                     for name, done in runs.items()
-                    for figure in ("type", "read")
+                    for figure in FIGURES
                 }
-                print(
-                    f"{shape:<22} {runs['head'][0]['nodes']:>7} "
-                    f"{share['base', 'type']:>8.1f} → {share['head', 'type']:<8.1f} "
-                    f"{share['base', 'read']:>8.1f} → {share['head', 'read']:<8.1f}",
-                    flush=True,
-                )
+                cells = (f"{share['base', f]:>10.1f} → {share['head', f]:<8.1f}" for f in FIGURES)
+                print(f"{shape:<22} {runs['head'][0]['nodes']:>7}", *cells, flush=True)
     print(f"calibration: a 10-million-step Python loop takes {calibration():.2f} s now")
 
 
@@ -135,6 +143,7 @@ def main() -> None:
             ("all %", lambda r: f"{100 * r['all'] / r['infer']:.1f}"),
             ("read s", lambda r: f"{r['read']:.2f}"),
             ("read %", lambda r: f"{100 * r['read'] / r['infer']:.1f}"),
+            ("attach %", lambda r: f"{100 * r['attach'] / r['infer']:.1f}"),
         ],
         timed="infer",
     )

@@ -199,9 +199,9 @@ class Converter:
             while True:
                 root, parts, values = frames[-1]
                 for part in parts:
-                    if part.parent is not None:
-                        # `find` compresses paths: a long chain is walked once, not per use.
-                        part = find(part)
+                    parent = part.parent
+                    if parent is not None:  # most chains are one step: no call for those
+                        part = parent if parent.parent is None else find(part)
                     value = get(part)
                     if value is None:
                         ctor = part.ctor
@@ -231,7 +231,9 @@ class Converter:
                     if ctor is VAL:
                         value = _val(*values)
                     elif ctor is FUN:
-                        value = _fun(tuple(values[:-2]), values[-1], _tail(values[-2]))
+                        result = values.pop()
+                        tail = values.pop()
+                        value = _fun(tuple(values), result, None if tail is _EMPTY else tail)
                     else:
                         value = _BUILD.get(ctor, _constructed)(root, values)
                     memo[root] = value

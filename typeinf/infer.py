@@ -203,9 +203,11 @@ def infer_all(
         result = NodeTypes(_node_types(inference, complete=True))
         del inference
     if attach:
+        get = result._converted().get  # one conversion, then plain look-ups
         for current in walk(node):
-            if id(current) in result:
-                object.__setattr__(current, "inferred_type", result[id(current)])
+            value = get(id(current))
+            if value is not None:
+                object.__setattr__(current, "inferred_type", value)
     return result
 
 
@@ -263,6 +265,11 @@ class NodeTypes(Mapping[int, Inferred]):
             self._pending = None  # all converted: the cells are let go
             self._known = self._values
             del self._converter
+
+    def _converted(self) -> dict[int, Inferred]:
+        """Every value, converted now (the dict this mapping reads from then on), for `attach`."""
+        self._convert(None)
+        return self._values
 
     def __getitem__(self, key: int) -> Inferred:
         try:
