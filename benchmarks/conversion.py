@@ -5,11 +5,14 @@ values, beside the inference that solved them, on the benchmark shapes.
     python3 -m benchmarks.conversion --base REV [--rounds 3] [--sizes …] [--shapes …]
 
 Each (shape, size) runs in a fresh interpreter: it infers the program (cells, as `infer` does
-before converting), then converts the program's type (what `infer` adds), makes the mapping of
-every node's type (what `infer_all` and `check` add: `NodeTypes`, which converts a value when
-first read) and reads every value of it (what a caller that reads them all pays, once), and
-attaches every value to its node (`infer_all(attach=True)`, on the same inference), and reports
-each as a share of the inference.
+before converting), then measures, each as a share of the inference:
+- `type`: converting the program's type (what `infer` adds);
+- `list`: listing every node's type in cells (what `infer_all` and `check` add before any
+  conversion: it builds the types of builtins called directly, which inference never needs);
+- `all`: making the mapping of every node's type (`NodeTypes`, which converts a value when first
+  read);
+- `read`: reading every value of it once (what a caller that reads them all pays);
+- `attach`: `infer_all(attach=True)` on the same inference, less `list`.
 
 With `--base REV`, the git revision REV (exported with `git archive` into a temporary folder)
 and this checkout's working tree are measured alike, interleaved: each round runs one fresh
@@ -37,7 +40,7 @@ from benchmarks.shapes import SHAPES
 
 HERE = Path(__file__).resolve().parent.parent
 #: What `--base` compares, each as a share of the inference.
-FIGURES = ("type", "read", "attach")
+FIGURES = ("type", "list", "read", "attach")
 
 
 def measure(shape: str, size: int) -> dict[str, float]:
@@ -75,6 +78,7 @@ def measure(shape: str, size: int) -> dict[str, float]:
         "nodes": nodes,
         "infer": inferred - start,
         "type": converted - inferred,
+        "list": listed - converted,
         "all": mapped - listed,
         "read": read - mapped,
         "attach": attached - attaching - (listed - converted),
@@ -139,6 +143,7 @@ def main() -> None:
             ("infer s", lambda r: f"{r['infer']:.2f}"),
             ("type ms", lambda r: f"{r['type'] * 1000:.1f}"),
             ("type %", lambda r: f"{100 * r['type'] / r['infer']:.1f}"),
+            ("list %", lambda r: f"{100 * r['list'] / r['infer']:.1f}"),
             ("all ms", lambda r: f"{r['all'] * 1000:.1f}"),
             ("all %", lambda r: f"{100 * r['all'] / r['infer']:.1f}"),
             ("read s", lambda r: f"{r['read']:.2f}"),
