@@ -90,7 +90,9 @@ def compare(base: str, sizes: list[int], shapes: list[str], rounds: int) -> None
     REV and for this working tree, measured interleaved."""
     print(f"calibration: a 10-million-step Python loop takes {calibration():.2f} s now")
     with tempfile.TemporaryDirectory() as scratch:
-        archive = subprocess.run(["git", "archive", base], cwd=HERE, capture_output=True, check=True)
+        archive = subprocess.run(
+            ["git", "archive", base], cwd=HERE, capture_output=True, check=True
+        )
         subprocess.run(["tar", "-x", "-C", scratch], input=archive.stdout, check=True)
         versions = [("base", Path(scratch)), ("head", HERE)]
         print(f"{'shape':<22} {'nodes':>7}", *(f"{f + ' % base → head':>21}" for f in FIGURES))

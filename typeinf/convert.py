@@ -235,7 +235,8 @@ class Converter:
                         tail = values.pop()
                         value = _fun(tuple(values), result, None if tail is _EMPTY else tail)
                     else:
-                        value = _BUILD.get(ctor, _constructed)(root, values)
+                        build: Callable[[Cell, list[Any]], Any] = _BUILD.get(ctor, _constructed)
+                        value = build(root, values)
                     memo[root] = value
                     frames[-1][2].append(value)
         finally:

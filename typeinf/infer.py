@@ -30,7 +30,7 @@ from iterir.gcpause import gc_paused
 from iterir.traversal import child_positions, walk
 from typeinf import arguments
 from typeinf.collect import Inference
-from typeinf.convert import Converter, Cyclic, to_value
+from typeinf.convert import Converter, to_value
 from typeinf.errors import InternalError, TypeInferenceError
 from typeinf.offsets import OffsetProvider, load_offset_provider
 from typeinf.relations import Relation
@@ -253,8 +253,9 @@ class NodeTypes(Mapping[int, Inferred]):
     when first read: reading a node's type converts the types before it in pre-order too
     (once), so every value is the one converting them all in order gives (one numbering over
     the program, shared parts once) whatever order they are read in. Keys, `len` and `in`
-    convert nothing. Measured (`benchmarks/conversion.py`): `infer_all` and `check` no longer
-    convert every node's type up front (0.6–2.2× inference before); reading all costs that."""
+    convert nothing. Runs of node types convert in one walk each (`Converter.programs`).
+    Measured (`benchmarks/conversion.py`): nothing up front; reading every value once costs
+    0.3–1.0× inference (a new value for about every node), 0.6–1.8× before the runs."""
 
     def __init__(self, types: dict[int, Type], *, eager: bool = False) -> None:
         self._known: dict[int, Any] = types  # the keys: the cells' until all are converted
