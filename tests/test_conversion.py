@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 import iterir
 import typeinf
+from iterir import FunCall, Lambda, Sym, SymRef
 from tests.welltyped import well_typed_programs
 from typeinf import notation
 from typeinf.convert import Converter, Cyclic
@@ -108,3 +109,15 @@ def test_read_values_hold_no_cell() -> None:
         seen.add(id(item))
         assert not isinstance(item, Cell)
         stack.extend(gc.get_referents(item))
+
+
+def test_a_node_object_in_two_places_has_its_first_occurrence_s_type() -> None:
+    """The listing of node types is one pass unless a node object stands in several places."""
+    x = SymRef("x")
+    first = FunCall(Lambda((Sym("x"),), x), (SymRef("a"),))
+    second = FunCall(Lambda((Sym("x"),), x), (FunCall(SymRef("deref"), (SymRef("b"),)),))
+    program = Lambda((Sym("a"), Sym("b")), FunCall(SymRef("make_tuple"), (first, second)))
+    types = typeinf.infer_all(program)
+    assert types[id(x)] is types[id(first.args[0])]
+    assert types[id(x)] != types[id(second.args[0])]
+    assert next(iter(types)) == id(program) and len(types) == len(set(types))
