@@ -40,6 +40,8 @@ class Sort:
     LROW: ClassVar[Sort]
     LENGTH: ClassVar[Sort]
     SKIP: ClassVar[Sort]
+    DIM: ClassVar[Sort]
+    DIMS: ClassVar[Sort]
 
     def __init__(self, name: str, value: str) -> None:
         self.name, self.value = name, value  # `value`: how messages name it
@@ -59,6 +61,8 @@ for _name, _value in [
     ("LROW", "location row"),
     ("LENGTH", "list length"),
     ("SKIP", "skip flag"),
+    ("DIM", "dimension"),  # GTIR's (typeinf.gtir_terms)
+    ("DIMS", "dimension set"),
 ]:
     setattr(Sort, _name, Sort(_name, _value))
 

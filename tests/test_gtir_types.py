@@ -1,0 +1,374 @@
+"""GTIR's types as terms (`typeinf.gtir_terms`): printed (`gtir_notation`), read back
+(`gtir_reader`), as public values (`gtir_values`), and converted to and from GT4Py's structured
+form (`gtir_structured`), on every type of the samples and on generated ones; and every GTIR
+constructor through the core's unification, schemes, instantiation and `is_instance`."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from iterir import gtir_types as gt
+from iterir import vocabulary as voc
+from tests.strategies import names
+from tests.test_gtir_samples import SAMPLES
+from typeinf.codegen import compiled
+from typeinf.gtir_notation import pformat_gtir
+from typeinf.gtir_reader import parse_gtir_type
+from typeinf.gtir_structured import (
+    NotStructured,
+    from_gt4py,
+    to_gt4py,
+    value_from_gt4py,
+    value_to_gt4py,
+)
+from typeinf.gtir_terms import (
+    GTIR_CONSTRUCTORS,
+    DimensionSetError,
+    canonical,
+    dims,
+    scalar,
+    tuple_of,
+)
+from typeinf.gtir_values import (
+    Field,
+    Function,
+    It,
+    List,
+    OffsetAmount,
+    Tuple,
+    Var,
+    to_cell,
+    to_value,
+)
+from typeinf.instance import is_instance
+from typeinf.reader import TypeSyntaxError
+from typeinf.schemes import Scheme
+from typeinf.terms import Cell, Mismatch, Sort, find, var
+from typeinf.unify import unify
+
+IDIM, JDIM = gt.Dimension("IDim"), gt.Dimension("JDim")
+KDIM, V2E = gt.Dimension("KDim", "vertical"), gt.Dimension("V2E", "local")
+
+
+def _sample_types() -> dict[str, str]:
+    """Every distinct type GT4Py gave in the samples (but programs'): its JSON text → its str."""
+    found: dict[str, str] = {}
+
+    def walk(item: Any) -> None:
+        if isinstance(item, dict):
+            if set(item) == {"str", "json"}:
+                if item["json"]["t"] != "ProgramType":
+                    found.setdefault(json.dumps(item["json"]), item["str"])
+                return
+            for value in item.values():
+                walk(value)
+        elif isinstance(item, list):
+            for value in item:
+                walk(value)
+
+    for record in SAMPLES:
+        walk(record.get("gt4py_types"))
+    return found
+
+
+SAMPLE_TYPES = _sample_types()
+
+
+def _from_json(text: str) -> Any:
+    return to_value(from_gt4py(gt.type_from_json(json.loads(text))))
+
+
+def test_every_sample_type_converts_to_ours_and_back_equal() -> None:
+    assert len(SAMPLE_TYPES) == 153
+    for text in SAMPLE_TYPES:
+        value = _from_json(text)
+        assert gt.type_to_json(to_gt4py(to_cell(value))) == json.loads(text)
+        assert str(to_value(parse_gtir_type(str(value)))) == str(value)
+
+
+def test_sample_types_print_as_gt4py_str_but_for_the_listed_exceptions() -> None:
+    """GT4Py's str is its notation for scalars, fields, tuples and functions of them: ours is
+    the same but for `→` (GT4Py `->`) and the kind of a vertical or local dimension (`KDimᵥ`,
+    which GT4Py's str leaves out). Iterators, lists, domains and `DeferredType` GT4Py shows by
+    their repr: ours is the notation."""
+    exact, marked, by_repr = 0, 0, 0
+    for text, gt4py_str in SAMPLE_TYPES.items():
+        ours = str(_from_json(text))
+        if "Type(" in gt4py_str:  # a repr, not a notation
+            by_repr += 1
+            continue
+        if ours == gt4py_str:
+            exact += 1
+            continue
+        assert ours.replace("→", "->").replace("ᵥ", "").replace("ₗ", "") == gt4py_str
+        marked += 1
+    assert (exact, marked, by_repr) == (35, 66, 52)
+
+
+def test_ground_types_print_as_gt4py_does() -> None:
+    assert str(Field((IDIM, JDIM), "float64")) == "Field[[IDim, JDim], float64]"
+    assert str(Tuple(("int32", Field((), "bool")))) == "tuple[int32, Field[[], bool]]"
+    assert str(Function((Field((IDIM,), "int32"),), "int32")) == "(Field[[IDim], int32]) → int32"
+    assert (
+        str(Field((IDIM, KDIM), List("float64", V2E)))
+        == "Field[[IDim, KDimᵥ], List[float64, V2Eₗ]]"
+    )
+    assert str(It((IDIM,), (JDIM,), OffsetAmount("int32"))) == "It[[IDim], [JDim], Offset[int32]]"
+
+
+def test_values_match_and_compare() -> None:
+    value = to_value(parse_gtir_type("(It[D₀, [IDim], T₁], Field[D₀, T₁]) → T₁ where T₁: float"))
+    match value:
+        case Function(
+            params=(It(positions=Var(sort="dimension set") as d), Field(dims=e)), result=r
+        ):
+            assert d == e and r == Var("dtype", 1, "float")
+        case _:
+            pytest.fail(f"no match: {value!r}")
+    renamed = to_value(parse_gtir_type("(It[D₅, [IDim], T₂], Field[D₅, T₂]) → T₂ where T₂: float"))
+    assert renamed == value and hash(renamed) == hash(value)
+    other = to_value(parse_gtir_type("(It[D₀, [IDim], T₁], Field[D₂, T₁]) → T₁ where T₁: float"))
+    assert other != value and not other.alpha_eq(value)
+
+
+def test_variables_print_in_gtir_notation_on_their_own() -> None:
+    field = to_value(parse_gtir_type("Field[D₀, T₁] where T₁: float"))
+    assert isinstance(field, Field)
+    assert (str(field.dims), str(field.dtype)) == ("D₀", "T₀ where T₀: float")
+    assert str(to_value(from_gt4py(gt.DeferredType()))) == "T₀"
+
+
+# -- dimension sets ---------------------------------------------------------------------------
+def test_sets_are_in_canonical_order() -> None:
+    assert canonical([KDIM, V2E, JDIM, IDIM, JDIM]) == (IDIM, JDIM, V2E, KDIM)
+    assert dims([KDIM, IDIM]) is dims([IDIM, KDIM])  # one constant: equal sets unify
+
+
+@pytest.mark.parametrize(
+    ("members", "message"),
+    [
+        ([V2E, gt.Dimension("E2V", "local")], "one local dimension at most, not E2V and V2E"),
+        ([IDIM, gt.Dimension("IDim", "vertical")], "IDim is in the set with two kinds"),
+        ([IDIM, gt.Dimension("_StaggeredIDim")], "IDim and its staggered twin _StaggeredIDim"),
+        ([IDIM, gt.Dimension("X", "diagonal")], "dimension X has no kind of GT4Py's: 'diagonal'"),
+    ],
+)
+def test_what_makes_no_set_is_an_error(members: list[gt.Dimension], message: str) -> None:
+    with pytest.raises(DimensionSetError, match=message):
+        canonical(members)
+
+
+# -- reading ------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("Field[[KDimᵥ, IDim], float64]", r"column 7 \(a set is written in GT4Py's order: IDim"),
+        ("Field[[V2Eₗ, E2Vₗ], f64]", r"column 7 \(a set holds one local dimension at most"),
+        ("Field[D₀, D₀]", r"column 11 \(D₀ stands where a type \(T…\) stands"),
+        ("tuple[T₀, Field[T₀, T₁]]", r"column 17 \(T₀ stands where a dimension set \(D…\)"),
+        ("tuple[T₀, List[T₁, T₀]]", "T₀ stands for a type and a dimension"),
+        ("Foo[int32]", r"column 1 \(unknown type 'Foo'\)"),
+        ("Field[[IDim], float64", r"at its end \(expected '\]'\)"),
+        ("T₀ where T₀: real", "unknown family 'real'"),
+        ("tuple[" * 70 + "]" * 70, "nested more than 64 levels deep"),
+    ],
+)
+def test_reading_errors_say_what_and_where(text: str, message: str) -> None:
+    with pytest.raises(TypeSyntaxError, match=message):
+        parse_gtir_type(text)
+
+
+def test_reading_takes_gt4py_spellings() -> None:
+    read = parse_gtir_type("(Field[[IDimₕ, KDimᵥ], f64], i1) -> tuple[]")
+    assert pformat_gtir(read) == "(Field[[IDim, KDimᵥ], float64], bool) → tuple[]"
+    assert pformat_gtir(parse_gtir_type("Offset[`int32`]")) == "Offset[`int32`]"
+    assert pformat_gtir(parse_gtir_type("Offset[int32]")) == "Offset[int32]"
+    assert pformat_gtir(parse_gtir_type("tuple[*T₀]")) == "tuple[*T₀]"  # a tuple, not any type
+
+
+# -- GT4Py's structured form ---------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("Offset[IDim→JDim]", "no CartesianOffset type"),
+        ("tuple[int32, *T₀]", "a tuple not known to end"),
+        ("Field[D₀, int32]", "an unknown set of dimensions"),
+        ("NamedRange[T₀]", "an unknown dimension"),
+        ("T₀ where T₀: float", "a variable of sort dtype"),
+    ],
+)
+def test_what_gt4py_cannot_say_is_named(text: str, message: str) -> None:
+    with pytest.raises(NotStructured, match=message):
+        to_gt4py(parse_gtir_type(text))
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        (gt.ScalarType("float64", (3,)), "shape"),
+        (gt.FunctionType((), (("x", gt.ScalarType("int32")),), (), gt.VoidType()), "keyword"),
+        (gt.VoidType(), "VoidType has no GTIR term"),
+        (gt.FieldType((KDIM, IDIM), gt.ScalarType("int32")), r"canonical order \(IDim, KDim\)"),
+    ],
+)
+def test_what_we_cannot_hold_is_named(value: gt.GType, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        from_gt4py(value)
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        (Field(("IDim",), "int32"), "not a canonical dimension set: .'IDim',."),  # type: ignore[arg-type]
+        (Field((KDIM, IDIM), "int32"), "not a canonical dimension set"),
+        (List("float", V2E), "not a scalar type: 'float'"),
+        (Var("dtype", 0, "real"), "no family 'real'"),
+        (Var("dimension set", 0, "float"), "no family 'float'"),
+        (Var("size", 0), "no variable of sort 'size'"),
+        (Tuple((Var("dtype", 0), Var("dimension", 0))), "variable 0 stands for a dtype and a dim"),
+        (3, "not a GTIR type: 3"),
+    ],
+)
+def test_values_that_are_no_gtir_type_are_named(value: Any, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        to_cell(value)
+
+
+def test_types_nested_deeper_than_gt4py_json_reads_are_refused() -> None:
+    deep: gt.GType = gt.ScalarType("int32")
+    cell = scalar("int32")
+    for _ in range(gt.MAX_DEPTH + 2):
+        deep, cell = gt.TupleType((deep,)), tuple_of([cell])
+    with pytest.raises(ValueError, match="nested more than 64 levels deep"):
+        from_gt4py(deep)
+    with pytest.raises(NotStructured, match="nested more than 64 levels deep"):
+        to_gt4py(cell)
+
+
+def test_public_values_convert_to_gt4py_and_back() -> None:
+    value = It("unknown", (IDIM,), List("float64", V2E))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="not a canonical dimension set: 'unknown'"):
+        value_to_gt4py(value)
+    structured = gt.IteratorType("unknown", (IDIM,), gt.ListType(gt.ScalarType("float64"), V2E))
+    back = value_from_gt4py(structured)
+    assert str(back) == "It[D₀, [IDim], List[float64, V2Eₗ]]"
+    assert value_to_gt4py(back) == structured
+
+
+# -- properties ---------------------------------------------------------------------------------
+dimensions = st.builds(gt.Dimension, names, st.sampled_from(sorted(gt.KIND_SUFFIXES)))
+sets = st.lists(dimensions, max_size=3).filter(lambda ds: _is_set(ds)).map(canonical)
+positions = st.one_of(sets, st.just("unknown"))
+scalars = st.builds(gt.ScalarType, st.sampled_from(sorted(voc.PRIMITIVES)))
+
+
+def _is_set(ds: list[gt.Dimension]) -> bool:
+    try:
+        canonical(ds)
+    except DimensionSetError:
+        return False
+    return True
+
+
+def _compound(inner: st.SearchStrategy[gt.GType]) -> st.SearchStrategy[gt.GType]:
+    some = st.lists(inner, max_size=3).map(tuple)
+    return st.one_of(
+        st.builds(gt.FieldType, sets, inner),
+        st.builds(gt.TupleType, some),
+        st.builds(gt.ListType, inner, st.one_of(st.none(), dimensions)),
+        st.builds(gt.IteratorType, positions, sets, inner),
+        st.builds(gt.FunctionType, some, st.just(()), st.just(()), inner),
+    )
+
+
+structured = st.recursive(
+    st.one_of(
+        scalars,
+        st.builds(gt.DomainType, positions),
+        st.builds(gt.NamedRangeType, dimensions),
+        st.builds(gt.DimensionType, dimensions),
+        st.builds(gt.OffsetLiteralType, st.one_of(dimensions, scalars)),
+        st.just(gt.DeferredType()),
+    ),
+    _compound,
+    max_leaves=8,
+)
+
+
+@given(structured)
+def test_structured_to_ours_and_back_is_equal(value: gt.GType) -> None:
+    assert to_gt4py(to_cell(to_value(from_gt4py(value)))) == value
+
+
+@given(structured)
+def test_printed_types_read_back_equal(value: gt.GType) -> None:
+    ours = to_value(from_gt4py(value))
+    text = str(ours)
+    assert to_value(parse_gtir_type(text)) == ours
+    assert str(to_value(parse_gtir_type(text))) == text
+
+
+@given(structured, st.data())
+def test_variables_shared_and_restricted_read_back(value: gt.GType, data: st.DataObject) -> None:
+    """A type with its unknowns tied together (one `T₀` and one `D₁` throughout, `T₀` a float)
+    and a tuple's rest prints and reads back alike."""
+    cell = from_gt4py(value)
+    shared_type, shared_set = var(Sort.DTYPE, frozenset({"float32", "float64"})), var(Sort.DIMS)
+    _tie(cell, shared_type, shared_set)
+    tail = Tuple((to_value(cell),), Var("dtype row", 9)) if data.draw(st.booleans()) else None
+    ours = to_value(cell) if tail is None else to_value(to_cell(tail))
+    assert to_value(parse_gtir_type(str(ours))) == ours
+
+
+def _tie(cell: Cell, shared_type: Cell, shared_set: Cell) -> None:
+    stack, seen = [cell], set()
+    while stack:
+        root = find(stack.pop())
+        if id(root) in seen:
+            continue
+        seen.add(id(root))
+        if root.ctor is None:
+            assert not unify(root, shared_set if root.sort is Sort.DIMS else shared_type)
+        stack.extend(root.args)
+
+
+# -- the core's machinery on GTIR's constructors ------------------------------------------------
+EVERY_CONSTRUCTOR = (
+    "(It[D₀, [IDim], T₁], List[T₁, V2Eₗ], List[T₁], tuple[int32, T₁], Field[D₀, T₂], Domain[D₃],"
+    " NamedRange[T₄], Dimension[T₄], Offset[T₅→IDim], Offset[V2E], Offset[int32], tuple[T₁, *T₆])"
+    " → T₁ where T₁: float"
+)
+INSTANCE = (
+    "(It[[KDimᵥ], [IDim], float32], List[float32, V2Eₗ], List[float32], tuple[int32, float32],"
+    " Field[[KDimᵥ], bool], Domain[[]], NamedRange[JDim], Dimension[JDim], Offset[IDim→IDim],"
+    " Offset[V2E], Offset[int32], tuple[float32, bool]) → float32"
+)
+
+
+def test_every_gtir_constructor_unifies_instantiates_and_matches() -> None:
+    general = parse_gtir_type(EVERY_CONSTRUCTOR)
+    found = set()
+    stack = [general]
+    while stack:
+        root = find(stack.pop())
+        found.add(root.ctor)
+        stack.extend(root.args)
+    assert set(GTIR_CONSTRUCTORS.values()) <= found
+    scheme = Scheme(general)
+    copy = scheme.instantiate()
+    assert not unify(copy, scheme.instantiate())
+    assert pformat_gtir(copy) == pformat_gtir(compiled(scheme)()) == EVERY_CONSTRUCTOR
+    ground = parse_gtir_type(INSTANCE)
+    assert is_instance(scheme.instantiate(), ground) and not is_instance(ground, general)
+    used = scheme.instantiate()
+    assert not unify(used, ground)
+    assert pformat_gtir(used) == INSTANCE
+    with pytest.raises(Mismatch):  # positions [KDim] and the field's [IDim] are one set, D₀
+        unify(
+            scheme.instantiate(), parse_gtir_type(INSTANCE.replace("Field[[KDimᵥ]", "Field[[IDim]"))
+        )

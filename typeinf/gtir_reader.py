@@ -1,0 +1,284 @@
+"""Reading GTIR types written in the notation of docs/gtir.md back into cells (what
+`typeinf.gtir_notation` prints reads back to the same text).
+
+    start := type ["where" VAR ":" FAMILY ("," VAR ":" FAMILY)*]
+    type  := "(" [items] ")" "→" type | VAR | SCALAR | "tuple" "[" [items] "]"
+           | "Field" "[" dims "," type "]" | "List" "[" type ["," dim] "]"
+           | "It" "[" dims "," dims "," type "]" | "Domain" "[" dims "]"
+           | "NamedRange" "[" dim "]" | "Dimension" "[" dim "]"
+           | "Offset" "[" (SCALAR | dim ["→" dim]) "]"
+    items := item ("," item)*      item := type | "*" VAR   (the unknown rest, last)
+    dims  := VAR | "[" [dim ("," dim)*] "]"
+    dim   := NAME [KIND] | QUOTED [KIND] | VAR
+
+A variable's place gives its sort (a dimension set is written `D₀`, anything else `T₀`; one
+number is one variable). `->` reads as `→`; a scalar may be abbreviated as GT4Py's text writes it
+(`f64`, `i1`); a dimension's kind is `ₕ`, `ᵥ` or `ₗ` after its name, horizontal when there is
+none. A set of dimensions must be written in GT4Py's canonical order (horizontal < local <
+vertical, then by name): a set written otherwise is an error, not silently reordered. Types
+nest at most `iterir.gtir_types.MAX_DEPTH` levels (GT4Py's nest a few). A `where` clause's
+families read back; its relations (`D₂ = D₀ ∪ D₁`) do not: inference makes them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from typing import NamedTuple
+
+from iterir.gtir_types import ABBREVIATED, MAX_DEPTH, SUFFIX_KINDS, Dimension
+from iterir.vocabulary import PRIMITIVES
+from typeinf.constructors import D_EMPTY, DTUPLE, row
+from typeinf.gtir_terms import (
+    CARTESIAN_OFFSET,
+    DIMENSION,
+    DOMAIN,
+    FUNCTION,
+    NAMED_RANGE,
+    NO_DIM,
+    OFFSET,
+    DimensionSetError,
+    canonical,
+    dim,
+    dims,
+    field,
+    iterator,
+    list_of,
+    offset_amount,
+    scalar,
+)
+from typeinf.reader import TypeSyntaxError
+from typeinf.terms import FAMILIES, Cell, Sort, find, make, sort_meet, var
+
+_TOKEN = re.compile(
+    r"""[ \t\r\n]*(?:
+      (?P<VAR>[TD](?:[₀-₉]+|[0-9]+)(?![A-Za-z0-9_]))
+    | (?P<NAME>[A-Za-z_][A-Za-z0-9_]*[ₕᵥₗ]?)
+    | (?P<QUOTED>`(?:[^`\\]|\\.)*`[ₕᵥₗ]?)
+    | (?P<MARK>→|->|[\[\](),*:])
+    | (?P<EOF>\Z)
+    | (?P<BAD>.))""",
+    re.VERBOSE | re.DOTALL,
+)
+_SUBSCRIPTS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
+
+
+#: How a message names what a variable stands for.
+_SORT_WORDS = {Sort.DTYPE: "type", Sort.DROW: "tuple's rest", Sort.DIM: "dimension"}
+
+
+class _Token(NamedTuple):
+    kind: str  # VAR, NAME, QUOTED, EOF, BAD, or the mark itself
+    text: str
+    start: int
+
+
+def parse_gtir_type(text: str) -> Cell:
+    """The cell of a GTIR type written in the notation; TypeSyntaxError says what and where."""
+    return _Reader(text).start()
+
+
+class _Reader:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.tokens = [_tokenize(match) for match in _TOKEN.finditer(text)]
+        self.at = 0
+        self.variables: dict[int, Cell] = {}
+
+    # -- tokens -----------------------------------------------------------------------------------
+    def peek(self) -> _Token:
+        return self.tokens[self.at]
+
+    def take(self) -> _Token:
+        token = self.tokens[self.at]
+        if token.kind != "EOF":
+            self.at += 1
+        return token
+
+    def expect(self, kind: str) -> _Token:
+        token = self.take()
+        if token.kind != kind:
+            raise self.error(token, f"expected {kind!r}")
+        return token
+
+    def error(self, token: _Token, what: str) -> TypeSyntaxError:
+        where = (
+            "at its end"
+            if token.kind == "EOF"
+            else f"at column {token.start - self.text.rfind(chr(10), 0, token.start)}"
+        )
+        return TypeSyntaxError(f"not a GTIR type {where} ({what}): {self.text!r}")
+
+    # -- the grammar ------------------------------------------------------------------------------
+    def start(self) -> Cell:
+        type_ = self.type(0)
+        token = self.take()
+        if token.kind == "NAME" and token.text == "where":
+            self.families()
+            token = self.take()
+        if token.kind != "EOF":
+            raise self.error(token, "expected the end")
+        return type_
+
+    def families(self) -> None:
+        while True:
+            token = self.expect("VAR")
+            self.expect(":")
+            name = self.expect("NAME")
+            if name.text not in FAMILIES:
+                known = ", ".join(sorted(FAMILIES))
+                raise self.error(name, f"unknown family {name.text!r}; expected one of: {known}")
+            find(self.variable(token, Sort.DTYPE)).family = FAMILIES[name.text]
+            if self.peek().kind != ",":
+                return
+            self.take()
+
+    def type(self, depth: int) -> Cell:
+        if depth > MAX_DEPTH:
+            raise self.error(self.peek(), f"a type nested more than {MAX_DEPTH} levels deep")
+        token = self.take()
+        if token.kind == "(":
+            params = self.items(")", depth)
+            self.expect(")")
+            self.expect("→")
+            return make(FUNCTION, params, self.type(depth + 1))
+        if token.kind == "VAR":
+            return self.variable(token, Sort.DTYPE)
+        if token.kind != "NAME":
+            raise self.error(token, "expected a type")
+        name = token.text
+        if name in PRIMITIVES or name in ABBREVIATED:
+            return scalar(ABBREVIATED.get(name, name))
+        if self.peek().kind != "[" or name not in _APPLIED:
+            raise self.error(token, f"unknown type {name!r}")
+        self.take()
+        cell = _APPLIED[name](self, depth + 1)
+        self.expect("]")
+        return cell
+
+    def items(self, close: str, depth: int) -> Cell:
+        """`a, b, *T₁` up to `close` (not taken) as a dtype row."""
+        items: list[Cell] = []
+        tail = D_EMPTY
+        while self.peek().kind != close:
+            if items:
+                self.expect(",")
+            if self.peek().kind == "*":
+                self.take()
+                tail = self.variable(self.expect("VAR"), Sort.DROW)
+                break
+            items.append(self.type(depth + 1))
+        return row(DTUPLE, items, tail)
+
+    def tuple(self, depth: int) -> Cell:
+        return self.items("]", depth)
+
+    def dims(self) -> Cell:
+        token = self.take()
+        if token.kind == "VAR":
+            return self.variable(token, Sort.DIMS)
+        if token.kind != "[":
+            raise self.error(token, "expected a dimension set: `[…]` or `D₀`")
+        written: list[Dimension] = []
+        while self.peek().kind != "]":
+            if written:
+                self.expect(",")
+            written.append(self.dimension(self.take()))
+        self.expect("]")
+        try:
+            ordered = canonical(written)
+        except DimensionSetError as error:
+            raise self.error(token, str(error)) from None
+        if ordered != tuple(written):
+            order = ", ".join(d.value for d in ordered)
+            raise self.error(token, f"a set is written in GT4Py's order: {order}")
+        return dims(ordered)
+
+    def dim(self) -> Cell:
+        token = self.take()
+        if token.kind == "VAR":
+            return self.variable(token, Sort.DIM)
+        return dim(self.dimension(token))
+
+    def dimension(self, token: _Token) -> Dimension:
+        if token.kind not in ("NAME", "QUOTED"):
+            raise self.error(token, "expected a dimension")
+        text, kind = token.text, "horizontal"
+        if text[-1] in SUFFIX_KINDS:
+            text, kind = text[:-1], SUFFIX_KINDS[text[-1]]
+        if token.kind == "QUOTED":
+            try:
+                text = json.loads('"' + text[1:-1] + '"')
+            except json.JSONDecodeError:
+                raise self.error(token, "a malformed quoted name") from None
+        return Dimension(text, kind)
+
+    def variable(self, token: _Token, sort: Sort) -> Cell:
+        letter, number = token.text[0], int(token.text[1:].translate(_SUBSCRIPTS))
+        if (letter == "D") != (sort is Sort.DIMS):
+            wanted = "a dimension set (D…)" if sort is Sort.DIMS else f"a {_SORT_WORDS[sort]} (T…)"
+            raise self.error(token, f"{token.text} stands where {wanted} stands")
+        cell = self.variables.get(number)
+        if cell is None:
+            cell = self.variables[number] = var(sort)
+            return cell
+        root = find(cell)
+        meet = sort_meet(root.sort, sort)
+        if meet is None:
+            known, wanted = _SORT_WORDS[root.sort], _SORT_WORDS[sort]
+            raise self.error(token, f"{token.text} stands for a {known} and a {wanted}")
+        root.sort = meet
+        return cell
+
+    # -- `Name[…]` ----------------------------------------------------------------------------------
+    def field(self, depth: int) -> Cell:
+        dimensions = self.dims()
+        self.expect(",")
+        return field(dimensions, self.type(depth))
+
+    def list(self, depth: int) -> Cell:
+        element = self.type(depth)
+        if self.peek().kind != ",":
+            return list_of(element, NO_DIM)
+        self.take()
+        return list_of(element, self.dim())
+
+    def iterator(self, depth: int) -> Cell:
+        positions = self.dims()
+        self.expect(",")
+        defined = self.dims()
+        self.expect(",")
+        return iterator(positions, defined, self.type(depth))
+
+    def offset(self, depth: int) -> Cell:
+        token = self.peek()
+        if token.kind == "NAME" and (token.text in PRIMITIVES or token.text in ABBREVIATED):
+            self.take()
+            return offset_amount(ABBREVIATED.get(token.text, token.text))
+        tag = self.dim()
+        if self.peek().kind != "→":
+            return make(OFFSET, tag)
+        self.take()
+        return make(CARTESIAN_OFFSET, tag, self.dim())
+
+
+def _tokenize(match: re.Match[str]) -> _Token:
+    kind = match.lastgroup
+    assert kind is not None  # EOF and BAD match anywhere
+    text = match.group(kind)
+    if kind == "MARK":
+        return _Token("→" if text == "->" else text, text, match.start(kind))
+    return _Token(kind, text, match.start(kind))
+
+
+_APPLIED: dict[str, Callable[[_Reader, int], Cell]] = {
+    "tuple": _Reader.tuple,
+    "Field": _Reader.field,
+    "List": _Reader.list,
+    "It": _Reader.iterator,
+    "Domain": lambda reader, depth: make(DOMAIN, reader.dims()),
+    "NamedRange": lambda reader, depth: make(NAMED_RANGE, reader.dim()),
+    "Dimension": lambda reader, depth: make(DIMENSION, reader.dim()),
+    "Offset": _Reader.offset,
+}
