@@ -18,7 +18,7 @@ from tests.test_gtir_properties import dimensions, scalar_kinds
 from tests.test_gtir_samples import SAMPLES
 from typeinf import convert
 from typeinf.codegen import compiled
-from typeinf.gtir_notation import pformat_gtir
+from typeinf.gtir_notation import pformat_gtir, pformat_gtir_all
 from typeinf.gtir_reader import parse_gtir_type
 from typeinf.gtir_structured import (
     NotStructured,
@@ -246,6 +246,13 @@ def test_a_type_that_contains_itself_has_no_value() -> None:
     element.parent = list_of(element)
     with pytest.raises(convert.Cyclic, match="contains itself"):
         to_value(element)
+
+
+def test_types_printed_together_share_their_variables_numbers() -> None:
+    field = parse_gtir_type("Field[D₀, T₁] where T₁: float")
+    element = field.args[1]
+    assert pformat_gtir_all([field, element]) == ["Field[D₀, T₁]", "T₁"]
+    assert pformat_gtir_all([element, field]) == ["T₀", "Field[D₁, T₀]"]
 
 
 def test_reading_takes_gt4py_spellings() -> None:

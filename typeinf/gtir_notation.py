@@ -153,3 +153,11 @@ def pformat_gtir(type_: Type) -> str:
     check_printable([type_])
     printer = GtirPrinter([type_])
     return printer.format(type_) + printer.where()
+
+
+def pformat_gtir_all(types: list[Type]) -> list[str]:
+    """Several GTIR types numbered together (a variable one number in all), as a message that
+    shows an expected and a found type needs; no `where` clauses."""
+    check_printable(types)
+    printer = GtirPrinter(types)
+    return [printer.format(t) for t in types]

@@ -24,7 +24,7 @@ from iterir.vocabulary import PRIMITIVES
 from typeinf import gtir_terms as g
 from typeinf import types
 from typeinf.constructors import D_EMPTY, DEMPTY, DTUPLE, PRIM, row, row_items
-from typeinf.convert import Cyclic
+from typeinf.convert import Cyclic as Cyclic  # re-exported: `to_value` raises it
 from typeinf.gtir_notation import GtirPrinter, pformat_gtir
 from typeinf.gtir_terms import canonical, dim, dims, offset_amount, scalar
 from typeinf.terms import FAMILIES, FAMILY_NAMES, Cell, Sort, find, make, var
