@@ -44,6 +44,8 @@ def dimension_text(dimension: Dimension) -> str:
 
 
 def dims_text(dimensions: tuple[Dimension, ...]) -> str:
+    """`[IDim, KDimᵥ]`: a ground set as GT4Py's `str()` writes a field's dimensions (with the
+    kinds it drops), so that a field prints as GT4Py's does."""
     return "[" + ", ".join(map(dimension_text, dimensions)) + "]"
 
 
@@ -154,7 +156,8 @@ def pformat_gtir(type_: Type) -> str:
 
 
 def pformat_gtir_all(types: list[Type]) -> list[str]:
-    """Several GTIR types numbered together; no `where` clauses."""
+    """Several GTIR types numbered together (a variable one number in all), as a message that
+    shows an expected and a found type needs; no `where` clauses."""
     check_printable(types)
     printer = GtirPrinter(types)
     return [printer.format(t) for t in types]

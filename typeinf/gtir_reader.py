@@ -48,8 +48,8 @@ from typeinf.gtir_terms import (
     offset_amount,
     scalar,
 )
-from typeinf.reader import TypeSyntaxError
-from typeinf.terms import FAMILIES, Cell, Sort, find, make, sort_meet, var
+from typeinf.reader import TypeSyntaxError, _Builder, _echo, _number
+from typeinf.terms import Cell, Sort, find, make
 
 _TOKEN = re.compile(
     r"""[ \t\r\n]*(?:
@@ -61,11 +61,14 @@ _TOKEN = re.compile(
     | (?P<BAD>.))""",
     re.VERBOSE | re.DOTALL,
 )
-_SUBSCRIPTS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
-
 
 #: How a message names what a variable stands for.
-_SORT_WORDS = {Sort.DTYPE: "type", Sort.DROW: "tuple's rest", Sort.DIM: "dimension"}
+_SORT_WORDS = {
+    Sort.DTYPE: "type",
+    Sort.DROW: "tuple's rest",
+    Sort.DIM: "dimension",
+    Sort.DIMS: "dimension set",
+}
 
 
 class _Token(NamedTuple):
@@ -84,7 +87,8 @@ class _Reader:
         self.text = text
         self.tokens = [_tokenize(match) for match in _TOKEN.finditer(text)]
         self.at = 0
-        self.variables: dict[int, Cell] = {}
+        #: The fencil reader's variables and families (one number, one variable, sorts met).
+        self.builder = _Builder(located=False)
 
     # -- tokens -----------------------------------------------------------------------------------
     def peek(self) -> _Token:
@@ -108,7 +112,7 @@ class _Reader:
             if token.kind == "EOF"
             else f"at column {token.start - self.text.rfind(chr(10), 0, token.start)}"
         )
-        return TypeSyntaxError(f"not a GTIR type {where} ({what}): {self.text!r}")
+        return TypeSyntaxError(f"not a GTIR type {where} ({what}): {_echo(self.text, token.start)}")
 
     # -- the grammar ------------------------------------------------------------------------------
     def start(self) -> Cell:
@@ -122,14 +126,26 @@ class _Reader:
         return type_
 
     def families(self) -> None:
+        """`T₀: float, …`: each a variable of the type (a family of none would be lost), a
+        type's (a tuple's rest has none), restricted once (a second would override the first)."""
         while True:
             token = self.expect("VAR")
             self.expect(":")
             name = self.expect("NAME")
-            if name.text not in FAMILIES:
-                known = ", ".join(sorted(FAMILIES))
-                raise self.error(name, f"unknown family {name.text!r}; expected one of: {known}")
-            find(self.variable(token, Sort.DTYPE)).family = FAMILIES[name.text]
+            known = self.builder.variables.get(self.number(token))
+            if known is None:
+                raise self.error(token, f"{token.text} is not in the type")
+            root = find(known)
+            if root.sort is not Sort.DTYPE:
+                raise self.error(
+                    token, f"{token.text} is a {_SORT_WORDS[root.sort]}, which has no family"
+                )
+            if root.family is not None:
+                raise self.error(token, f"{token.text} has a family already")
+            try:
+                self.builder.restrict([(token.text, name.text)])
+            except TypeSyntaxError as error:
+                raise self.error(name, str(error)) from None
             if self.peek().kind != ",":
                 return
             self.take()
@@ -139,7 +155,7 @@ class _Reader:
             raise self.error(self.peek(), f"a type nested more than {MAX_DEPTH} levels deep")
         token = self.take()
         if token.kind == "(":
-            params = self.items(")", depth)
+            params = self.items(")", depth + 1)
             self.expect(")")
             self.expect("→")
             return make(FUNCTION, params, self.type(depth + 1))
@@ -158,7 +174,7 @@ class _Reader:
         return cell
 
     def items(self, close: str, depth: int) -> Cell:
-        """`a, b, *T₁` up to `close` (not taken) as a dtype row."""
+        """`a, b, *T₁` up to `close` (not taken) as a dtype row, its items `depth` deep."""
         items: list[Cell] = []
         tail = D_EMPTY
         while self.peek().kind != close:
@@ -168,7 +184,7 @@ class _Reader:
                 self.take()
                 tail = self.variable(self.expect("VAR"), Sort.DROW)
                 break
-            items.append(self.type(depth + 1))
+            items.append(self.type(depth))
         return row(DTUPLE, items, tail)
 
     def tuple(self, depth: int) -> Cell:
@@ -184,7 +200,10 @@ class _Reader:
         while self.peek().kind != "]":
             if written:
                 self.expect(",")
-            written.append(self.dimension(self.take()))
+            name = self.take()
+            written.append(self.dimension(name))
+            if written[-1] in written[:-1]:
+                raise self.error(name, f"{name.text} is written twice in the set")
         self.expect("]")
         try:
             ordered = canonical(written)
@@ -215,21 +234,20 @@ class _Reader:
         return Dimension(text, kind)
 
     def variable(self, token: _Token, sort: Sort) -> Cell:
-        letter, number = token.text[0], int(token.text[1:].translate(_SUBSCRIPTS))
-        if (letter == "D") != (sort is Sort.DIMS):
+        """The variable `token` names, its letter saying its sort (`D` a set, `T` any other)."""
+        if (token.text[0] == "D") != (sort is Sort.DIMS):
             wanted = "a dimension set (D…)" if sort is Sort.DIMS else f"a {_SORT_WORDS[sort]} (T…)"
             raise self.error(token, f"{token.text} stands where {wanted} stands")
-        cell = self.variables.get(number)
-        if cell is None:
-            cell = self.variables[number] = var(sort)
-            return cell
-        root = find(cell)
-        meet = sort_meet(root.sort, sort)
-        if meet is None:
-            known, wanted = _SORT_WORDS[root.sort], _SORT_WORDS[sort]
-            raise self.error(token, f"{token.text} stands for a {known} and a {wanted}")
-        root.sort = meet
-        return cell
+        try:
+            return self.builder.variable(token.text, sort)
+        except TypeSyntaxError as error:
+            raise self.error(token, str(error)) from None
+
+    def number(self, token: _Token) -> int:
+        try:
+            return _number(token.text)
+        except TypeSyntaxError as error:
+            raise self.error(token, str(error)) from None
 
     # -- `Name[…]` ----------------------------------------------------------------------------------
     def field(self, depth: int) -> Cell:

@@ -2,12 +2,14 @@
 `{"t": "FieldType", …}`) to GTIR's cells and back (`gtir_values` turns cells into values).
 
 What GT4Py leaves open becomes a variable: `DeferredType` a fresh type variable, `"unknown"`
-positions or domain dimensions a fresh dimension-set variable; back, those variables are
-`DeferredType` and `"unknown"` again, so that every type GT4Py gives converts there and back
-equal. A variable GT4Py has no form for (a field's dimensions, a dimension, a tuple's unknown
-rest, a dtype family) is `NotStructured`, and so are our types GT4Py's JSON has no class for
-(`Offset[IDim→IDim]`); GT4Py's forms we have no term for (a scalar's `shape`, a function's
-keyword parameters, `VoidType`) are a ValueError saying so.
+positions (or domain dimensions, which iterir's JSON reads) a fresh dimension-set variable;
+back, a type variable is `DeferredType` and an iterator's unknown positions `"unknown"` again,
+so that every type GT4Py gives converts there and back equal. A variable GT4Py has no form for
+(a field's or a domain's dimensions, as GT4Py 1.2.3 refuses `DomainType("unknown")`; a
+dimension, a tuple's unknown rest, a dtype family) is `NotStructured` at its path in GT4Py's
+fields, and so are our types GT4Py's JSON has no class for (`Offset[IDim→IDim]`); GT4Py's forms
+we have no term for (a scalar's `shape`, a function's keyword parameters, `VoidType`) are a
+ValueError saying so.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from typeinf.gtir_terms import (
     tuple_of,
 )
 from typeinf.gtir_values import GtirValue, to_cell, to_value
-from typeinf.terms import Cell, Sort, find, make, var
+from typeinf.terms import FAMILY_NAMES, Cell, Sort, find, make, var
 
 
 class NotStructured(ValueError):
@@ -96,68 +98,87 @@ def _dims(value: gt.Dims) -> Cell:
     return dims(value)
 
 
-def to_gt4py(cell: Cell, depth: int = 0) -> gt.GType:
-    """GT4Py's structured form of a GTIR type; NotStructured names the part it cannot say (or
-    that it nests more than `gt.MAX_DEPTH` levels, more than GT4Py's JSON reads back)."""
+def to_gt4py(cell: Cell, depth: int = 0, path: str = "$") -> gt.GType:
+    """GT4Py's structured form of a GTIR type; NotStructured names the part it cannot say by
+    its path in GT4Py's fields (`$.pos_only_args[1].dims`), so that a large type's message
+    points at it (or says that it nests more than `gt.MAX_DEPTH` levels, more than GT4Py's JSON
+    reads back)."""
     if depth > gt.MAX_DEPTH:
-        raise NotStructured(f"a type nested more than {gt.MAX_DEPTH} levels deep")
+        raise NotStructured(f"{path}: a type nested more than {gt.MAX_DEPTH} levels deep")
     inner = depth + 1
     root = find(cell)
     ctor = root.ctor
     if ctor is None:
-        if root.sort is not Sort.DTYPE or root.family is not None:
-            raise NotStructured(f"GT4Py has no form for a variable of sort {root.sort.value}")
+        if root.sort is Sort.DROW:  # `tuple[*T₀]`: a tuple of which nothing is known
+            _items(root, path)
+        if root.family is not None:
+            family = FAMILY_NAMES[root.family]
+            raise NotStructured(f"{path}: GT4Py has no form for a type of the family {family}")
+        if root.sort is not Sort.DTYPE:
+            raise NotStructured(
+                f"{path}: GT4Py has no form for a variable of sort {root.sort.value}"
+            )
         return gt.DeferredType()
     if ctor is PRIM:
         return gt.ScalarType(str(root.label))
     if ctor is DTUPLE or ctor is DEMPTY:
-        return gt.TupleType(tuple(to_gt4py(c, inner) for c in _items(root)))
+        items = _items(root, path)
+        return gt.TupleType(
+            tuple(to_gt4py(c, inner, f"{path}.types[{i}]") for i, c in enumerate(items))
+        )
     if ctor is g.FIELD:
-        return gt.FieldType(_ground_set(root.args[0]), to_gt4py(root.args[1], inner))
+        dimensions = _ground_set(root.args[0], f"{path}.dims")
+        return gt.FieldType(dimensions, to_gt4py(root.args[1], inner, f"{path}.dtype"))
     if ctor is g.LIST:
         local = find(root.args[1])
-        offset = None if local is g.NO_DIM else _dimension(local)
-        return gt.ListType(to_gt4py(root.args[0], inner), offset)
+        offset = None if local is g.NO_DIM else _dimension(local, f"{path}.offset_type")
+        return gt.ListType(to_gt4py(root.args[0], inner, f"{path}.element_type"), offset)
     if ctor is g.ITERATOR:
         positions, defined, element = root.args
-        return gt.IteratorType(_set(positions), _ground_set(defined), to_gt4py(element, inner))
-    if ctor is g.DOMAIN:
-        return gt.DomainType(_set(root.args[0]))
+        return gt.IteratorType(
+            "unknown"
+            if find(positions).ctor is None
+            else _ground_set(positions, f"{path}.position_dims"),
+            _ground_set(defined, f"{path}.defined_dims"),
+            to_gt4py(element, inner, f"{path}.element_type"),
+        )
+    if ctor is g.DOMAIN:  # GT4Py 1.2.3 refuses `DomainType("unknown")`: only a ground set
+        return gt.DomainType(_ground_set(root.args[0], f"{path}.dims"))
     if ctor is g.NAMED_RANGE:
-        return gt.NamedRangeType(_dimension(root.args[0]))
+        return gt.NamedRangeType(_dimension(root.args[0], f"{path}.dim"))
     if ctor is g.DIMENSION:
-        return gt.DimensionType(_dimension(root.args[0]))
+        return gt.DimensionType(_dimension(root.args[0], f"{path}.dim"))
     if ctor is g.OFFSET:
-        return gt.OffsetLiteralType(_dimension(root.args[0]))
+        return gt.OffsetLiteralType(_dimension(root.args[0], f"{path}.value"))
     if ctor is g.OFFSET_AMOUNT:
         return gt.OffsetLiteralType(gt.ScalarType(str(root.label)))
     if ctor is g.FUNCTION:
-        params = tuple(to_gt4py(c, inner) for c in _items(root.args[0]))
-        return gt.FunctionType(params, (), (), to_gt4py(root.args[1], inner))
-    raise NotStructured(f"GT4Py's structured form has no {ctor.name} type")
+        params = _items(root.args[0], f"{path}.pos_only_args")
+        return gt.FunctionType(
+            tuple(to_gt4py(c, inner, f"{path}.pos_only_args[{i}]") for i, c in enumerate(params)),
+            (),
+            (),
+            to_gt4py(root.args[1], inner, f"{path}.returns"),
+        )
+    raise NotStructured(f"{path}: GT4Py's structured form has no {ctor.name} type")
 
 
-def _items(row: Cell) -> list[Cell]:
+def _items(row: Cell, path: str) -> list[Cell]:
     items, tail = row_items(row)
     if tail.ctor is not DEMPTY:
-        raise NotStructured("GT4Py has no form for a tuple not known to end")
+        raise NotStructured(f"{path}: GT4Py has no form for a tuple not known to end")
     return items
 
 
-def _set(cell: Cell) -> gt.Dims:
-    """A set where GT4Py may say `"unknown"` (an iterator's positions, a domain's)."""
-    return "unknown" if find(cell).ctor is None else _ground_set(cell)
-
-
-def _ground_set(cell: Cell) -> tuple[gt.Dimension, ...]:
+def _ground_set(cell: Cell, path: str) -> tuple[gt.Dimension, ...]:
     root = find(cell)
     if root.ctor is not g.DIMS:
-        raise NotStructured("GT4Py has no form for an unknown set of dimensions here")
+        raise NotStructured(f"{path}: GT4Py has no form for an unknown set of dimensions here")
     return root.label  # type: ignore[return-value]  # a canonical tuple of dimensions
 
 
-def _dimension(cell: Cell) -> gt.Dimension:
+def _dimension(cell: Cell, path: str) -> gt.Dimension:
     root = find(cell)
     if root.ctor is not g.DIM or root.label is None:
-        raise NotStructured("GT4Py has no form for an unknown dimension")
+        raise NotStructured(f"{path}: GT4Py has no form for an unknown dimension")
     return root.label  # type: ignore[return-value]  # a labelled dimension

@@ -123,32 +123,46 @@ def dims(dimensions: Iterable[Dimension]) -> Cell:
 
 
 def scalar(kind: str) -> Cell:
-    """A scalar type (`float64`): the fencil's primitive constant."""
-    return prim(kind)
+    """A scalar type (`float64`): the fencil's primitive constant. Its kind is checked here, as
+    every way in (GT4Py's structured form, the values, the reader) comes through: a kind GT4Py
+    has not (`float128`) would print and unify as a scalar no program can have."""
+    return prim(_kind(kind))
 
 
 def field(dimensions: Cell, dtype: Cell) -> Cell:
+    """`Field[dims, dtype]` (`dimensions` a set: `dims(…)` or a variable of `Sort.DIMS`)."""
     return make(FIELD, dimensions, dtype)
 
 
 def tuple_of(items: list[Cell]) -> Cell:
+    """`tuple[A, B]` as the fencil's dtype row, so that rows' unification serves GTIR's tuples."""
     return row(DTUPLE, items, D_EMPTY)
 
 
 def list_of(dtype: Cell, local: Cell = NO_DIM) -> Cell:
+    """`List[dtype, local]`; `NO_DIM` (a `make_const_list`'s list) rather than a variable, so
+    that such a list never unifies with one over a neighbourhood."""
     return make(LIST, dtype, local)
 
 
 def iterator(positions: Cell, defined: Cell, element: Cell) -> Cell:
+    """`It[positions, defined, element]`: where it stands and where it may be dereferenced are
+    two sets, as `deref` needs one to be in the other (a relation, `typeinf.gtir_relations`)."""
     return make(ITERATOR, positions, defined, element)
 
 
 def offset_amount(kind: str) -> Cell:
     """`Offset[int32]`: the type of an integer offset literal."""
+    return constant(OFFSET_AMOUNT, _kind(kind))
+
+
+def _kind(kind: str) -> str:
     if kind not in PRIMITIVES:
         raise ValueError(f"unknown scalar kind {kind!r}")
-    return constant(OFFSET_AMOUNT, kind)
+    return kind
 
 
 def function(params: list[Cell], result: Cell) -> Cell:
+    """`(A, B) → C`: the parameters a dtype row, as a tuple's, so that a function of a tuple's
+    rest (`(A, *T₁) → C`) is one of any arity."""
     return make(FUNCTION, tuple_of(params), result)

@@ -24,10 +24,11 @@ from iterir.vocabulary import PRIMITIVES
 from typeinf import gtir_terms as g
 from typeinf import types
 from typeinf.constructors import D_EMPTY, DEMPTY, DTUPLE, PRIM, row, row_items
+from typeinf.convert import Cyclic as Cyclic  # re-exported: `to_value` raises it
 from typeinf.gtir_notation import GtirPrinter, pformat_gtir
 from typeinf.gtir_terms import canonical, dim, dims, offset_amount, scalar
 from typeinf.terms import FAMILIES, FAMILY_NAMES, Cell, Sort, find, make, var
-from typeinf.types import Type, _value
+from typeinf.types import Type, value_class
 
 
 class GtirType(Type):
@@ -41,12 +42,12 @@ class GtirType(Type):
         return pformat_gtir(to_cell(self))
 
 
-@_value
+@value_class
 class Var(types.Var, GtirType):
     """A variable of a GTIR type: `typeinf.types.Var`'s fields, printed `T₀` or `D₀`."""
 
 
-@_value
+@value_class
 class Field(GtirType):
     """`Field[[IDim, KDimᵥ], float64]`: a set of dimensions (a tuple, or a `Var`) and a dtype."""
 
@@ -54,7 +55,7 @@ class Field(GtirType):
     dtype: Any
 
 
-@_value
+@value_class
 class Tuple(GtirType):
     """`tuple[A, B]`; `tail` the unknown rest of a tuple not known to end (`tuple[A, *T₁]`)."""
 
@@ -62,7 +63,7 @@ class Tuple(GtirType):
     tail: Var | None = None
 
 
-@_value
+@value_class
 class List(GtirType):
     """`List[float64, V2Eₗ]`: element type and local dimension (`None`: `List[float64]`)."""
 
@@ -70,7 +71,7 @@ class List(GtirType):
     local: Dimension | Var | None = None
 
 
-@_value
+@value_class
 class It(GtirType):
     """`It[[Vertex, KDimᵥ], [Edge, KDimᵥ], float64]`: positions, defined dimensions, element."""
 
@@ -79,42 +80,42 @@ class It(GtirType):
     dtype: Any
 
 
-@_value
+@value_class
 class Domain(GtirType):
     """`Domain[[IDim, KDimᵥ]]`."""
 
     dims: tuple[Dimension, ...] | Var
 
 
-@_value
+@value_class
 class NamedRange(GtirType):
     """`NamedRange[IDim]`."""
 
     dim: Dimension | Var
 
 
-@_value
+@value_class
 class DimensionType(GtirType):
     """`Dimension[IDim]`: the type of an axis literal."""
 
     dim: Dimension | Var
 
 
-@_value
+@value_class
 class Offset(GtirType):
     """`Offset[V2E]`: the type of an offset literal that names an offset."""
 
     tag: Dimension | Var
 
 
-@_value
+@value_class
 class OffsetAmount(GtirType):
     """`Offset[int32]`: the type of an integer offset literal (its scalar kind)."""
 
     kind: str
 
 
-@_value
+@value_class
 class CartesianOffset(GtirType):
     """`Offset[IDim→IDim]`: a Cartesian shift's domain and codomain."""
 
@@ -122,7 +123,7 @@ class CartesianOffset(GtirType):
     codomain: Dimension | Var
 
 
-@_value
+@value_class
 class Function(GtirType):
     """`(A, B) → C`; `tail` the unknown rest of the parameters (`(A, *T₁) → C`)."""
 
@@ -147,10 +148,6 @@ _MADE: dict[Any, Callable[[list[Any]], GtirType]] = {
     g.CARTESIAN_OFFSET: lambda a: CartesianOffset(a[0], a[1]),
 }
 _OF_ONE_DIMENSION: dict[type, Any] = {NamedRange: g.NAMED_RANGE, DimensionType: g.DIMENSION}
-
-
-class Cyclic(ValueError):
-    """A type that contains itself (only a failed inference leaves one)."""
 
 
 def to_value(top: Cell) -> GtirValue:
@@ -253,7 +250,7 @@ def _cell_of(value: Any, variables: dict[int, Cell], done: dict[int, Cell]) -> C
 
     def part(item: Any, of: Sort = Sort.DTYPE) -> Cell:
         if isinstance(item, types.Var):
-            return _variable(item, variables)
+            return _variable(item, variables, of)
         if of is Sort.DIMS:
             ok = isinstance(item, tuple) and all(isinstance(d, Dimension) for d in item)
             return dims(_checked(ok and canonical(item) == item, item, "a canonical dimension set"))
@@ -263,7 +260,7 @@ def _cell_of(value: Any, variables: dict[int, Cell], done: dict[int, Cell]) -> C
 
     if isinstance(value, Tuple | Function):
         items = value.items if isinstance(value, Tuple) else value.params
-        tail = D_EMPTY if value.tail is None else _variable(value.tail, variables)
+        tail = D_EMPTY if value.tail is None else _variable(value.tail, variables, Sort.DROW)
         cells = row(DTUPLE, [part(i) for i in items], tail)
         return cells if isinstance(value, Tuple) else make(g.FUNCTION, cells, part(value.result))
     if isinstance(value, Field):
@@ -295,10 +292,14 @@ def _checked(ok: bool, value: Any, what: str) -> Any:
     return value
 
 
-def _variable(value: types.Var, variables: dict[int, Cell]) -> Cell:
+def _variable(value: types.Var, variables: dict[int, Cell], where: Sort | None = None) -> Cell:
+    """The cell of a variable standing where a `where` stands (a part's sort; None: the whole
+    type, any sort): a variable of another sort would make a type the reader refuses."""
     sort = _SORTS.get(value.sort)
     if sort is None:
         raise ValueError(f"a GTIR type has no variable of sort {value.sort!r}")
+    if where is not None and sort is not where:
+        raise ValueError(f"a variable of sort {value.sort} stands where a {where.value} stands")
     if value.family is not None and (value.family not in FAMILIES or sort is not Sort.DTYPE):
         raise ValueError(f"a variable of sort {value.sort} has no family {value.family!r}")
     cell = variables.get(value.number)

@@ -94,6 +94,12 @@ def _value(cls: type[_T]) -> type[_T]:
     return made  # type: ignore[no-any-return]
 
 
+@dataclass_transform(frozen_default=True, eq_default=False)
+def value_class(cls: type[_T]) -> type[_T]:
+    """`_value` for the values of other modules (`typeinf.gtir_values`) that share `Type`'s."""
+    return _value(cls)
+
+
 _T = TypeVar("_T", bound=Type)
 
 

@@ -32,7 +32,14 @@ from gt4py.next.type_system import type_specifications as ts
 from iterir.nodes import _FIELD_KINDS, NODE_CLASSES, MisplacedNodeError, Node, SourceSpan
 from iterir.traversal import MOST_NODES, check_tree
 from typeinf.gt4py.errors import ConversionError
-from typeinf.gt4py.types import GT4PyObject, made, scalar_kind_name, type_from_gt4py, type_to_gt4py
+from typeinf.gt4py.types import (
+    GT4PyObject,
+    _a,
+    made,
+    scalar_kind_name,
+    type_from_gt4py,
+    type_to_gt4py,
+)
 
 #: GT4Py's class of each iterir class it has (all but the fencil IR's two).
 GT4PY_CLASSES: dict[str, Any] = {
@@ -247,7 +254,3 @@ def _take_children(node: Any, kinds: dict[str, str], built: list[Any]) -> dict[s
         elif kind == "node?":
             fields[field] = None
     return fields
-
-
-def _a(name: str) -> str:
-    return f"{'an' if name[0] in 'AEIOU' else 'a'} {name}"

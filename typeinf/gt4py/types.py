@@ -264,4 +264,10 @@ def _shown(value: object) -> str:
     """A value in a message: its class, and its text when short."""
     text = repr(value)
     name = type(value).__name__
-    return f"a {name}" if len(text) > 80 else f"a {name} ({text})"
+    return _a(name) if len(text) > 80 else f"{_a(name)} ({text})"
+
+
+def _a(name: str) -> str:
+    """`an int`, `a Field`, `an Iterator`: a class's name with its article (by its first letter,
+    right for the class names of Python, iterir and GT4Py a message names)."""
+    return f"{'an' if name[0] in 'AEIOUaeiou' else 'a'} {name}"
