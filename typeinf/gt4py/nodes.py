@@ -96,7 +96,9 @@ def to_gt4py(node: Node) -> GT4PyObject:
                     current,
                 )
             stack.append((True, current, path, parent))
-            stack.extend(reversed(_children(current, kinds, path)))
+            stack.extend(
+                (False, c, p, current) for c, p in reversed(_children(current, kinds, path))
+            )
             continue
         fields = _values_to_gt4py(current, path)
         fields.update(_take_children(current, kinds, built))
@@ -155,10 +157,10 @@ def from_gt4py(node: GT4PyObject) -> Node:
     A ConversionError names the path of what is not a GTIR node of GT4Py 1.2.3, or has no
     counterpart in iterir (a `ScalarKind.STRING` literal, a `DeferredType` constraint)."""
     built: list[Node] = []
-    stack: list[tuple[bool, GT4PyObject, str, GT4PyObject]] = [(False, node, "$", None)]
+    stack: list[tuple[bool, GT4PyObject, str]] = [(False, node, "$")]
     seen = 0
     while stack:
-        ready, current, path, _ = stack.pop()
+        ready, current, path = stack.pop()
         ours = _OURS.get(type(current))
         if ours is None:
             raise ConversionError(
@@ -171,8 +173,8 @@ def from_gt4py(node: GT4PyObject) -> Node:
             seen += 1
             if seen > MOST_NODES:
                 raise ConversionError(f"the IR has more than {MOST_NODES:,} nodes", path)
-            stack.append((True, current, path, None))
-            stack.extend(reversed(_children(current, kinds, path)))
+            stack.append((True, current, path))
+            stack.extend((False, c, p) for c, p in reversed(_children(current, kinds, path)))
             continue
         fields = _values_from_gt4py(current, ours, path)
         fields.update(_take_children(current, kinds, built))
@@ -210,11 +212,10 @@ def _values_from_gt4py(node: GT4PyObject, ours: type[Node], path: str) -> dict[s
 
 
 # -- both ------------------------------------------------------------------------------------------
-def _children(node: Any, kinds: dict[str, str], path: str) -> list[tuple[bool, Any, str, Any]]:
-    """The visits of a node's children (either side: the fields have the same names), in
-    field order, each with its parent; a field that should hold a list and does not is an
-    error."""
-    visits: list[tuple[bool, Any, str, Any]] = []
+def _children(node: Any, kinds: dict[str, str], path: str) -> list[tuple[Any, str]]:
+    """A node's children (either side: the fields have the same names) with their paths, in
+    field order; a field that should hold a list and does not is an error."""
+    visits: list[tuple[Any, str]] = []
     for field, kind in kinds.items():
         if kind == "value":
             continue
@@ -222,11 +223,9 @@ def _children(node: Any, kinds: dict[str, str], path: str) -> list[tuple[bool, A
         if kind == "nodes":
             if not isinstance(value, (list, tuple)):
                 raise ConversionError(f"`{field}` must be a list of nodes", f"{path}.{field}")
-            visits.extend(
-                (False, child, f"{path}.{field}[{i}]", node) for i, child in enumerate(value)
-            )
+            visits.extend((child, f"{path}.{field}[{i}]") for i, child in enumerate(value))
         elif value is not None or kind == "node":
-            visits.append((False, value, f"{path}.{field}", node))
+            visits.append((value, f"{path}.{field}"))
     return visits
 
 

@@ -55,8 +55,6 @@ def type_to_gt4py(value: gt.GType, path: str = "$", depth: int = 0) -> GT4PyObje
 def dimension_to_gt4py(dim: gt.Dimension, path: str) -> GT4PyObject:
     if type(dim) is not gt.Dimension:
         raise ConversionError(f"expected a Dimension, found {_shown(dim)}", path)
-    if dim.kind not in gt.KIND_SUFFIXES:
-        raise ConversionError(f"unknown dimension kind {dim.kind!r}", path)
     return made(path, common.Dimension, value=dim.value, kind=common.DimensionKind(dim.kind))
 
 
@@ -67,8 +65,6 @@ def _dims_to(dims: gt.Dims, path: str) -> GT4PyObject:
 
 
 def _scalar_to(value: gt.ScalarType, path: str, depth: int) -> GT4PyObject:
-    if value.kind not in voc.PRIMITIVES:
-        raise ConversionError(f"unknown scalar kind {value.kind!r}", f"{path}.kind")
     shape = None if value.shape is None else list(value.shape)
     return made(path, ts.ScalarType, kind=ts.ScalarKind[value.kind.upper()], shape=shape)
 
