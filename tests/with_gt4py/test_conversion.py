@@ -326,6 +326,15 @@ def test_a_refused_type_is_located_at_its_span_else_at_its_path() -> None:
     assert "(at " not in message  # said once, as the location
 
 
+def test_what_is_no_type_or_node_is_named_with_its_article() -> None:
+    with pytest.raises(ConversionError, match=r"^<gt4py> \$: error: an int \(3\) is not a GTIR"):
+        type_to_gt4py(3)  # type: ignore[arg-type]
+    with pytest.raises(ConversionError, match=r"^<gt4py> \$: error: an int is not a GTIR node"):
+        from_gt4py(3)
+    with pytest.raises(ConversionError, match=r"^<gt4py> \$: error: an ellipsis is not an iterir"):
+        to_gt4py(...)  # type: ignore[arg-type]
+
+
 def test_what_has_no_offset_provider_counterpart_is_refused() -> None:
     ours = {
         "V2E": NeighborConnectivityType(
@@ -341,7 +350,9 @@ def test_what_has_no_offset_provider_counterpart_is_refused() -> None:
         offset_types_from_gt4py(
             {"V2E": common.NeighborConnectivityType(**{**vars(theirs["V2E"]), "dtype": "int32"})}
         )
-    with pytest.raises(ConversionError, match=r"no offset-provider type"):
+    with pytest.raises(
+        ConversionError, match=r"^<gt4py> \$\.x: error: an int is no offset-provider"
+    ):
         offset_types_from_gt4py({"x": 3})
 
 

@@ -26,3 +26,9 @@ class ConversionError(MalformedIRError):
         if self.node is not None and self.node.loc is not None:
             return str(self.node.loc)
         return f"<gt4py> {self.path}"
+
+
+def a_class(value: object) -> str:
+    """`value`'s class with its article, for a message: "an int", "a Dimension"."""
+    name = type(value).__name__
+    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"

@@ -31,7 +31,7 @@ from gt4py.next.type_system import type_specifications as ts
 
 from iterir.nodes import _FIELD_KINDS, NODE_CLASSES, MisplacedNodeError, Node, SourceSpan
 from iterir.traversal import MOST_NODES, check_tree
-from typeinf.gt4py.errors import ConversionError
+from typeinf.gt4py.errors import ConversionError, a_class
 from typeinf.gt4py.types import GT4PyObject, made, scalar_kind_name, type_from_gt4py, type_to_gt4py
 
 #: GT4Py's class of each iterir class it has (all but the fencil IR's two).
@@ -75,7 +75,7 @@ def to_gt4py(node: Node) -> GT4PyObject:
     A ConversionError names our node and its path: a node GT4Py has no class for, a field it
     has no place for, or what GT4Py's own validation refuses (an unbound name in a `Program`)."""
     if not isinstance(node, Node):
-        raise ConversionError(f"{_a(type(node).__name__)} is not an iterir node", "$")
+        raise ConversionError(f"{a_class(node)} is not an iterir node", "$")
     try:
         check_tree(node)
     except MisplacedNodeError as error:
@@ -85,7 +85,7 @@ def to_gt4py(node: Node) -> GT4PyObject:
     while stack:
         ready, current, path, parent = stack.pop()
         if not isinstance(current, Node):
-            raise ConversionError(f"{_a(type(current).__name__)} is not an IR node", path, parent)
+            raise ConversionError(f"{a_class(current)} is not an IR node", path, parent)
         name = type(current).__name__
         kinds = _FIELD_KINDS[name]
         if not ready:
@@ -164,8 +164,7 @@ def from_gt4py(node: GT4PyObject) -> Node:
         ours = _OURS.get(type(current))
         if ours is None:
             raise ConversionError(
-                f"{_a(type(current).__name__)} is not a GTIR node of GT4Py 1.2.3 "
-                "(gt4py.next.iterator.ir)",
+                f"{a_class(current)} is not a GTIR node of GT4Py 1.2.3 (gt4py.next.iterator.ir)",
                 path,
             )
         kinds = _FIELD_KINDS[ours.__name__]
@@ -246,7 +245,3 @@ def _take_children(node: Any, kinds: dict[str, str], built: list[Any]) -> dict[s
         elif kind == "node?":
             fields[field] = None
     return fields
-
-
-def _a(name: str) -> str:
-    return f"{'an' if name[0] in 'AEIOU' else 'a'} {name}"

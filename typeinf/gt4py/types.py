@@ -27,7 +27,7 @@ from gt4py.next.type_system import type_specifications as ts
 from iterir import gtir_types as gt
 from iterir import vocabulary as voc
 from iterir.nodes import Node
-from typeinf.gt4py.errors import ConversionError
+from typeinf.gt4py.errors import ConversionError, a_class
 
 #: A GT4Py object: GT4Py is not installed where mypy runs, so its classes are not known there.
 GT4PyObject = Any
@@ -259,5 +259,4 @@ def _converted(
 def _shown(value: object) -> str:
     """A value in a message: its class, and its text when short."""
     text = repr(value)
-    name = type(value).__name__
-    return f"a {name}" if len(text) > 80 else f"a {name} ({text})"
+    return a_class(value) if len(text) > 80 else f"{a_class(value)} ({text})"
