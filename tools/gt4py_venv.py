@@ -11,7 +11,8 @@ nothing in it points at any checkout. Its pip is the one the interpreter's `venv
 upgrade: the same environment from one build to the next, and no network access but the
 install).
 
-Where: `$TYPEINF_GT4PY_VENV` if set (made there if absent, else used as it is), else
+Where: `$TYPEINF_GT4PY_VENV` if set (used if it holds bin/python, else made there; a folder
+that holds something else is an error, and is left alone), else
 `$XDG_CACHE_HOME/typeinf/gt4py-venv-<key>` (default `~/.cache`), the key a digest of the
 requirements and the interpreter (its path and version): changed requirements make a new one.
 It is built in a temporary folder beside it and renamed into place only once complete, so a
