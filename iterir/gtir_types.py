@@ -28,6 +28,14 @@ KIND_SUFFIXES: dict[str, str] = {"horizontal": "ₕ", "vertical": "ᵥ", "local"
 SUFFIX_KINDS: dict[str, str] = {suffix: kind for kind, suffix in KIND_SUFFIXES.items()}
 
 
+class TypeFormatError(ValueError):
+    """A malformed type: the message, and the JSON keys from the type's root to the problem."""
+
+    def __init__(self, message: str, keys: tuple[str | int, ...] = ()) -> None:
+        super().__init__(message)
+        self.message, self.keys = message, keys
+
+
 class GType:
     """Base of GTIR's types."""
 
@@ -36,14 +44,31 @@ class GType:
 
 @dataclass(frozen=True, slots=True)
 class ScalarType(GType):
+    """A scalar; its kind is checked when it is made, since every printer and converter looks
+    it up (GT4Py's `ScalarKind` has no other members that iterir knows)."""
+
     kind: str
     shape: tuple[int, ...] | None = None
+
+    def __post_init__(self) -> None:
+        _check_kind("scalar", self.kind, sorted(voc.PRIMITIVES))
 
 
 @dataclass(frozen=True, slots=True)
 class Dimension(GType):
+    """A dimension; its kind is checked when it is made, as ScalarType's is."""
+
     value: str
     kind: str = "horizontal"
+
+    def __post_init__(self) -> None:
+        _check_kind("dimension", self.kind, list(KIND_SUFFIXES))
+
+
+def _check_kind(what: str, kind: object, known: list[str]) -> None:
+    """A TypeFormatError at key `kind` unless `kind` is one of `known`."""
+    if not (isinstance(kind, str) and kind in known):
+        raise TypeFormatError(f"unknown {what} kind {kind!r}; expected one of {known}", ("kind",))
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,10 +140,11 @@ class VoidType(GType):
 
 #: Each class's fields in GT4Py's order, with how a field's JSON value is read: "type", "types"
 #: (a list), "dim", "dims" (a list of Dimensions, or "unknown" where "dims?" says so),
-#: "kwargs" (an object of types), "kind", "dim_kind", "str", "shape", "null".
+#: "kwargs" (an object of types), "str", "shape", "null". (A kind is a "str" that the class
+#: checks when it is made.)
 FIELDS: dict[str, tuple[tuple[str, str], ...]] = {
-    "ScalarType": (("kind", "kind"), ("shape", "shape")),
-    "Dimension": (("value", "str"), ("kind", "dim_kind")),
+    "ScalarType": (("kind", "str"), ("shape", "shape")),
+    "Dimension": (("value", "str"), ("kind", "str")),
     "FieldType": (("dims", "dims"), ("dtype", "type")),
     "TupleType": (("types", "types"),),
     "ListType": (("element_type", "type"), ("offset_type", "dim?")),
@@ -178,14 +204,6 @@ def type_to_json(value: GType) -> Any:
         else:
             data[field] = item
     return data
-
-
-class TypeFormatError(ValueError):
-    """A malformed type: the message, and the JSON keys from the type's root to the problem."""
-
-    def __init__(self, message: str, keys: tuple[str | int, ...] = ()) -> None:
-        super().__init__(message)
-        self.message, self.keys = message, keys
 
 
 def type_from_json(data: Any, depth: int = 0) -> GType:
@@ -248,13 +266,7 @@ def _field_from_json(kind: str, value: Any, depth: int) -> Any:
         return None
     if not isinstance(value, str):
         raise TypeFormatError(f"expected a string, found {json_kind(value)}")
-    if kind == "kind" and value not in voc.PRIMITIVES:
-        raise TypeFormatError(f"unknown scalar kind {value!r}")
-    if kind == "dim_kind" and value not in KIND_SUFFIXES:
-        raise TypeFormatError(
-            f"unknown dimension kind {value!r}; expected one of {list(KIND_SUFFIXES)}"
-        )
-    return value
+    return value  # a kind is checked by the class (ScalarType, Dimension)
 
 
 def _at(key: str | int, read: Callable[[Any, int], Any], value: Any, depth: int) -> Any:

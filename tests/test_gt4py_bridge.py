@@ -1,7 +1,9 @@
 """The GT4Py side of typeinf (`typeinf.gt4py`, tests/with_gt4py) needs GT4Py 1.2, hence Python
 ≥ 3.12: this test runs tests/with_gt4py in a Python ≥ 3.12 virtual environment that
 `tools.gt4py_venv` makes once and reuses, and fails with their output when they fail. Without
-a Python ≥ 3.12 it skips, saying so, except under CI (`CI` set), where it fails."""
+a Python ≥ 3.12 it skips, saying so, except under CI (`CI` set), where it fails; a
+`TYPEINF_PYTHON312` that names no such Python fails. The other tests here check
+`tools.gt4py_venv` itself with a fake interpreter."""
 
 from __future__ import annotations
 
@@ -17,7 +19,10 @@ from tools import gt4py_venv
 
 
 def test_the_gt4py_side_passes_in_a_python_312_venv() -> None:
-    python = gt4py_venv.find_python312()
+    try:
+        python = gt4py_venv.find_python312()
+    except gt4py_venv.VenvError as error:
+        pytest.fail(str(error))
     if python is None:
         reason = (
             "no Python ≥ 3.12 found to run tests/with_gt4py (GT4Py 1.2 needs it): "
@@ -26,7 +31,10 @@ def test_the_gt4py_side_passes_in_a_python_312_venv() -> None:
         if os.environ.get("CI"):
             pytest.fail(f"{reason}; CI must run them")
         pytest.skip(reason)
-    venv, seconds = gt4py_venv.ensure_venv(python)
+    try:
+        venv, seconds = gt4py_venv.ensure_venv(python)
+    except gt4py_venv.VenvError as error:
+        pytest.fail(str(error))
     made = "reused" if seconds is None else f"made in {seconds:.1f} s"
     start = time.monotonic()
     result = gt4py_venv.run_tests(venv, "-q")
@@ -34,6 +42,10 @@ def test_the_gt4py_side_passes_in_a_python_312_venv() -> None:
     # Shown with `-s`, and beside a failure: the figures, never asserted (the machine is noisy).
     print(f"GT4Py venv {venv} {made}; tests/with_gt4py took {took:.1f} s", file=sys.stderr)
     assert result.returncode == 0, result.stdout + result.stderr
+    # Exit code 0 also when every test skips (GT4Py not importable, say): none may.
+    summary = result.stdout.strip().splitlines()[-1]
+    assert " passed" in summary, result.stdout + result.stderr
+    assert not any(word in summary for word in ("skipped", "deselected", "xfailed")), summary
 
 
 def test_typeinf_gt4py_without_gt4py_says_to_install_the_extra(
@@ -46,9 +58,11 @@ def test_typeinf_gt4py_without_gt4py_says_to_install_the_extra(
 
 
 #: Stands for a Python: `-m venv DIR` makes DIR/bin/python (itself); `-m pip …` fails when
-#: FAKE_PIP_FAILS is set (an install that breaks half-way), else succeeds.
+#: FAKE_PIP_FAILS is set (an install that breaks half-way), else succeeds; each pip command is
+#: appended to $FAKE_PIP_LOG, one argument a line, then a blank line.
 FAKE_PYTHON = """#!/bin/sh
 if [ "$1" = "-m" ] && [ "$2" = "venv" ]; then mkdir -p "$3/bin" && cp "$0" "$3/bin/python"; exit; fi
+if [ "$1" = "-m" ] && [ -n "$FAKE_PIP_LOG" ]; then printf '%s\\n' "$@" "" >> "$FAKE_PIP_LOG"; fi
 if [ -n "$FAKE_PIP_FAILS" ]; then echo "pip: no network" >&2; exit 1; fi
 """
 
@@ -59,6 +73,7 @@ def fake_python(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     python.write_text(FAKE_PYTHON)
     python.chmod(0o755)
     monkeypatch.setenv("TYPEINF_GT4PY_VENV", str(tmp_path / "cache" / "venv"))
+    monkeypatch.setenv("FAKE_PIP_LOG", str(tmp_path / "pip.log"))
     return str(python)
 
 
@@ -84,7 +99,16 @@ def test_a_venv_is_renamed_into_place_when_complete_then_reused(
     assert gt4py_venv.ensure_venv(fake_python) == (venv, None)
 
 
-def test_the_cached_venv_is_named_by_pyproject_and_interpreter(
+def test_the_venv_holds_the_requirements_not_a_checkout(fake_python: str, tmp_path: Path) -> None:
+    gt4py_venv.ensure_venv(fake_python)
+    commands = [c.split("\n") for c in (tmp_path / "pip.log").read_text().split("\n\n") if c]
+    # One pip command: no upgrade of pip, no editable install pointing at this checkout.
+    assert commands == [["-m", "pip", "install", "-q", *gt4py_venv.requirements()]]
+    assert "gt4py==1.2.3; python_version >= '3.12'" in gt4py_venv.requirements()
+    assert "pytest>=7" in gt4py_venv.requirements()
+
+
+def test_the_cached_venv_is_named_by_requirements_and_interpreter(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     monkeypatch.delenv("TYPEINF_GT4PY_VENV", raising=False)
@@ -93,3 +117,52 @@ def test_the_cached_venv_is_named_by_pyproject_and_interpreter(
     assert path.parent == tmp_path / "typeinf"
     assert path.name.startswith("gt4py-venv-")
     assert gt4py_venv.venv_path(sys.executable) == path
+    changed = tmp_path / "checkout"
+    changed.mkdir()
+    pyproject = (gt4py_venv.ROOT / "pyproject.toml").read_text()
+    (changed / "pyproject.toml").write_text(pyproject.replace("gt4py==1.2.3", "gt4py==1.2.4"))
+    monkeypatch.setattr(gt4py_venv, "ROOT", changed)
+    assert gt4py_venv.venv_path(sys.executable).parent == path.parent
+    assert gt4py_venv.venv_path(sys.executable) != path
+
+
+def test_a_python312_variable_naming_no_python_is_an_error(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("TYPEINF_PYTHON312", str(tmp_path / "no-such-python"))
+    with pytest.raises(gt4py_venv.VenvError, match=r"TYPEINF_PYTHON312=.*no-such-python"):
+        gt4py_venv.find_python312()
+    assert gt4py_venv.main([]) == 2
+    assert capsys.readouterr().err.startswith("tools.gt4py_venv: TYPEINF_PYTHON312=")
+
+
+def test_a_venv_folder_that_is_no_venv_is_an_error_not_a_traceback(
+    fake_python: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    taken = tmp_path / "cache" / "venv"
+    taken.mkdir(parents=True)
+    (taken / "notes.txt").write_text("mine")
+    monkeypatch.setenv("TYPEINF_PYTHON312", fake_python)
+    assert gt4py_venv.main([]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"tools.gt4py_venv: cannot put the environment at {taken} ")
+    assert "Traceback" not in err
+    assert (taken / "notes.txt").read_text() == "mine"  # nothing of the user's is lost
+    assert sorted(p.name for p in (tmp_path / "cache").iterdir()) == ["venv"]
+
+
+def test_an_interpreter_that_fails_is_an_error_not_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    broken = tmp_path / "python"
+    # Passes the ≥ 3.12 probe (exit 0) but fails when asked its version (`print` in the code).
+    broken.write_text('#!/bin/sh\ncase "$2" in *print*) exit 1;; esac\n')
+    broken.chmod(0o755)
+    monkeypatch.setenv("TYPEINF_PYTHON312", str(broken))
+    monkeypatch.delenv("TYPEINF_GT4PY_VENV", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert gt4py_venv.main([]) == 2
+    assert "import sys; print(sys.version)` failed" in capsys.readouterr().err

@@ -158,7 +158,6 @@ def test_sets_are_in_canonical_order() -> None:
         ([V2E, gt.Dimension("E2V", "local")], "one local dimension at most, not E2V and V2E"),
         ([IDIM, gt.Dimension("IDim", "vertical")], "IDim is in the set with two kinds"),
         ([IDIM, gt.Dimension("_StaggeredIDim")], "IDim and its staggered twin _StaggeredIDim"),
-        ([IDIM, gt.Dimension("X", "diagonal")], "dimension X has no kind of GT4Py's: 'diagonal'"),
     ],
 )
 def test_what_makes_no_set_is_an_error(members: list[gt.Dimension], message: str) -> None:

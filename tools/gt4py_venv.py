@@ -4,19 +4,25 @@ needs GT4Py 1.2 itself), made once and reused.
     python3 -m tools.gt4py_venv          make it if needed, print its python and the time taken
     python3 -m tools.gt4py_venv pytest   also run tests/with_gt4py in it (extra arguments to pytest)
 
-It holds this checkout installed with its `test` and `gt4py` extras (`pip install -e
-".[test,gt4py]"`); the code run in it is always the caller's checkout (first on PYTHONPATH),
-so one environment serves every checkout of the same pyproject.toml.
+It holds this checkout's dependencies, with its `test` and `gt4py` extras, as pyproject.toml
+lists them, but not the checkout itself: the code run in it is always the caller's checkout
+(first on PYTHONPATH), so one environment serves every checkout with the same dependencies, and
+nothing in it points at any checkout. Its pip is the one the interpreter's `venv` brings (no
+upgrade: the same environment from one build to the next, and no network access but the
+install).
 
-Where: `$TYPEINF_GT4PY_VENV` if set (made there if absent, else used as it is), else
-`$XDG_CACHE_HOME/typeinf/gt4py-venv-<key>` (default `~/.cache`), the key a digest of
-pyproject.toml and the interpreter (its path and version): a changed pyproject.toml makes a new
-one. It is built in a temporary folder beside it and renamed into place only once complete, so a
+Where: `$TYPEINF_GT4PY_VENV` if set (used if it holds bin/python, else made there; a folder
+that holds something else is an error, and is left alone), else
+`$XDG_CACHE_HOME/typeinf/gt4py-venv-<key>` (default `~/.cache`), the key a digest of the
+requirements and the interpreter (its path and version): changed requirements make a new one.
+It is built in a temporary folder beside it and renamed into place only once complete, so a
 half-made environment (an interrupted or failed install) is never used; it is always run as
 `<venv>/bin/python -m …`, which a renamed environment supports (its scripts' first lines do
-not). The interpreter: `$TYPEINF_PYTHON312`, else this one if ≥ 3.12, else the first of
-`python3.12`, `python3.13`, `python3.14` on PATH, then of pyenv's versions, that runs and is
-≥ 3.12.
+not). The interpreter: `$TYPEINF_PYTHON312` (an error if it does not run or is older), else
+this one if ≥ 3.12, else the first of `python3.12`, `python3.13`, `python3.14` on PATH, then of
+pyenv's versions, that runs and is ≥ 3.12.
+
+What goes wrong is a VenvError; `main` prints it and exits 2.
 """
 
 from __future__ import annotations
@@ -27,9 +33,12 @@ import shutil
 import subprocess
 import sys
 import time
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+#: The extras the environment holds besides the dependencies.
+EXTRAS = ("test", "gt4py")
 #: Generous limits that only a hang reaches: a cold install took 30–60 s here.
 INSTALL_TIMEOUT = 1800
 TESTS_TIMEOUT = 3600
@@ -43,7 +52,12 @@ def find_python312() -> str | None:
     """A Python ≥ 3.12 interpreter that runs, or None."""
     given = os.environ.get("TYPEINF_PYTHON312")
     if given:
-        return given if _is_312(given) else None
+        if not _is_312(given):
+            raise VenvError(
+                f"TYPEINF_PYTHON312={given!r} does not name a Python ≥ 3.12 that runs: "
+                "set it to one, or unset it to search PATH and pyenv"
+            )
+        return given
     if sys.version_info >= (3, 12):
         return sys.executable
     candidates = [shutil.which(f"python3.{minor}") for minor in (12, 13, 14)]
@@ -65,19 +79,31 @@ def _is_312(python: str) -> bool:
     return probe.returncode == 0
 
 
+def requirements() -> list[str]:
+    """What the environment installs: pyproject.toml's dependencies and those of EXTRAS, as
+    written there (pip evaluates their markers)."""
+    pyproject = ROOT / "pyproject.toml"
+    try:
+        project = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]
+        extras = project.get("optional-dependencies", {})
+        return [*project.get("dependencies", []), *(r for e in EXTRAS for r in extras[e])]
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, KeyError) as error:
+        raise VenvError(f"cannot read the requirements in {pyproject}: {error!r}") from None
+
+
 def venv_path(python: str) -> Path:
-    """Where the environment for `python` and this pyproject.toml is."""
+    """Where the environment for `python` and these requirements is."""
     given = os.environ.get("TYPEINF_GT4PY_VENV")
     if given:
         return Path(given)
-    version = subprocess.run(
-        [python, "-c", "import sys; print(sys.version)"],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=60,
-    ).stdout
-    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes())
+    command = [python, "-c", "import sys; print(sys.version)"]
+    try:
+        version = subprocess.run(
+            command, capture_output=True, text=True, check=True, timeout=60
+        ).stdout
+    except (OSError, subprocess.SubprocessError) as error:
+        raise VenvError(f"`{' '.join(command)}` failed: {error}") from None
+    digest = hashlib.sha256("\n".join(requirements()).encode())
     digest.update(f"\0{os.path.realpath(python)}\0{version}".encode())
     cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     return cache / "typeinf" / f"gt4py-venv-{digest.hexdigest()[:16]}"
@@ -90,20 +116,25 @@ def ensure_venv(python: str) -> tuple[Path, float | None]:
     if (venv / "bin" / "python").exists():
         return venv, None
     start = time.monotonic()
-    venv.parent.mkdir(parents=True, exist_ok=True)
+    needed = requirements()
+    try:
+        venv.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise VenvError(f"cannot make {venv.parent}: {error}") from None
     _remove_abandoned(venv)
     building = venv.parent / f".{venv.name}.tmp-{os.getpid()}"
     shutil.rmtree(building, ignore_errors=True)
     try:
         _run([python, "-m", "venv", str(building)])
-        pip = [str(building / "bin" / "python"), "-m", "pip"]
-        _run([*pip, "install", "-q", "--upgrade", "pip"])
-        _run([*pip, "install", "-q", "-e", f"{ROOT}[test,gt4py]"])
+        _run([str(building / "bin" / "python"), "-m", "pip", "install", "-q", *needed])
         try:
             building.rename(venv)
-        except OSError:
+        except OSError as error:
             if not (venv / "bin" / "python").exists():  # not another process's, just made
-                raise
+                raise VenvError(
+                    f"cannot put the environment at {venv} ({error.strerror}): "
+                    "it is there already but is not a virtual environment (no bin/python)"
+                ) from None
     finally:
         shutil.rmtree(building, ignore_errors=True)
     return venv, time.monotonic() - start
@@ -132,6 +163,8 @@ def _run(command: list[str]) -> None:
         done = subprocess.run(command, capture_output=True, text=True, timeout=INSTALL_TIMEOUT)
     except subprocess.TimeoutExpired:
         raise VenvError(f"`{' '.join(command)}` did not finish in {INSTALL_TIMEOUT} s") from None
+    except OSError as error:
+        raise VenvError(f"`{' '.join(command)}` cannot run: {error}") from None
     if done.returncode != 0:
         raise VenvError(
             f"`{' '.join(command)}` failed (exit {done.returncode}):\n{done.stdout}{done.stderr}"
@@ -154,11 +187,14 @@ def run_tests(venv: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def main(argv: list[str]) -> int:
-    python = find_python312()
-    if python is None:
-        print("no Python ≥ 3.12 found (set TYPEINF_PYTHON312)", file=sys.stderr)
+    try:
+        python = find_python312()
+        if python is None:
+            raise VenvError("no Python ≥ 3.12 found (set TYPEINF_PYTHON312)")
+        venv, seconds = ensure_venv(python)
+    except VenvError as error:
+        print(f"tools.gt4py_venv: {error}", file=sys.stderr)
         return 2
-    venv, seconds = ensure_venv(python)
     made = "already made" if seconds is None else f"made in {seconds:.1f} s"
     print(f"{venv / 'bin' / 'python'} ({made})")
     if argv[:1] != ["pytest"]:

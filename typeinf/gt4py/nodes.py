@@ -31,15 +31,8 @@ from gt4py.next.type_system import type_specifications as ts
 
 from iterir.nodes import _FIELD_KINDS, NODE_CLASSES, MisplacedNodeError, Node, SourceSpan
 from iterir.traversal import MOST_NODES, check_tree
-from typeinf.gt4py.errors import ConversionError
-from typeinf.gt4py.types import (
-    GT4PyObject,
-    _a,
-    made,
-    scalar_kind_name,
-    type_from_gt4py,
-    type_to_gt4py,
-)
+from typeinf.gt4py.errors import ConversionError, a_class
+from typeinf.gt4py.types import GT4PyObject, made, scalar_kind_name, type_from_gt4py, type_to_gt4py
 
 #: GT4Py's class of each iterir class it has (all but the fencil IR's two).
 GT4PY_CLASSES: dict[str, Any] = {
@@ -82,7 +75,7 @@ def to_gt4py(node: Node) -> GT4PyObject:
     A ConversionError names our node and its path: a node GT4Py has no class for, a field it
     has no place for, or what GT4Py's own validation refuses (an unbound name in a `Program`)."""
     if not isinstance(node, Node):
-        raise ConversionError(f"{_a(type(node).__name__)} is not an iterir node", "$")
+        raise ConversionError(f"{a_class(node)} is not an iterir node", "$")
     try:
         check_tree(node)
     except MisplacedNodeError as error:
@@ -92,7 +85,7 @@ def to_gt4py(node: Node) -> GT4PyObject:
     while stack:
         ready, current, path, parent = stack.pop()
         if not isinstance(current, Node):
-            raise ConversionError(f"{_a(type(current).__name__)} is not an IR node", path, parent)
+            raise ConversionError(f"{a_class(current)} is not an IR node", path, parent)
         name = type(current).__name__
         kinds = _FIELD_KINDS[name]
         if not ready:
@@ -103,7 +96,9 @@ def to_gt4py(node: Node) -> GT4PyObject:
                     current,
                 )
             stack.append((True, current, path, parent))
-            stack.extend(reversed(_children(current, kinds, path)))
+            stack.extend(
+                (False, c, p, current) for c, p in reversed(_children(current, kinds, path))
+            )
             continue
         fields = _values_to_gt4py(current, path)
         fields.update(_take_children(current, kinds, built))
@@ -162,15 +157,14 @@ def from_gt4py(node: GT4PyObject) -> Node:
     A ConversionError names the path of what is not a GTIR node of GT4Py 1.2.3, or has no
     counterpart in iterir (a `ScalarKind.STRING` literal, a `DeferredType` constraint)."""
     built: list[Node] = []
-    stack: list[tuple[bool, GT4PyObject, str, GT4PyObject]] = [(False, node, "$", None)]
+    stack: list[tuple[bool, GT4PyObject, str]] = [(False, node, "$")]
     seen = 0
     while stack:
-        ready, current, path, _ = stack.pop()
+        ready, current, path = stack.pop()
         ours = _OURS.get(type(current))
         if ours is None:
             raise ConversionError(
-                f"{_a(type(current).__name__)} is not a GTIR node of GT4Py 1.2.3 "
-                "(gt4py.next.iterator.ir)",
+                f"{a_class(current)} is not a GTIR node of GT4Py 1.2.3 (gt4py.next.iterator.ir)",
                 path,
             )
         kinds = _FIELD_KINDS[ours.__name__]
@@ -178,8 +172,8 @@ def from_gt4py(node: GT4PyObject) -> Node:
             seen += 1
             if seen > MOST_NODES:
                 raise ConversionError(f"the IR has more than {MOST_NODES:,} nodes", path)
-            stack.append((True, current, path, None))
-            stack.extend(reversed(_children(current, kinds, path)))
+            stack.append((True, current, path))
+            stack.extend((False, c, p) for c, p in reversed(_children(current, kinds, path)))
             continue
         fields = _values_from_gt4py(current, ours, path)
         fields.update(_take_children(current, kinds, built))
@@ -217,11 +211,10 @@ def _values_from_gt4py(node: GT4PyObject, ours: type[Node], path: str) -> dict[s
 
 
 # -- both ------------------------------------------------------------------------------------------
-def _children(node: Any, kinds: dict[str, str], path: str) -> list[tuple[bool, Any, str, Any]]:
-    """The visits of a node's children (either side: the fields have the same names), in
-    field order, each with its parent; a field that should hold a list and does not is an
-    error."""
-    visits: list[tuple[bool, Any, str, Any]] = []
+def _children(node: Any, kinds: dict[str, str], path: str) -> list[tuple[Any, str]]:
+    """A node's children (either side: the fields have the same names) with their paths, in
+    field order; a field that should hold a list and does not is an error."""
+    visits: list[tuple[Any, str]] = []
     for field, kind in kinds.items():
         if kind == "value":
             continue
@@ -229,11 +222,9 @@ def _children(node: Any, kinds: dict[str, str], path: str) -> list[tuple[bool, A
         if kind == "nodes":
             if not isinstance(value, (list, tuple)):
                 raise ConversionError(f"`{field}` must be a list of nodes", f"{path}.{field}")
-            visits.extend(
-                (False, child, f"{path}.{field}[{i}]", node) for i, child in enumerate(value)
-            )
+            visits.extend((child, f"{path}.{field}[{i}]") for i, child in enumerate(value))
         elif value is not None or kind == "node":
-            visits.append((False, value, f"{path}.{field}", node))
+            visits.append((value, f"{path}.{field}"))
     return visits
 
 

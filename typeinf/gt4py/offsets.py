@@ -18,7 +18,7 @@ from gt4py.next import common
 
 from iterir import vocabulary as voc
 from iterir.offset_types import NeighborConnectivityType, OffsetType, max_neighbors_problem
-from typeinf.gt4py.errors import ConversionError
+from typeinf.gt4py.errors import ConversionError, a_class
 from typeinf.gt4py.types import GT4PyObject, dimension_from_gt4py, dimension_to_gt4py, made
 
 
@@ -56,7 +56,7 @@ def offset_types_from_gt4py(types: Mapping[str, GT4PyObject]) -> dict[str, Offse
             continue
         if type(value) is not common.NeighborConnectivityType:
             raise ConversionError(
-                f"a {type(value).__name__} is no offset-provider type iterir knows "
+                f"{a_class(value)} is no offset-provider type iterir knows "
                 "(a NeighborConnectivityType or a Dimension)",
                 path,
             )

@@ -27,7 +27,7 @@ from gt4py.next.type_system import type_specifications as ts
 from iterir import gtir_types as gt
 from iterir import vocabulary as voc
 from iterir.nodes import Node
-from typeinf.gt4py.errors import ConversionError
+from typeinf.gt4py.errors import ConversionError, a_class
 
 #: A GT4Py object: GT4Py is not installed where mypy runs, so its classes are not known there.
 GT4PyObject = Any
@@ -55,8 +55,6 @@ def type_to_gt4py(value: gt.GType, path: str = "$", depth: int = 0) -> GT4PyObje
 def dimension_to_gt4py(dim: gt.Dimension, path: str) -> GT4PyObject:
     if type(dim) is not gt.Dimension:
         raise ConversionError(f"expected a Dimension, found {_shown(dim)}", path)
-    if dim.kind not in gt.KIND_SUFFIXES:
-        raise ConversionError(f"unknown dimension kind {dim.kind!r}", path)
     return made(path, common.Dimension, value=dim.value, kind=common.DimensionKind(dim.kind))
 
 
@@ -67,8 +65,6 @@ def _dims_to(dims: gt.Dims, path: str) -> GT4PyObject:
 
 
 def _scalar_to(value: gt.ScalarType, path: str, depth: int) -> GT4PyObject:
-    if value.kind not in voc.PRIMITIVES:
-        raise ConversionError(f"unknown scalar kind {value.kind!r}", f"{path}.kind")
     shape = None if value.shape is None else list(value.shape)
     return made(path, ts.ScalarType, kind=ts.ScalarKind[value.kind.upper()], shape=shape)
 
@@ -263,11 +259,4 @@ def _converted(
 def _shown(value: object) -> str:
     """A value in a message: its class, and its text when short."""
     text = repr(value)
-    name = type(value).__name__
-    return _a(name) if len(text) > 80 else f"{_a(name)} ({text})"
-
-
-def _a(name: str) -> str:
-    """`an int`, `a Field`, `an Iterator`: a class's name with its article (by its first letter,
-    right for the class names of Python, iterir and GT4Py a message names)."""
-    return f"{'an' if name[0] in 'AEIOUaeiou' else 'a'} {name}"
+    return a_class(value) if len(text) > 80 else f"{a_class(value)} ({text})"
