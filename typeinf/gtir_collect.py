@@ -1,0 +1,438 @@
+"""Typing GTIR (docs/gtir.md, "Typing"): a `Program`, or a standalone expression whose free
+names carry their types, walked once, children before parents, each typing rule unifying what
+it relates and relating (`gtir_rules`, `gtir_relations`) what unification cannot say.
+
+A program's function definitions are typed first, each after the ones it uses (`order`:
+recursion is an error naming the cycle) and generalized (let-polymorphism: each use is a fresh
+instance); then its parameters (from `Sym.type`), temporaries (`Field[domain dims, dtype]`,
+mapped over tuples) and statements, each definition and statement a part of its own, so that
+`check` reports one error per failing part.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import NoReturn
+
+from iterir import (
+    AxisLiteral,
+    FunCall,
+    FunctionDefinition,
+    Lambda,
+    Literal,
+    Node,
+    OffsetLiteral,
+    Sym,
+    SymRef,
+)
+from iterir import gtir_types as gt
+from iterir.nodes import (
+    GTIR_CLASSES,
+    CartesianOffset,
+    IfStmt,
+    InfinityLiteral,
+    Program,
+    SetAt,
+    Temporary,
+)
+from iterir.symbols import BindingKind, resolve
+from iterir.traversal import child_positions, preorder, walk
+from iterir.vocabulary import GTIR_BUILTINS, PRIMITIVES
+from typeinf import gtir_terms as g
+from typeinf.constraints import RelationOf
+from typeinf.constructors import DTUPLE, row
+from typeinf.errors import (
+    GrammarBuiltinError,
+    MalformedIRError,
+    TypeInferenceError,
+    UnsatisfiableConstraintError,
+)
+from typeinf.gtir_notation import pformat_gtir_all
+from typeinf.gtir_relations import Subset
+from typeinf.gtir_rules import SIGNATURES, Lifted, OnDomain, scheme
+from typeinf.gtir_structured import from_gt4py
+from typeinf.order import definition_order
+from typeinf.relations import Relation
+from typeinf.schemes import Scheme
+from typeinf.solve import Solver
+from typeinf.terms import Cell, Mismatch, Sort, find, make, var
+from typeinf.unify import unify
+
+_PARAMETER = BindingKind.PARAMETER
+_BUILTIN = BindingKind.BUILTIN
+
+
+def is_gtir(root: Node) -> bool:
+    """Whether `root` is GTIR: a GTIR node, or an expression holding one, a typed name or a
+    GTIR-only builtin (`as_fieldop`)."""
+    if isinstance(root, GTIR_CLASSES):
+        return True
+    return any(
+        isinstance(node, GTIR_CLASSES)
+        or (isinstance(node, SymRef | Sym) and node.type is not None)
+        or (isinstance(node, SymRef) and node.id == "as_fieldop")
+        for node in walk(root)
+    )
+
+
+class GtirSolver(Solver):
+    """The solver, with a relation's error said in GTIR's notation."""
+
+    def cannot_hold(
+        self, relation: Relation, position: int, reason: object, why: str
+    ) -> UnsatisfiableConstraintError:
+        shown = relation.show(lambda cell: pformat_gtir_all([cell])[0])
+        return UnsatisfiableConstraintError(
+            f"`{shown}` cannot hold: {why}", self.nodes[position], shown, why
+        )
+
+
+class GtirInference:
+    """One inference over a GTIR program or expression: the type of every node, by pre-order
+    position; the first error raised, or with `max_errors` > 1 one per part kept in `errors`."""
+
+    def __init__(self, root: Node, *, max_errors: int = 1) -> None:
+        self.nodes, self.sizes = preorder(root, checked=True)
+        self.root = root
+        self.symbols = resolve(root, GTIR_BUILTINS, tree=(self.nodes, self.sizes))
+        self.types: list[Cell | None] = [None] * len(self.nodes)
+        self.solver = GtirSolver(self.nodes, self.types)
+        self.solver.equal = self.equal
+        self.schemes: dict[int, Scheme] = {}
+        self.errors: list[tuple[int, TypeInferenceError]] = []
+        self.max_errors = max_errors
+        for position, first in self.symbols.duplicates:
+            self._guarded(position, self._duplicate, position, first)
+        if isinstance(root, Program):
+            self._program()
+        else:
+            self._guarded(0, self._part, 0)
+
+    # -- driving ----------------------------------------------------------------------------------
+    def _guarded(self, position: int, step: Callable[..., object], *args: object) -> bool:
+        try:
+            step(*args)
+        except TypeInferenceError as error:
+            if self.max_errors <= 1:
+                raise
+            self.errors.append((position, error))
+            self.solver.forget()
+            return False
+        return True
+
+    def _duplicate(self, position: int, first: int) -> NoReturn:
+        node = self.nodes[position]
+        name = getattr(node, "id", "?")
+        raise TypeInferenceError(
+            f"`{name}` is declared twice", node, notes=[(f"the first `{name}`", self.nodes[first])]
+        )
+
+    def _program(self) -> None:
+        root = self.root
+        assert isinstance(root, Program)
+        children = child_positions(self.sizes, 0, root.child_count())
+        ndefs = len(root.function_definitions)
+        order: list[int] = []
+
+        def ordered() -> None:
+            order.extend(
+                definition_order(self.nodes, self.sizes, self.symbols, children[:ndefs])
+            )
+
+        if not self._guarded(0, ordered):
+            return
+        for position in order:
+            if not self._guarded(position, self._definition, position):
+                self.schemes[position] = Scheme(var(Sort.DTYPE))  # anything, to its users
+        for position in children[ndefs:]:
+            self._guarded(position, self._part, position)
+
+    def _definition(self, position: int) -> None:
+        self._part(position)
+        self.schemes[position] = Scheme(self.type_at(position), self.solver.take_open())
+
+    def _part(self, start: int) -> None:
+        """Type the subtree at `start`, children before parents (reverse pre-order)."""
+        nodes, visit = self.nodes, _VISIT
+        for position in range(start + self.sizes[start] - 1, start - 1, -1):
+            if self.types[position] is not None:
+                continue
+            node = nodes[position]
+            rule = visit.get(type(node))
+            if rule is None:
+                raise MalformedIRError(f"a {type(node).__name__} cannot be typed here", node)
+            cell = rule(self, position, node)
+            if self.types[position] is None:
+                self.types[position] = cell
+        self.solver.settle()
+
+    # -- helpers ----------------------------------------------------------------------------------
+    def equal(self, expected: Cell, actual: Cell, position: int, reason: object = None) -> None:
+        """`expected` and `actual` are one type: else a located error showing both."""
+        try:
+            undecided = unify(expected, actual, [])
+        except Mismatch:
+            shown, found = pformat_gtir_all([expected, actual])
+            raise UnsatisfiableConstraintError(
+                f"type mismatch: expected `{shown}`, found `{found}`",
+                self.nodes[position],
+                shown,
+                found,
+            ) from None
+        for x, y in undecided:
+            self.equal(x, y, position)
+
+    def type_at(self, position: int) -> Cell:
+        cell = self.types[position]
+        if cell is None:
+            raise GrammarBuiltinError(
+                "this builtin or type name is not a value here", self.nodes[position]
+            )
+        return cell
+
+    def args(self, position: int, node: FunCall) -> list[int]:
+        return child_positions(self.sizes, position, len(node.args) + 1)[1:]
+
+    def relate(self, relation: Relation, position: int) -> None:
+        self.solver.relate(relation, position, RelationOf(self.nodes[position]))
+
+    # -- declarations -----------------------------------------------------------------------------
+    def sym(self, position: int, node: Sym) -> Cell:
+        if node.type is not None:
+            return self.declared(node.type, node)
+        if isinstance(self.root, Program) and _is_program_parameter(self.root, node):
+            raise TypeInferenceError(
+                f"program parameter `{node.id}` has no type (GTIR types every parameter)", node
+            )
+        return var(Sort.DTYPE)
+
+    def declared(self, type_: gt.GType, node: Node) -> Cell:
+        try:
+            return from_gt4py(type_)
+        except ValueError as error:
+            raise MalformedIRError(f"its type cannot be read: {error}", node) from None
+
+    def temporary(self, position: int, node: Temporary) -> Cell:
+        if node.dtype is None or node.domain is None:
+            raise TypeInferenceError(
+                f"temporary `{node.id}` needs a domain and a dtype to be typed", node
+            )
+        positions = var(Sort.DIMS)
+        self.equal(make(g.DOMAIN, positions), self.type_at(position + 1), position)
+        result = var(Sort.DTYPE)
+        self.relate(OnDomain(positions, self.declared(node.dtype, node), result), position)
+        return result
+
+    def symref(self, position: int, node: SymRef) -> Cell | None:
+        kind, declaration, declared = self.symbols.bindings[position]
+        if kind is _BUILTIN:
+            return self.builtin_value(position, node)
+        if kind is BindingKind.FUNCTION_DEFINITION:
+            assert declared is not None
+            instance, relations = self.schemes[declared].instantiate_related()
+            for relation in relations:
+                self.relate(relation, position)
+            return instance
+        if kind is BindingKind.FREE:
+            if node.type is None:
+                raise TypeInferenceError(f"`{node.id}` is not defined (give it a type)", node)
+            return self.declared(node.type, node)
+        assert declared is not None and declaration is not None
+        if self.types[declared] is None:
+            self.types[declared] = _VISIT[type(declaration)](self, declared, declaration)
+        return self.types[declared]
+
+    def builtin_value(self, position: int, node: SymRef) -> Cell | None:
+        """A builtin's type where it is a value (`as_fieldop(deref, …)`); None where it is
+        called (the call's rule types it) or is a type name (`cast_`'s rule reads it)."""
+        parent = self.nodes[position - 1] if position else None
+        if (isinstance(parent, FunCall) and parent.fun is node) or node.id in PRIMITIVES:
+            return None
+        if node.id in SIGNATURES:
+            return scheme(node.id).instantiate()
+        if node.id == "deref":
+            argument = var(Sort.DTYPE)
+            return g.function([argument], self.deref_of(position, argument))
+        raise TypeInferenceError(f"builtin `{node.id}` is not typed yet on GTIR as a value", node)
+
+    # -- expressions ------------------------------------------------------------------------------
+    def literal(self, position: int, node: Literal) -> Cell:
+        if node.type not in PRIMITIVES:
+            raise MalformedIRError(f"a literal of type {node.type!r} cannot be typed", node)
+        return g.scalar(node.type)
+
+    def infinity(self, position: int, node: InfinityLiteral) -> Cell:
+        return g.scalar("int32")
+
+    def axis(self, position: int, node: AxisLiteral) -> Cell:
+        return make(g.DIMENSION, g.dim(gt.Dimension(node.value, node.kind)))
+
+    def offset(self, position: int, node: OffsetLiteral) -> Cell:
+        if isinstance(node.value, int):
+            return g.offset_amount("int32")
+        raise TypeInferenceError(
+            f"offset `{node.value}`: shifts are not typed yet on GTIR", node
+        )
+
+    def cartesian(self, position: int, node: CartesianOffset) -> Cell:
+        ends = (gt.Dimension(a.value, a.kind) for a in (node.domain, node.codomain))
+        return make(g.CARTESIAN_OFFSET, *map(g.dim, ends))
+
+    def function(self, position: int, node: Lambda | FunctionDefinition) -> Cell:
+        children = child_positions(self.sizes, position, len(node.params) + 1)
+        params = [self.types[p] or self.sym(p, node.params[i]) for i, p in enumerate(children[:-1])]
+        for p, cell in zip(children, params, strict=False):
+            self.types[p] = cell
+        return g.function(params, self.type_at(children[-1]))
+
+    def call(self, position: int, node: FunCall) -> Cell | None:
+        args = self.args(position, node)
+        callee = node.fun
+        if isinstance(callee, SymRef) and self.types[position + 1] is None:
+            if callee.id == "as_fieldop":
+                return None  # typed by the call that applies it
+            rule = _RULES.get(callee.id)
+            if rule is not None:
+                return rule(self, position, node, args)
+            if callee.id in SIGNATURES:
+                return self.apply(scheme(callee.id).instantiate(), position, args)
+            raise TypeInferenceError(f"builtin `{callee.id}` is not typed yet on GTIR", node)
+        if isinstance(callee, FunCall) and _is_builtin_call(callee, "as_fieldop"):
+            return self.as_fieldop(position, callee, args)
+        return self.apply(self.type_at(position + 1), position, args)
+
+    def apply(self, function: Cell, position: int, args: list[int]) -> Cell:
+        result = var(Sort.DTYPE)
+        self.equal(function, g.function([self.type_at(a) for a in args], result), position)
+        return result
+
+    # -- rules ------------------------------------------------------------------------------------
+    def rule_make_tuple(self, position: int, node: FunCall, args: list[int]) -> Cell:
+        return g.tuple_of([self.type_at(a) for a in args])
+
+    def rule_tuple_get(self, position: int, node: FunCall, args: list[int]) -> Cell:
+        index = node.args[0]
+        if not (isinstance(index, Literal) and index.value.isdigit()):
+            raise GrammarBuiltinError("the index of `tuple_get` must be an integer literal", index)
+        items = [var(Sort.DTYPE) for _ in range(int(index.value) + 1)]
+        self.equal(row(DTUPLE, items, var(Sort.DROW)), self.type_at(args[1]), position)
+        return items[-1]
+
+    def rule_deref(self, position: int, node: FunCall, args: list[int]) -> Cell:
+        self.arity(node, 1)
+        return self.deref_of(position, self.type_at(args[0]))
+
+    def deref_of(self, position: int, argument: Cell) -> Cell:
+        """`deref` of an iterator of type `argument`: its element, defined where it is."""
+        positions, defined, element = var(Sort.DIMS), var(Sort.DIMS), var(Sort.DTYPE)
+        self.equal(g.iterator(positions, defined, element), argument, position)
+        self.relate(Subset(defined, positions), position)
+        return element
+
+    def rule_cast_(self, position: int, node: FunCall, args: list[int]) -> Cell:
+        self.arity(node, 2)
+        name = node.args[1]
+        if not (isinstance(name, SymRef) and name.id in PRIMITIVES):
+            raise GrammarBuiltinError("the second argument of `cast_` must be a type name", name)
+        self.equal(var(Sort.DTYPE, _SCALARS), self.type_at(args[0]), position)
+        return g.scalar(name.id)
+
+    def rule_cartesian_domain(self, position: int, node: FunCall, args: list[int]) -> Cell:
+        found = []
+        for a in args:
+            dimension = var(Sort.DIM)
+            self.equal(make(g.NAMED_RANGE, dimension), self.type_at(a), a)
+            label = find(dimension).label
+            if not isinstance(label, gt.Dimension):
+                return make(g.DOMAIN, var(Sort.DIMS))
+            found.append(label)
+        try:
+            return make(g.DOMAIN, g.dims(found))
+        except g.DimensionSetError as error:
+            raise TypeInferenceError(f"not a domain: {error}", node) from None
+
+    rule_unstructured_domain = rule_cartesian_domain
+
+    def rule_index(self, position: int, node: FunCall, args: list[int]) -> Cell:
+        self.arity(node, 1)
+        dimension = var(Sort.DIM)
+        self.equal(make(g.DIMENSION, dimension), self.type_at(args[0]), position)
+        label = find(dimension).label
+        if not isinstance(label, gt.Dimension):
+            return g.field(var(Sort.DIMS), g.scalar("int32"))
+        return g.field(g.dims([label]), g.scalar("int32"))
+
+    def as_fieldop(self, position: int, inner: FunCall, args: list[int]) -> Cell:
+        """`as_fieldop(stencil, domain?)(inputs…)`: each input an iterator over the domain's
+        dimensions; the result a field over them of what the stencil returns."""
+        if not 1 <= len(inner.args) <= 2:
+            raise GrammarBuiltinError("`as_fieldop` takes a stencil and a domain", inner)
+        at = self.args(position + 1, inner)
+        positions = var(Sort.DIMS)
+        if len(at) == 2:
+            self.equal(make(g.DOMAIN, positions), self.type_at(at[1]), at[1])
+        iterators = []
+        for a in args:
+            iterator = var(Sort.DTYPE)
+            self.relate(Lifted(self.type_at(a), positions, iterator), a)
+            iterators.append(iterator)
+        element = var(Sort.DTYPE)
+        self.equal(self.type_at(at[0]), g.function(iterators, element), at[0])
+        result = var(Sort.DTYPE)
+        self.relate(OnDomain(positions, element, result), position)
+        self.types[position + 1] = g.function([self.type_at(a) for a in args], result)
+        return result
+
+    def arity(self, node: FunCall, count: int) -> None:
+        if len(node.args) != count:
+            raise GrammarBuiltinError(
+                f"`{getattr(node.fun, 'id', '?')}` takes {count} arguments, not {len(node.args)}",
+                node,
+            )
+
+    # -- statements -------------------------------------------------------------------------------
+    def set_at(self, position: int, node: SetAt) -> None:
+        expr, domain, target = child_positions(self.sizes, position, 3)
+        self.equal(self.type_at(target), self.type_at(expr), expr)
+        self.equal(make(g.DOMAIN, var(Sort.DIMS)), self.type_at(domain), domain)
+
+    def if_stmt(self, position: int, node: IfStmt) -> None:
+        self.equal(g.scalar("bool"), self.type_at(position + 1), position + 1)
+
+    def nothing(self, position: int, node: Node) -> None:
+        return None
+
+
+_SCALARS = frozenset(PRIMITIVES)
+
+
+def _is_builtin_call(node: FunCall, name: str) -> bool:
+    return isinstance(node.fun, SymRef) and node.fun.id == name
+
+
+def _is_program_parameter(program: Program, node: Sym) -> bool:
+    return any(p is node for p in program.params)
+
+
+_VISIT: dict[type, Callable[..., Cell | None]] = {
+    Sym: GtirInference.sym,
+    SymRef: GtirInference.symref,
+    Literal: GtirInference.literal,
+    InfinityLiteral: GtirInference.infinity,
+    AxisLiteral: GtirInference.axis,
+    OffsetLiteral: GtirInference.offset,
+    CartesianOffset: GtirInference.cartesian,
+    Lambda: GtirInference.function,
+    FunctionDefinition: GtirInference.function,
+    FunCall: GtirInference.call,
+    Temporary: GtirInference.temporary,
+    SetAt: GtirInference.set_at,
+    IfStmt: GtirInference.if_stmt,
+    Program: GtirInference.nothing,
+}
+
+_RULES: dict[str, Callable[[GtirInference, int, FunCall, list[int]], Cell]] = {
+    name[len("rule_") :]: rule
+    for name, rule in vars(GtirInference).items()
+    if name.startswith("rule_")
+}

@@ -1,0 +1,153 @@
+"""GTIR's builtins: the signatures a type can say (`builtins/gtir.gsig`, in the GTIR notation,
+read by `gtir_reader`) and the relations behind the rules that need more than one type
+(docs/gtir.md, "Typing"):
+
+- `Lifted(argument, positions, iterator)`: `as_fieldop` makes each input an iterator over the
+  domain's dimensions: a field `Field[D, T]` becomes `It[P, D, T]` (a local dimension of `D`
+  becomes the list dtype `List[T, L]`), a scalar `It[P, [], T]`, a tuple of fields one
+  iterator over the union of their dimensions and the tuple of their dtypes;
+- `OnDomain(positions, element, result)`: what `as_fieldop` returns, a field over the domain's
+  dimensions of what the stencil returns, mapped over tuples.
+
+Each waits until the type it reads (the argument, the element) is known to be a field, a
+scalar or a tuple.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+
+from iterir.gtir_types import Dimension
+from typeinf import gtir_terms as g
+from typeinf.constructors import DEMPTY, DTUPLE, PRIM, row_items
+from typeinf.gtir_reader import parse_gtir_type
+from typeinf.gtir_relations import members
+from typeinf.packaged import data_folder
+from typeinf.relations import CannotHold, Equate, Relation, known
+from typeinf.schemes import Scheme
+from typeinf.signatures import _entries
+from typeinf.terms import Cell, Sort, find, var
+
+
+def _load() -> dict[str, str]:
+    """Each builtin's signature text, from the `.gsig` files."""
+    table: dict[str, str] = {}
+    for path in sorted(data_folder("builtins", "*.gsig").glob("*.gsig")):
+        for names, text in _entries(path.read_text(encoding="utf-8")):
+            for name in names:
+                if name in table:
+                    raise ValueError(f"{path.name}: builtin {name!r} has two signatures")
+                table[name] = text
+    return table
+
+
+#: GTIR builtins typed by a signature, by name (the signature's text).
+SIGNATURES: dict[str, str] = _load()
+
+
+@cache
+def scheme(name: str) -> Scheme:
+    """The generalized type of the builtin `name` (read once)."""
+    return Scheme(parse_gtir_type(SIGNATURES[name]))
+
+
+def _known_tuple(cell: Cell) -> list[Cell] | None:
+    """The items of a tuple known to end, or None."""
+    items, tail = row_items(cell)
+    return items if tail.ctor is DEMPTY else None
+
+
+def _shape(cell: Cell) -> tuple[str, Cell] | None:
+    """What `cell` is known to be: ("field" / "scalar" / "tuple" / "other", its root), or None
+    while it is a variable (a tuple whose end is unknown is not known either)."""
+    root = known(cell)
+    if root is None:
+        return None
+    if root.ctor is g.FIELD:
+        return "field", root
+    if root.ctor is PRIM:
+        return "scalar", root
+    if root.ctor is DTUPLE or root.ctor is DEMPTY:
+        return ("tuple", root) if _known_tuple(root) is not None else None
+    return "other", root
+
+
+class Lifted(Relation):
+    """`iterator` is what `as_fieldop` makes of `argument` over the dimensions `positions`."""
+
+    __slots__ = ()
+
+    def fire(self, equate: Equate) -> bool:
+        argument, positions, iterator = self.cells
+        seen = _seen(argument)
+        if seen is None:
+            return False
+        every, element = seen
+        try:
+            defined = g.dims(every)
+        except g.DimensionSetError as error:
+            raise CannotHold(str(error)) from None
+        equate(iterator, g.iterator(positions, defined, element))
+        return True
+
+    def show(self, name: Callable[[Cell], str]) -> str:
+        argument, positions, iterator = self.cells
+        return f"{name(iterator)} = lift({name(argument)}, {name(positions)})"
+
+
+def _seen(argument: Cell) -> tuple[list[Dimension], Cell] | None:
+    """What an iterator over `argument` defines and holds: a field's dimensions and dtype (its
+    local dimension making the dtype a list), a scalar nothing and itself, a tuple the union
+    of its items' and the tuple of theirs; None while a part is not known."""
+    shape = _shape(argument)
+    if shape is None:
+        return None
+    kind, root = shape
+    if kind == "scalar":
+        return [], root
+    if kind == "field":
+        dimensions = known(root.args[0])
+        if dimensions is None:
+            return None
+        local = [d for d in members(dimensions) if d.kind == "local"]
+        dtype = g.list_of(root.args[1], g.dim(local[0])) if local else root.args[1]
+        return [d for d in members(dimensions) if d.kind != "local"], dtype
+    if kind == "other":
+        raise CannotHold("an input of `as_fieldop` is a field, a scalar or a tuple of them")
+    every: list[Dimension] = []
+    dtypes = []
+    for item in _known_tuple(root) or []:
+        seen = _seen(item)
+        if seen is None:
+            return None
+        every += seen[0]
+        dtypes.append(seen[1])
+    return every, g.tuple_of(dtypes)
+
+
+class OnDomain(Relation):
+    """`result` is a field over `positions` of `element`, mapped over tuples."""
+
+    __slots__ = ()
+
+    def fire(self, equate: Equate) -> bool:
+        positions, element, result = self.cells
+        shape = _shape(element)
+        if shape is None:
+            return False
+        kind, root = shape
+        if kind != "tuple":
+            equate(result, g.field(positions, root))
+            return True
+        items = _known_tuple(root) or []
+        results = [var(Sort.DTYPE) for _ in items]
+        equate(result, g.tuple_of(results))
+        for item, out in zip(items, results, strict=True):
+            if not OnDomain(positions, item, out).fire(equate):
+                return False  # an item not known yet: fired again with the tuple bound
+        return True
+
+    def show(self, name: Callable[[Cell], str]) -> str:
+        positions, element, result = self.cells
+        return f"{name(result)} = Field[{name(positions)}, {name(element)}]"
