@@ -12,6 +12,7 @@ mapped over tuples) and statements, each definition and statement a part of its 
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import repeat
 from typing import NoReturn
 
 from iterir import (
@@ -28,6 +29,7 @@ from iterir import (
 from iterir import gtir_types as gt
 from iterir.nodes import (
     GTIR_CLASSES,
+    PLACEMENT,
     CartesianOffset,
     IfStmt,
     InfinityLiteral,
@@ -36,7 +38,7 @@ from iterir.nodes import (
     Temporary,
 )
 from iterir.symbols import BindingKind, resolve
-from iterir.traversal import child_positions, preorder, walk
+from iterir.traversal import MOST_NODES, child_positions, preorder
 from iterir.vocabulary import GTIR_BUILTINS, PRIMITIVES
 from typeinf import gtir_terms as g
 from typeinf.constraints import RelationOf
@@ -64,15 +66,23 @@ _BUILTIN = BindingKind.BUILTIN
 
 def is_gtir(root: Node) -> bool:
     """Whether `root` is GTIR: a GTIR node, or an expression holding one, a typed name or a
-    GTIR-only builtin (`as_fieldop`)."""
-    if isinstance(root, GTIR_CLASSES):
-        return True
-    return any(
-        isinstance(node, GTIR_CLASSES)
-        or (isinstance(node, SymRef | Sym) and node.type is not None)
-        or (isinstance(node, SymRef) and node.id == "as_fieldop")
-        for node in walk(root)
-    )
+    GTIR-only builtin (`as_fieldop`). A malformed tree (a non-node, too many nodes) is left to
+    the fencil IR's checks, which say what is wrong with it."""
+    stack = [root]
+    for _ in repeat(None, MOST_NODES):
+        if not stack:
+            return False
+        node = stack.pop()
+        if type(node) not in PLACEMENT:
+            return False
+        if (
+            isinstance(node, GTIR_CLASSES)
+            or (isinstance(node, SymRef | Sym) and node.type is not None)
+            or (isinstance(node, SymRef) and node.id == "as_fieldop")
+        ):
+            return True
+        stack.extend(node.children())
+    return False
 
 
 class GtirSolver(Solver):
@@ -106,7 +116,7 @@ class GtirInference:
         if isinstance(root, Program):
             self._program()
         else:
-            self._guarded(0, self._part, 0)
+            self._statement(0)
 
     # -- driving ----------------------------------------------------------------------------------
     def _guarded(self, position: int, step: Callable[..., object], *args: object) -> bool:
@@ -145,7 +155,20 @@ class GtirInference:
             if not self._guarded(position, self._definition, position):
                 self.schemes[position] = Scheme(var(Sort.DTYPE))  # anything, to its users
         for position in children[ndefs:]:
+            self._statement(position)
+
+    def _statement(self, position: int) -> None:
+        """Type a parameter, temporary or statement; an `IfStmt`'s condition and each
+        statement of its branches as parts of their own (one error each)."""
+        node = self.nodes[position]
+        if not isinstance(node, IfStmt):
             self._guarded(position, self._part, position)
+            return
+        children = child_positions(self.sizes, position, node.child_count())
+        if self._guarded(children[0], self._part, children[0]):
+            self._guarded(position, self.if_stmt, position, node)
+        for child in children[1:]:
+            self._statement(child)
 
     def _definition(self, position: int) -> None:
         self._part(position)
@@ -393,11 +416,27 @@ class GtirInference:
     # -- statements -------------------------------------------------------------------------------
     def set_at(self, position: int, node: SetAt) -> None:
         expr, domain, target = child_positions(self.sizes, position, 3)
-        self.equal(self.type_at(target), self.type_at(expr), expr)
+        try:
+            self.equal(self.type_at(target), self.type_at(expr), expr)
+        except UnsatisfiableConstraintError as error:
+            raise UnsatisfiableConstraintError(
+                f"the expression written is `{error.actual}`, its target `{error.expected}`",
+                error.node,
+                error.expected,
+                error.actual,
+            ) from None
         self.equal(make(g.DOMAIN, var(Sort.DIMS)), self.type_at(domain), domain)
 
     def if_stmt(self, position: int, node: IfStmt) -> None:
-        self.equal(g.scalar("bool"), self.type_at(position + 1), position + 1)
+        try:
+            self.equal(g.scalar("bool"), self.type_at(position + 1), position + 1)
+        except UnsatisfiableConstraintError as error:
+            raise UnsatisfiableConstraintError(
+                f"the condition of `if` must be `bool`, not `{error.actual}`",
+                error.node,
+                error.expected,
+                error.actual,
+            ) from None
 
     def nothing(self, position: int, node: Node) -> None:
         return None
@@ -427,7 +466,6 @@ _VISIT: dict[type, Callable[..., Cell | None]] = {
     FunCall: GtirInference.call,
     Temporary: GtirInference.temporary,
     SetAt: GtirInference.set_at,
-    IfStmt: GtirInference.if_stmt,
     Program: GtirInference.nothing,
 }
 

@@ -27,10 +27,11 @@ from typing import Any, cast
 from iterir import FencilDefinition, FunctionDefinition, Node, StencilClosure
 from iterir.gcpause import gc_paused
 from iterir.traversal import child_positions, walk
-from typeinf import arguments
+from typeinf import arguments, gtir_infer
 from typeinf.collect import Inference
 from typeinf.convert import Converter, Cyclic, to_value
 from typeinf.errors import InternalError, TypeInferenceError
+from typeinf.gtir_collect import is_gtir
 from typeinf.offsets import OffsetProvider, load_offset_provider
 from typeinf.relations import Relation
 from typeinf.sizes import check_node_types
@@ -171,6 +172,8 @@ def infer(
     definitions, belongs to; the definitions it calls are then typed from there.
     Raises a TypeInferenceError subclass for a program without a type.
     """
+    if within is None and is_gtir(node):
+        return gtir_infer.infer(node)  # type: ignore[return-value]  # a GTIR value
     program = subject(node, allow_free, within)
     # The inference is freed before the collector resumes, so that it never scans the graph.
     with gc_paused():
@@ -196,6 +199,8 @@ def infer_all(
     `node.inferred_type`. The types' variables are numbered together, over the whole program
     (the root's as `infer` numbers them), so that a node's type relates to its parent's.
     `allow_free` and `within` as for `infer` (with `within`, the callees' nodes are typed too)."""
+    if within is None and is_gtir(node):
+        return gtir_infer.infer_all(node, attach=attach)  # type: ignore[return-value]  # GTIR's
     program = subject(node, allow_free, within)
     with gc_paused():
         inference = _solved(program, offset_provider)
@@ -348,6 +353,9 @@ def check(
     nodes of a part with errors keep the types found before the error (those that would contain
     themselves are left out)."""
     arguments.a_count("typeinf.check", "max_errors", max_errors)
+    if within is None and is_gtir(node):
+        type_, gtir_types, gtir_errors = gtir_infer.check(node, max_errors)
+        return Checked(type_, gtir_types, gtir_errors)  # type: ignore[arg-type]  # GTIR's
     solved = solve(
         node, offset_provider, max_errors=max_errors, allow_free=allow_free, within=within
     )
