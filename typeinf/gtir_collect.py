@@ -318,7 +318,15 @@ class GtirInference:
             if rule is not None:
                 return rule(self, position, node, args)
             if callee.id in SIGNATURES:
-                return self.apply(scheme(callee.id).instantiate(), position, args)
+                try:
+                    return self.apply(scheme(callee.id).instantiate(), position, args)
+                except UnsatisfiableConstraintError as error:
+                    raise UnsatisfiableConstraintError(
+                        f"`{callee.id}` takes `{error.expected}`, not `{error.actual}`",
+                        node,
+                        error.expected,
+                        error.actual,
+                    ) from None
             raise TypeInferenceError(f"builtin `{callee.id}` is not typed yet on GTIR", node)
         if isinstance(callee, FunCall) and _is_builtin_call(callee, "as_fieldop"):
             return self.as_fieldop(position, callee, args)
