@@ -29,7 +29,11 @@ SPEC = [
     ("cast_", "cast_((x: i32), float64)", "float64"),
     ("domains", "u⟨ Vertexₕ: [0, (n: i32)[, KDimᵥ: [0, 3[ ⟩", "Domain[[Vertex, KDimᵥ]]"),
     ("index", "{index(KDimᵥ), (x: i32)}[0]", "Field[[KDimᵥ], int32]"),
-    ("get_domain_range", "get_domain_range((a: Field[[IDimₕ], f64]), IDimₕ)", "tuple[int32, int32]"),
+    (
+        "get_domain_range",
+        "get_domain_range((a: Field[[IDimₕ], f64]), IDimₕ)",
+        "tuple[int32, int32]",
+    ),
     (
         "as_fieldop",
         "as_fieldop(λ(x, y) → ·x × ·y, c⟨ IDimₕ: [0, 5[ ⟩)((a: Field[[IDimₕ], f64]), 2.0)",
@@ -68,8 +72,7 @@ SPEC = [
     (
         "mismatch",
         "(x: f32) + 1.0",
-        "UnsatisfiableConstraintError: `plus` takes `(T₀, T₀) → T₀`, "
-        "not `(float32, float64) → T₁`",
+        "UnsatisfiableConstraintError: `plus` takes `(T₀, T₀) → T₀`, not `(float32, float64) → T₁`",
     ),
     (
         "SetAt",
@@ -114,7 +117,11 @@ SPEC = [
         "UnsatisfiableConstraintError: type mismatch: expected `tuple[T₀, T₁, T₂, *T₃]`, "
         "found `tuple[int32, int32]`",
     ),
-    ("not yet", "λ(it) → ·⟪IDimₕ→IDimₕ, 1ₒ⟫(it) + (x: f64)", "TypeInferenceError: builtin `shift` is not typed yet on GTIR"),
+    (
+        "not yet",
+        "λ(it) → ·⟪IDimₕ→IDimₕ, 1ₒ⟫(it) + (x: f64)",
+        "TypeInferenceError: builtin `shift` is not typed yet on GTIR",
+    ),
 ]
 
 
@@ -125,7 +132,9 @@ def _outcome(text: str) -> str:
         return f"{type(error).__name__}: {error.message}"
 
 
-@pytest.mark.parametrize(("rule", "program", "expected"), SPEC, ids=[f"{r}: {p}" for r, p, _ in SPEC])
+@pytest.mark.parametrize(
+    ("rule", "program", "expected"), SPEC, ids=[f"{r}: {p}" for r, p, _ in SPEC]
+)
 def test_spec(rule: str, program: str, expected: str) -> None:
     assert _outcome(program) == expected
 

@@ -71,7 +71,9 @@ def _compared(inference: GtirInference, types: dict) -> list[tuple[str, Cell | N
         entry = types["function_definitions"].get(definition.id)
         out.append(("definition", by_node.get(id(definition)), entry, True))
     for temporary in program.declarations:
-        out.append(("temporary", by_node.get(id(temporary)), types["temporaries"][temporary.id], False))
+        out.append(
+            ("temporary", by_node.get(id(temporary)), types["temporaries"][temporary.id], False)
+        )
     set_ats = [n for n in inference.nodes if isinstance(n, SetAt)]
     assert len(set_ats) == len(types["set_ats"])
     for node, theirs in zip(set_ats, types["set_ats"], strict=True):
@@ -140,4 +142,3 @@ def test_every_typed_program_ties_each_set_at_both_ways() -> None:
                 expr, target = by_node[id(node.expr)], by_node[id(node.target)]
                 assert expr is not None and target is not None
                 unify(expr, target, [])  # no Mismatch: already one type
-

@@ -145,9 +145,7 @@ class GtirInference:
         order: list[int] = []
 
         def ordered() -> None:
-            order.extend(
-                definition_order(self.nodes, self.sizes, self.symbols, children[:ndefs])
-            )
+            order.extend(definition_order(self.nodes, self.sizes, self.symbols, children[:ndefs]))
 
         if not self._guarded(0, ordered):
             return
@@ -288,17 +286,15 @@ class GtirInference:
         return g.scalar("int32")
 
     def axis(self, position: int, node: AxisLiteral) -> Cell:
-        return make(g.DIMENSION, g.dim(gt.Dimension(node.value, node.kind)))
+        return make(g.DIMENSION, g.dim(_dimension(node)))
 
     def offset(self, position: int, node: OffsetLiteral) -> Cell:
         if isinstance(node.value, int):
             return g.offset_amount("int32")
-        raise TypeInferenceError(
-            f"offset `{node.value}`: shifts are not typed yet on GTIR", node
-        )
+        raise TypeInferenceError(f"offset `{node.value}`: shifts are not typed yet on GTIR", node)
 
     def cartesian(self, position: int, node: CartesianOffset) -> Cell:
-        ends = (gt.Dimension(a.value, a.kind) for a in (node.domain, node.codomain))
+        ends = (_dimension(a) for a in (node.domain, node.codomain))
         return make(g.CARTESIAN_OFFSET, *map(g.dim, ends))
 
     def function(self, position: int, node: Lambda | FunctionDefinition) -> Cell:
@@ -451,6 +447,11 @@ class GtirInference:
 
 
 _SCALARS = frozenset(PRIMITIVES)
+
+
+def _dimension(axis: AxisLiteral) -> gt.Dimension:
+    """An axis's dimension; one without a kind (the fencil IR's) is horizontal, GT4Py's default."""
+    return gt.Dimension(axis.value, axis.kind or "horizontal")
 
 
 def _is_builtin_call(node: FunCall, name: str) -> bool:

@@ -11,10 +11,10 @@ from iterir import FunctionDefinition, Node
 from iterir.nodes import Program
 from iterir.traversal import child_positions, walk
 from typeinf.errors import TypeInferenceError
-from typeinf.terms import DefinitionType
 from typeinf.gtir_collect import GtirInference
 from typeinf.gtir_notation import pformat_gtir
 from typeinf.gtir_values import Cyclic, GtirValue, to_value
+from typeinf.terms import DefinitionType
 
 
 @dataclass(frozen=True)
@@ -133,4 +133,3 @@ def check(
     errors = [error for _, error in sorted(inference.errors, key=lambda e: e[0])][:max_errors]
     types = GtirNodeTypes(_node_types(inference, complete=not errors))
     return (None if errors else types[id(node)]), types, errors
-

@@ -27,7 +27,7 @@ from typeinf.packaged import data_folder
 from typeinf.relations import CannotHold, Equate, Relation, known
 from typeinf.schemes import Scheme
 from typeinf.signatures import _entries
-from typeinf.terms import Cell, Sort, find, var
+from typeinf.terms import Cell, Sort, var
 
 
 def _load() -> dict[str, str]:
