@@ -2,25 +2,50 @@
 values, beside the inference that solved them, on the benchmark shapes.
 
     python3 -m benchmarks.conversion [--sizes 10000 100000] [--shapes …]
+    python3 -m benchmarks.conversion --base REV [--rounds 3] [--sizes …] [--shapes …]
 
 Each (shape, size) runs in a fresh interpreter: it infers the program (cells, as `infer` does
-before converting), then converts the program's type (what `infer` adds), makes the mapping of
-every node's type (what `infer_all` and `check` add: `NodeTypes`, which converts a value when
-first read) and reads every value of it (what a caller that reads them all pays, once), and
-reports each as a share of the inference.
+before converting), then measures, each as a share of the inference:
+- `type`: converting the program's type (what `infer` adds);
+- `list`: listing every node's type in cells (what `infer_all` and `check` add before any
+  conversion: it builds the types of builtins called directly, which inference never needs);
+- `all`: making the mapping of every node's type (`NodeTypes`, which converts a value when first
+  read);
+- `read`: reading every value of it once (what a caller that reads them all pays);
+- `attach`: `infer_all(attach=True)` on the same inference, less `list`.
+
+With `--base REV`, the git revision REV (exported with `git archive` into a temporary folder)
+and this checkout's working tree are measured alike, interleaved: each round runs one fresh
+interpreter per version, alternating which goes first, so that the shared machine's load falls
+on both; the figures are medians over the rounds.
 """
 
 from __future__ import annotations
 
+import argparse
+import importlib
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
+from typing import Any
 
 from benchmarks.inference_throughput import DEFAULT_SHAPES
-from benchmarks.runner import run
+from benchmarks.runner import calibration, run
 from benchmarks.shapes import SHAPES
+
+HERE = Path(__file__).resolve().parent.parent
+#: What `--base` compares, each as a share of the inference.
+FIGURES = ("type", "list", "read", "attach")
 
 
 def measure(shape: str, size: int) -> dict[str, float]:
     import iterir
+    import typeinf
     from iterir.gcpause import gc_paused
     from typeinf.convert import to_value
     from typeinf.infer import NodeTypes, _node_types, _program_type, _solved
@@ -43,16 +68,73 @@ def measure(shape: str, size: int) -> dict[str, float]:
         for key in mapping:
             mapping[key]
         read = time.perf_counter()
+    # `infer_all(attach=True)` on the inference solved above, less the listing of its types.
+    # The module (`typeinf.infer` is also the function).
+    importlib.import_module("typeinf.infer")._solved = lambda *_: solved
+    attaching = time.perf_counter()
+    typeinf.infer_all(node, attach=True)
+    attached = time.perf_counter()
     return {
         "nodes": nodes,
         "infer": inferred - start,
         "type": converted - inferred,
+        "list": listed - converted,
         "all": mapped - listed,
         "read": read - mapped,
+        "attach": attached - attaching - (listed - converted),
     }
 
 
+def compare(base: str, sizes: list[int], shapes: list[str], rounds: int) -> None:
+    """Print, per shape and size, the medians of `type` and `read` as shares of inference for
+    REV and for this working tree, measured interleaved."""
+    print(f"calibration: a 10-million-step Python loop takes {calibration():.2f} s now")
+    with tempfile.TemporaryDirectory() as scratch:
+        archive = subprocess.run(
+            ["git", "archive", base], cwd=HERE, capture_output=True, check=True
+        )
+        subprocess.run(["tar", "-x", "-C", scratch], input=archive.stdout, check=True)
+        versions = [("base", Path(scratch)), ("head", HERE)]
+        print(f"{'shape':<22} {'nodes':>7}", *(f"{f + ' % base → head':>21}" for f in FIGURES))
+        for shape in shapes:
+            for size in sizes:
+                runs: dict[str, list[dict[str, Any]]] = {"base": [], "head": []}
+                for i in range(rounds):
+                    for name, root in versions if i % 2 == 0 else versions[::-1]:
+                        runs[name].append(in_version(root, shape, size))
+                share = {
+                    (name, figure): statistics.median(100 * r[figure] / r["infer"] for r in done)
+                    for name, done in runs.items()
+                    for figure in FIGURES
+                }
+                cells = (f"{share['base', f]:>10.1f} → {share['head', f]:<8.1f}" for f in FIGURES)
+                print(f"{shape:<22} {runs['head'][0]['nodes']:>7}", *cells, flush=True)
+    print(f"calibration: a 10-million-step Python loop takes {calibration():.2f} s now")
+
+
+def in_version(root: Path, shape: str, size: int) -> dict[str, Any]:
+    """This file's `measure` in a fresh interpreter that imports the code under `root`."""
+    child = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), "--child", shape, str(size)],
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root)},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(child.stdout)  # type: ignore[no-any-return]
+
+
 def main() -> None:
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument("--base")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
+    parser.add_argument("--shapes", nargs="+", default=DEFAULT_SHAPES, choices=list(SHAPES))
+    known, _ = parser.parse_known_args()
+    if known.base is not None:
+        compare(known.base, known.sizes, known.shapes, known.rounds)
+        return
     run(
         "benchmarks.conversion",
         __doc__.splitlines()[0],
@@ -63,10 +145,12 @@ def main() -> None:
             ("infer s", lambda r: f"{r['infer']:.2f}"),
             ("type ms", lambda r: f"{r['type'] * 1000:.1f}"),
             ("type %", lambda r: f"{100 * r['type'] / r['infer']:.1f}"),
+            ("list %", lambda r: f"{100 * r['list'] / r['infer']:.1f}"),
             ("all ms", lambda r: f"{r['all'] * 1000:.1f}"),
             ("all %", lambda r: f"{100 * r['all'] / r['infer']:.1f}"),
             ("read s", lambda r: f"{r['read']:.2f}"),
             ("read %", lambda r: f"{100 * r['read'] / r['infer']:.1f}"),
+            ("attach %", lambda r: f"{100 * r['attach'] / r['infer']:.1f}"),
         ],
         timed="infer",
     )

@@ -5,9 +5,11 @@
 Each (shape, size) runs in a fresh interpreter: it prints the program built in Python, parses
 the text (`iterir.parse`, the fast path where it applies), infers the type of what it parsed,
 and then, for comparison, parses the same text with lark's LALR parser alone (`lark s`, the
-parser every text took before the fast path). Times and ratios are medians of 3 such rounds
-(1 at 1M nodes), nodes/s is parse and infer's best round; peak memory is the process's peak
-resident memory after the first parse and inference.
+parser every text took before the fast path). Times are CPU seconds of this process
+(`time.process_time`: the shared machine's other load disturbs them less than wall time; the
+work is single-threaded). Times and ratios are medians of 3 such rounds (1 at 1M nodes), nodes/s
+is parse and infer's best round; peak memory is the process's peak resident memory after the
+first parse and inference.
 """
 
 from __future__ import annotations
@@ -39,17 +41,17 @@ def measure(shape: str, size: int) -> dict[str, float]:
     iterir.parse("x")  # the parse tables are loaded (start-up is benchmarks/startup.py's)
     runs: dict[str, list[float]] = {"parse_s": [], "infer_s": [], "lark_s": [], "peak_rss_mb": []}
     for _ in range(repeats(size)):
-        start = time.perf_counter()
+        start = time.process_time()
         parsed = iterir.parse(text)
-        parsed_at = time.perf_counter()
+        parsed_at = time.process_time()
         typeinf.infer(parsed)
-        runs["infer_s"].append(time.perf_counter() - parsed_at)
+        runs["infer_s"].append(time.process_time() - parsed_at)
         runs["parse_s"].append(parsed_at - start)
         runs["peak_rss_mb"].append(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
         del parsed
-        lark_start = time.perf_counter()
+        lark_start = time.process_time()
         parser.run(parser._parser, parser._callbacks, text, None)  # no fast path
-        runs["lark_s"].append(time.perf_counter() - lark_start)
+        runs["lark_s"].append(time.process_time() - lark_start)
     figures = {key: statistics.median(values) for key, values in runs.items()}
     figures["peak_rss_mb"] = runs["peak_rss_mb"][0]  # parse and infer alone, before lark's parse
     ratios = {
@@ -90,6 +92,7 @@ def main() -> None:
         *[list(SHAPES)] * 2,
         columns,
         "parse_s",
+        default_sizes=(100_000, 200_000, 1_000_000),
     )
 
 

@@ -2,25 +2,24 @@
 hand-written, iterative parser of the same grammar (grammar.lark).
 
 Lark's LALR parser spends several µs of Python per token (its lexer's bookkeeping, a `Token`
-per token, a reduction per grammar level); this path about half of that, which makes parsing
-1.5–2.4× faster at 100k–1M nodes (benchmarks/end_to_end.py). It builds every node through the very callbacks lark calls
-(iterir/parser.py), so nodes and spans are the same; and it only vouches for the text it fully
-understands: at anything else (an error, an annotation, a keyword used as a name, a `-` glued to
-a number) it raises `Unsure`, and lark parses the text from the start, with its located errors.
+per token, a reduction per grammar level); this path a third to a half of that: parsing is 2.1–3.1×
+faster than lark's at 100k–1M nodes (`lark/parse` of benchmarks/end_to_end.py). It builds every
+node through the very callbacks lark calls (iterir/parser.py), so nodes and spans are the same;
+and it only vouches for the text it fully understands: at anything else (an error, an
+annotation, a keyword used as a name, a `-` glued to a number) it raises `Unsure`, and lark
+parses the text from the start, with its located errors.
 
-The tokens are lark's: the expression is assembled from lark's own terminals in lark's order, and
-a token is taken only where the grammar takes its type, which is where lark's contextual lexer
-would have produced that same token.
+The tokens are lark's: one regular expression reads at each position the token lark's lexer
+reads there with all of its terminals, and a token is taken only where the grammar takes its
+type, which is where lark's contextual lexer (which tries only those terminals) would have
+produced that same token.
 """
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
-
-import lark
 
 from iterir.nodes import Node
 
@@ -43,69 +42,65 @@ class Tok(NamedTuple):
     end_column: int
 
 
-class _Scanner(NamedTuple):
-    regex: re.Pattern[str]
-    #: For a terminal that also matches keywords (NAME matches `if`): keyword text → its type.
-    keywords: dict[str, dict[str, str]]
-
-
-_BAD, _END = "_UNSURE_CHAR", "_END"
-#: What the terminals tried first at every position (their priority is higher) can start with:
-#: a look-ahead that fails at once elsewhere (5–13% less parse time; tests/test_fast_parser.py
-#: checks these against lark's patterns).
-_STARTS = {"OFFSET": r"(?=[-\w`])", "AXIS": r"(?=[\w`])"}
-
-
-@functools.cache
-def _scanner(parser: lark.Lark) -> _Scanner:
-    """One expression matching what lark ignores (spaces, comments), then one of `parser`'s
-    terminals, tried in the order lark's lexer tries them (priority, then longest possible match,
-    then name); keywords are read as the regular terminal that also matches them, then renamed,
-    as lark does. Any other character, and the end, match too, so that nothing is skipped."""
-    conf = parser.lexer_conf
-    terminals = sorted(
-        conf.terminals,
-        key=lambda t: (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name),
+#: The terminals of grammar.lark in one expression, written so that at every position it reads
+#: the token lark's lexer reads there (tests/test_fast_parser.py compares the two on random text):
+#: lark tries its terminals in turn (priority, then longest possible match), which re-reads a name
+#: three times (as an offset, an axis, then a name); here a name is read once, and the `ₒ` or `ₐ`
+#: after it makes it an offset or an axis. Each token's kind is the name of the last group it
+#: closes (`lastgroup`): an empty group after a punctuation mark, so that the alternative starts
+#: with its character, which the regex engine rejects at once. Keywords are the names that lark
+#: renames (`if`, `then`, `else`, `λ`), and spaces are read as runs (`[…]++`), not one by one. Any
+#: other character is `_BAD`, the end `END`. With the token loop below, 0.70–0.86 µs a token instead
+#: of 0.86–1.16 µs with the expression assembled from lark's terminals in lark's order (1.2–1.5×
+#: less lexing time; CPU time, the best of 3 interleaved runs on each 200k-node shape).
+_NAME = r"[^\W\dₒₐ][^\Wₒₐ]*+|`(?:[^`\\\n]|\\.)*+`"
+_SUFFIXES = r"(?:i16|i32|i64|i8|u16|u32|u64|u8|f32|f64|b)"
+_TOKEN = re.compile(
+    r"((?:[ \t\f\r\n]++|#[^\n]*+)*+)(?:"
+    + "|".join(
+        [
+            r"c⟨(?P<CDOM>)",
+            r"u⟨(?P<UDOM>)",
+            r"if(?!\w)(?P<IF>)",
+            r"then(?!\w)(?P<THEN>)",
+            r"else(?!\w)(?P<ELSE>)",
+            r"λ(?!\w)(?P<LAMBDA>)",
+            rf"(?:(?P<NAME>{_NAME})|-?\d++(?=ₒ))(?:ₒ(?P<OFFSET>)|ₐ(?P<AXIS>))?",
+            rf"-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?{_SUFFIXES}?(?P<NUMBER>)",
+            rf'"(?:[^"\\\n]|\\.)*"{_SUFFIXES}(?P<QLITERAL>)',
+            r"\((?P<LPAR>)",
+            r"\)(?P<RPAR>)",
+            r",(?P<COMMA>)",
+            r"(?:==|[∨∧<>+\-×/])(?P<INFIX>)",
+            r"[·¬↑](?P<PREFIX>)",
+            r"→(?P<ARROW>)",
+            r"⟪(?P<LSHIFT>)",
+            r"⟫(?P<RSHIFT>)",
+            r"\[(?P<LSQB>)",
+            r"\](?P<RSQB>)",
+            r"\{(?P<LBRACE>)",
+            r"\}(?P<RBRACE>)",
+            r"⟩(?P<RANGLE>)",
+            r";(?P<SEMI>)",
+            r":(?P<COLON>)",
+            r"=(?P<ASSIGN>)",
+            r"@(?P<AT>)",
+            r"←(?P<LARROW>)",
+            r"[\s\S](?P<_BAD>)",
+            r"\Z(?P<END>)",
+        ]
     )
-    regexps = {t.name: t.pattern.to_regexp() for t in terminals}
-    keywords: dict[str, dict[str, str]] = {}
-    excluded = set(conf.ignore)
-    for regular in terminals:
-        if regular.pattern.type != "re":
-            continue
-        for string in terminals:
-            same_priority = string.priority == regular.priority
-            if (
-                string.pattern.type == "str"
-                and same_priority
-                and re.fullmatch(regexps[regular.name], string.pattern.value)
-            ):
-                keywords.setdefault(regular.name, {})[string.pattern.value] = string.name
-                excluded.add(string.name)
-    # Ignored text is read with the token after it: one match a token instead of two, 25% less
-    # time for deeply indented text. Possessive, so that it never backtracks.
-    ignored = "|".join(regexps[name] for name in sorted(conf.ignore))
-    tokens = [
-        f"{_STARTS.get(t.name, '')}(?P<{t.name}>{regexps[t.name]})"
-        for t in terminals
-        if t.name not in excluded
-    ]
-    tokens += [rf"(?P<{_BAD}>[\s\S])", rf"(?P<{_END}>\Z)"]
-    return _Scanner(re.compile(f"((?:{ignored})*+)(?:{'|'.join(tokens)})"), keywords)
+    + ")"
+)
 
 
-def _tokens(text: str, scanner: _Scanner) -> Iterator[Tok]:
-    """The tokens of `text`, positioned as lark positions them, then `$END`."""
+def _tokens(text: str) -> Iterator[Tok]:
+    """The tokens of `text`, positioned as lark positions them, then `END` (after spaces, twice:
+    the parser stops at the first). No token spans lines: none holds a line break."""
     new = tuple.__new__  # a Tok without NamedTuple's Python-level __new__: 0.3 µs less a token
-    keywords = scanner.keywords
     count, rfind = text.count, text.rfind
     line, line_start, end = 1, 0, 0
-    # A token's text is sliced from its offsets, not asked of its group by name, and the gap
-    # before it starts where the last token ended; the rare kinds are told apart by one set
-    # look-up: 4% less lexing time for nested calls (CPU time, interleaved).
-    rare = {_BAD, _END, *keywords}
-    for match in scanner.regex.finditer(text):
-        kind = match.lastgroup or _BAD  # every alternative is a named group
+    for match in _TOKEN.finditer(text):
         gap, start = end, match.end(1)  # ignored text, then the token
         end = match.end()
         if gap != start:
@@ -113,19 +108,9 @@ def _tokens(text: str, scanner: _Scanner) -> Iterator[Tok]:
             if newline >= 0:
                 line += count("\n", gap, newline + 1)
                 line_start = newline + 1
-        value = text[start:end]
-        if kind in rare:
-            if kind == _END:
-                break
-            if kind == _BAD:
-                raise Unsure
-            kind = keywords[kind].get(value, kind)
         column = start - line_start + 1
-        yield new(Tok, (kind, value, line, column, line, column + end - start))
-    if line != count("\n") + 1:  # a token spanned lines: its positions would be wrong
-        raise Unsure
-    column = len(text) - line_start + 1
-    yield Tok("$END", "", line, column, line, column)
+        # The kind: every alternative closes a named group last.
+        yield new(Tok, (match.lastgroup, text[start:end], line, column, line, column + end - start))
 
 
 # Frames: a construct begun and waiting for an expression (its first item says which).
@@ -147,9 +132,9 @@ _WANTS = {_IF: _CONDITIONAL, _PREFIX: _OPERAND}
 _LEAVES = {"NUMBER": "number", "QLITERAL": "quoted_literal", "OFFSET": "offset", "AXIS": "axis"}
 
 
-def parse(text: str, parser: lark.Lark, callbacks: _Callbacks) -> Node:
+def parse(text: str, callbacks: _Callbacks) -> Node:
     """The node `text` spells, built by `callbacks`; `Unsure` where lark must decide."""
-    return _Parse(_tokens(text, _scanner(parser)), callbacks).run()
+    return _Parse(_tokens(text), callbacks).run()
 
 
 class _Parse:
@@ -405,7 +390,7 @@ class _Parse:
     def finished(self, node: Node) -> Node | None:
         """A whole item: the result at the top (the input must end), the next item in a body."""
         if not self.stack:
-            if self.tok.type != "$END":
+            if self.tok.type != "END":
                 raise Unsure
             return node
         self.stack[-1][3].append(node)

@@ -56,6 +56,25 @@ def trusted_constructor(cls: type[_Made]) -> Callable[..., _Made]:
     return made
 
 
+def relocated(node: _Made, loc: SourceSpan) -> _Made:
+    """`node` with the span `loc`, made unchecked like `trusted_constructor`'s nodes: for the
+    parsers, which widen a parenthesized expression's span to its parentheses (a parenthesized
+    call: 0.9 µs instead of 1.2 µs through public construction, which checks the fields again)."""
+    cls = type(node)
+    relocate = _relocators.get(cls)
+    if relocate is None:
+        make = trusted_constructor(cls)
+        names = [f.name for f in fields(cls) if f.name != "loc"]  # type: ignore[arg-type]
+        relocate = _relocators[cls] = lambda node, loc: make(
+            *[getattr(node, name) for name in names], loc
+        )
+    made: _Made = relocate(node, loc)
+    return made
+
+
+_relocators: dict[type, Callable[[Any, SourceSpan], Any]] = {}
+
+
 class Node:
     """Base of all IR nodes: structural, iterative equality and a cached structural hash."""
 

@@ -36,6 +36,7 @@ from iterir.nodes import (
     StencilClosure,
     Sym,
     SymRef,
+    relocated,
     trusted_constructor,
 )
 
@@ -167,11 +168,11 @@ class _Callbacks(lark.Transformer[Token, Node]):
 
     def exprs(self, items: list[Item]) -> tuple[Expr, ...]:
         """The expressions of an argument list; annotations belong to parameter lists only."""
-        for item in items:
-            if isinstance(item, _Annotated):
-                raise self.error(
-                    "a parameter annotation is only allowed in a parameter list", item.token
-                )
+        if _Annotated in map(type, items):  # no loop in Python
+            annotated = next(item for item in items if isinstance(item, _Annotated))
+            raise self.error(
+                "a parameter annotation is only allowed in a parameter list", annotated.token
+            )
         return tuple(items)
 
     # -- lists ------------------------------------------------------------------------------------
@@ -200,6 +201,8 @@ class _Callbacks(lark.Transformer[Token, Node]):
     def number(self, children: list[Item]) -> Literal:
         (token,) = children
         text = token.value
+        if text.isdecimal():  # digits only (`\d`): an int32, the commonest number, told at once
+            return _literal(text, "int32", self.token_span(token))  # 0.97 µs → 0.40 µs
         body = cast("re.Match[str]", voc.NUMBER_BODY_RE.match(text)).group()  # a NUMBER matches
         suffix = text[len(body) :]
         if suffix:
@@ -227,13 +230,20 @@ class _Callbacks(lark.Transformer[Token, Node]):
     def offset(self, children: list[Item]) -> OffsetLiteral:
         (token,) = children
         text = token.value[:-1]
-        if not voc.INT_RE.fullmatch(text):
-            return _offset(self.name(token, text), self.token_span(token))
-        try:
-            value = int(text)
-        except ValueError:  # more digits than Python converts
-            raise self.error("offset literal too large", token) from None
-        return _offset(value, self.token_span(token))
+        # An OFFSET is `-?\d+`, a plain name or a quoted one (then `ₒ`), told apart by its first
+        # character (a name starts with neither `-` nor a digit; `\d` is what `isdecimal` says):
+        # no regular expression and no call for a plain name (0.7 µs → 0.5 µs an offset).
+        first = text[0]
+        value: int | str = text
+        if first == "-" or first.isdecimal():
+            try:
+                value = int(text)
+            except ValueError:  # more digits than Python converts
+                raise self.error("offset literal too large", token) from None
+        elif first == "`":
+            value = self.name(token, text)
+        where = (self.filename, token.line, token.column, token.end_line, token.end_column)
+        return _offset(value, _new(SourceSpan, where))
 
     def axis(self, children: list[Item]) -> AxisLiteral:
         (token,) = children
@@ -294,40 +304,42 @@ class _Callbacks(lark.Transformer[Token, Node]):
         return _funcall(fun, (cond, then, otherwise), self.span(children[0], otherwise))
 
     def infix_chain(self, children: list[Item]) -> Expr:
-        """`a op b op c …` with operators of any levels: precedence climbing, left-associative."""
-        if len(children) == 1:
-            single: Expr = children[0]
-            return single
+        """`a op b op c …` with operators of any levels: precedence climbing, left-associative.
+        An operator waits on `pending` until one of its level or lower follows (or the end, a
+        level below all). Each node and span is made here from the operands' and the token's
+        places, not through `span` and `builtin`: 2.4 µs → 2.2 µs an operator (a `+` chain)."""
+        filename, infix, count = self.filename, self.infix, len(children)
         operands: list[Expr] = [children[0]]
-        operators: list[tuple[int, Token]] = []
-        infix = self.infix
-        for i in range(1, len(children), 2):
-            op = children[i]
-            level = infix[op.value][1]
-            while operators and operators[-1][0] >= level:
+        pending: list[tuple[int, Token, str]] = []  # level, token, builtin
+        for i in range(1, count + 1, 2):
+            if i < count:
+                op = children[i]
+                builtin, level = infix[op.value]
+            else:
+                level = -1
+            while pending and pending[-1][0] >= level:
+                _, token, name = pending.pop()
                 right = operands.pop()
-                operands.append(self.applied_infix(operands.pop(), operators.pop()[1], right))
-            operators.append((level, op))
-            operands.append(children[i + 1])
-        while operators:
-            right = operands.pop()
-            operands.append(self.applied_infix(operands.pop(), operators.pop()[1], right))
+                left = operands[-1]
+                start, end = left.loc, right.loc
+                assert start is not None and end is not None  # parsed nodes have spans
+                where = (filename, token.line, token.column, token.end_line, token.end_column)
+                fun = _symref(name, None, _new(SourceSpan, where))
+                span = _new(SourceSpan, (filename, start[1], start[2], end[3], end[4]))
+                operands[-1] = _funcall(fun, (left, right), span)
+            if i < count:
+                pending.append((level, op, builtin))
+                operands.append(children[i + 1])
         return operands[0]
-
-    def applied_infix(self, left: Expr, op: Token, right: Expr) -> FunCall:
-        # Spans made here from the operands' and the token's places, not through `span` and
-        # `builtin`: three calls less an operator, 14% less parse time for a `+` chain.
-        filename, start, end = self.filename, left.loc, right.loc
-        assert start is not None and end is not None  # parsed nodes have spans
-        where = (filename, op.line, op.column, op.end_line, op.end_column)
-        fun = _symref(self.infix[op.value][0], None, _new(SourceSpan, where))
-        span = _new(SourceSpan, (filename, start[1], start[2], end[3], end[4]))
-        return _funcall(fun, (left, right), span)
 
     def prefix(self, children: list[Item]) -> FunCall:
         op, operand = children
-        fun = self.builtin(self.prefixes[op.value], op)
-        return _funcall(fun, (operand,), self.span(op, operand))
+        filename, line, column, end = self.filename, op.line, op.column, operand.loc
+        # The spans made here, not through `span` and `builtin`: 0.9 µs → 0.8 µs an operator.
+        where = (filename, line, column, op.end_line, op.end_column)
+        fun = _symref(self.prefixes[op.value], None, _new(SourceSpan, where))
+        span = _new(SourceSpan, (filename, line, column, end[3], end[4]))
+        return _funcall(fun, (operand,), span)
 
     def call(self, children: list[Item]) -> FunCall:
         fun, _, args, close = children
@@ -359,12 +371,17 @@ class _Callbacks(lark.Transformer[Token, Node]):
     def paren(self, children: list[Item]) -> Expr:
         # The span widens to the parentheses, so that a caret covers what the reader sees.
         inner: Expr = children[1]
-        return type(inner)(**_fields(inner), loc=self.span(children[0], children[2]))
+        return relocated(inner, self.span(children[0], children[2]))
 
     def bracketed(self, builtin: str, children: list[Item]) -> FunCall:
         open_, args, close = children
-        fun = self.builtin(builtin, open_)
-        return _funcall(fun, self.exprs(args), self.span(open_, close))
+        filename, line, column = self.filename, open_.line, open_.column
+        # The spans made here, not through `span` and `builtin`, and `exprs` without a loop in
+        # Python: 1.0 µs → 0.9 µs a `⟪…⟫` of four.
+        where = (filename, line, column, open_.end_line, open_.end_column)
+        fun = _symref(builtin, None, _new(SourceSpan, where))
+        span = _new(SourceSpan, (filename, line, column, close.end_line, close.end_column))
+        return _funcall(fun, self.exprs(args), span)
 
     def make_tuple(self, children: list[Item]) -> FunCall:
         return self.bracketed("make_tuple", children)
@@ -424,10 +441,6 @@ class _Callbacks(lark.Transformer[Token, Node]):
         return _fencil(header.fun.id, tuple(defs), tuple(params), tuple(closures), span)
 
 
-def _fields(node: Node) -> dict[str, Any]:
-    return {name: getattr(node, name) for name in (*node.value_fields, *node.child_fields)}
-
-
 _NAME_ESCAPE = re.compile(r'\\(.)|"')
 
 
@@ -483,7 +496,7 @@ def run(
     callbacks: _Callbacks,
     text: str,
     filename: str | None,
-    fast: Callable[[str, lark.Lark, _Callbacks], Node] | None = None,
+    fast: Callable[[str, _Callbacks], Node] | None = None,
 ) -> Node:
     """Parse `text` with `parser()`, whose transformer is `callbacks`; errors are located.
     `fast`, where given, is tried first: lark parses what it is unsure of."""
@@ -494,7 +507,7 @@ def run(
             with gc_paused():
                 if fast is not None:
                     try:
-                        return fast(text, parser(), callbacks)
+                        return fast(text, callbacks)
                     except (fast_parser.Unsure, ParseError):
                         pass  # lark decides, and locates the error
                 result = cast(Node, parser().parse(text))  # the transformer builds nodes

@@ -4,18 +4,18 @@ respaced and mutated text; where it is unsure, `parse` still gives lark's answer
 
 from __future__ import annotations
 
-import re
-
+import lark
 import pytest
-from hypothesis import event, given
+from hypothesis import event, example, given
 from hypothesis import strategies as st
 
 import iterir
 from iterir import fast_parser, gtir_parser, parser
+from iterir import vocabulary as voc
 from iterir.errors import ParseError
 from iterir.fast_parser import Unsure
 from iterir.fast_parser import parse as fast_parse
-from iterir.nodes import Lambda, Node, SourceSpan, Sym, SymRef
+from iterir.nodes import Lambda, Literal, Node, SourceSpan, Sym, SymRef
 from tests.strategies import programs
 from tests.test_parser_fuzz import SAMPLE_TEXTS, cpu_time_limit, mutated_text, program_texts
 from tests.welltyped import well_typed_programs
@@ -34,7 +34,7 @@ def by_fast_path(text: str) -> Node | None:
     with parser._lock:
         parser._callbacks.filename = FILENAME
         try:
-            return fast_parse(text, parser._parser(), parser._callbacks)
+            return fast_parse(text, parser._callbacks)
         except (Unsure, ParseError):
             return None
 
@@ -137,20 +137,47 @@ def test_errors_are_lark_s_located_errors(text: str, message: str) -> None:
     assert str(caught.value) == str(by_lark(text))
 
 
-@given(
-    st.one_of(
-        st.from_regex(r"\A(?:-?[0-9٣]{1,3}|[a-zλé_]{1,3}|`[a-z\\]{0,3}`)[ₒₐ]\Z"),
-        st.text(st.one_of(st.sampled_from(list("-09aZ_λé٣`\\ₒₐ( ")), st.characters())),
-    )
-)
-def test_the_look_aheads_of_the_fast_lexer_admit_all_that_lark_s_terminals_match(
-    text: str,
-) -> None:
-    terminals = {t.name: t.pattern.to_regexp() for t in parser._parser().lexer_conf.terminals}
-    for name, look_ahead in fast_parser._STARTS.items():
-        for start in range(len(text)):
-            if re.match(terminals[name], text[start:]):
-                assert re.match(look_ahead, text[start:]), (name, text[start:])
+#: Pieces of text where lark's terminals overlap: names, keywords and the marks that make a name
+#: an offset or an axis, numbers and a minus, domains, quoted text, spaces and comments.
+LEXER_FRAGMENTS = st.sampled_from(
+    ["x", "if", "then", "else", "λ", "λx", "iffy", "ifₒ", "c", "u", "⟨", "c⟨", "ₒ", "ₐ", "xₐ", "-",
+     "1", "-1", "-1ₒ", "-.5", "2.5", "e3", ".", "f32", "i8", "b", "`", "\\", '"', "=", "==", "<",
+     " ", "\n", "\t", "# c\n", "٣", "é", "_", "(", ")", "→", "·", "⟪", "⟩", "[", ";", "@", "←",
+     "\x00", "\u00a0", "\v"]
+)  # fmt: skip
+
+
+def lark_tokens(text: str) -> tuple[list[tuple[str, str, int, int, int, int]], bool]:
+    """The tokens lark's lexer reads with all its terminals, `END` last; and whether it read them
+    all (it fails at a character that no terminal matches)."""
+    read = []
+    try:
+        for t in parser._parser().lex(text):
+            read.append((t.type, t.value, t.line, t.column, t.end_line, t.end_column))
+    except lark.exceptions.LexError:
+        return read, False
+    lines = text.split("\n")
+    end = (len(lines), len(lines[-1]) + 1)
+    return [*read, ("END", "", *end, *end)], True  # type: ignore[list-item]
+
+
+@given(st.lists(LEXER_FRAGMENTS, max_size=14).map("".join) | st.text(max_size=12))
+@example("-1ₒ x-1 -.5e3i8 1.5ₒ 1ₐ")
+@example("iffy ifₒ λx λ(x) thenₐ else_ `if` c⟨ u⟨ cu⟨")
+@example('a==b=c "s"f32 # if\n\tx\f\r\n')
+@example('"s" \v')
+def test_the_fast_lexer_reads_the_tokens_lark_s_lexer_reads(text: str) -> None:
+    expected, whole = lark_tokens(text)
+    read = []
+    for token in fast_parser._tokens(text):
+        read.append(tuple(token))
+        if token.type == "END":  # where the parser stops (the lexer may say it again)
+            break
+    if whole:
+        assert read == expected
+    else:  # the fast lexer reads the same up to the character, and marks it
+        assert read[: len(expected)] == expected
+        assert read[len(expected)][0] == "_BAD"
 
 
 GTIR_FRAGMENTS = st.sampled_from(
@@ -170,3 +197,12 @@ def test_gtir_hints_are_linear_in_the_number_of_at_signs() -> None:
     text = "←" + "@" * 200_000 + ";"
     with cpu_time_limit(20):
         assert not gtir_parser.hints(text)
+
+
+@given(st.from_regex(r"\A-?\d{1,6}(?:\.\d*)?\Z"))
+def test_a_number_of_any_decimal_digits_reads_as_its_body_and_type(text: str) -> None:
+    """Digits only (any script's, as `\\d`) are an int32 at once; a sign or a point takes the
+    general path: both as the vocabulary's expressions say."""
+    node = iterir.parse(text)
+    expected_type = "int32" if voc.INT_RE.fullmatch(text) else "float64"
+    assert node == Literal(text, expected_type)

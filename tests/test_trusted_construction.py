@@ -10,7 +10,14 @@ import pytest
 from hypothesis import given
 
 import iterir
-from iterir.nodes import NODE_CLASSES, Node, SourceSpan, SymRef, trusted_constructor
+from iterir.nodes import (
+    NODE_CLASSES,
+    Node,
+    SourceSpan,
+    SymRef,
+    relocated,
+    trusted_constructor,
+)
 from tests.strategies import programs
 
 
@@ -47,6 +54,30 @@ def test_every_node_class_has_a_trusted_constructor_in_field_order() -> None:
         names = [f.name for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
         made = trusted_constructor(cls)(*names)
         assert [getattr(made, name) for name in names] == names
+
+
+@given(programs)
+def test_a_relocated_node_is_the_node_with_another_span(program: Node) -> None:
+    """What a parenthesized expression becomes: every field kept, the span replaced."""
+    span = SourceSpan("r.itir", 7, 8, 9, 10)
+    for node in iterir.walk(program):
+        moved = relocated(node, span)
+        assert type(moved) is type(node) and moved.loc is span
+        for f in dataclasses.fields(node):  # type: ignore[arg-type]
+            if f.name != "loc":
+                assert getattr(moved, f.name) is getattr(node, f.name)
+        assert rebuilt(moved) == node
+
+
+def test_a_parenthesized_expression_spans_its_parentheses() -> None:
+    parsed = iterir.parse("f((·x), (a + b))", "p.itir")
+    assert isinstance(parsed, iterir.FunCall)
+    deref, plus = parsed.args
+    assert (deref.loc, plus.loc) == (
+        SourceSpan("p.itir", 1, 3, 1, 7),
+        SourceSpan("p.itir", 1, 9, 1, 16),
+    )
+    assert deref == iterir.parse("·x") and plus == iterir.parse("a + b")
 
 
 def test_a_span_reads_as_the_dataclass_it_was() -> None:

@@ -12,8 +12,8 @@ convert at the default recursion limit.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, NoReturn, cast
+from collections.abc import Callable, Iterator
+from typing import Any, NoReturn, TypeVar, cast
 
 from iterir.vocabulary import PRIMITIVES
 from typeinf import arguments, instance, notation, reader
@@ -95,6 +95,9 @@ _SORTS = {
     )
 }  # fmt: skip
 _EMPTIES = (TEMPTY, DEMPTY, LEMPTY)
+K = TypeVar("K")
+#: The constructors whose structures convert with their rows flattened (`_flattened`).
+_FLATTENED = frozenset((FUN, TTUPLE, DTUPLE, LTUPLE))  # no registered one is a row
 
 
 class Cyclic(Exception):
@@ -106,20 +109,13 @@ class Converter:
     and one memo, so a part shared by several types (the nodes of one program) converts once."""
 
     def __init__(self) -> None:
-        self.memo: dict[int, Any] = {}  # id of a root cell → its value
+        self.memo: dict[Cell, Any] = {}  # a root cell → its value
         self.count = 0  # variables numbered so far
 
     def program(self, type_: CellType) -> Inferred:
         """A program-level type's value (raises `Cyclic`). Its parts convert in one walk, in
         printing order, then the definitions' relations (whose cells the notation numbers
         after the types')."""
-        if type(type_) is Cell:
-            # Most nodes' types are parts of types converted already (their parent's): looked
-            # up at once. Measured (read every node's value, 100,000 nodes): balanced_stencil
-            # 0.61 → 0.54 s, many_closures 0.39 → 0.32 s.
-            done = self.memo.get(id(find(type_)))
-            if done is not None and done is not _PENDING:
-                return cast(TypeValue, done)
         values = self.values(list(roots(type_)))
         if isinstance(type_, Cell):
             return cast(TypeValue, values[0])
@@ -130,6 +126,37 @@ class Converter:
         count = len(type_.definitions)
         definitions = tuple(map(self.definition, type_.definitions, values[:count]))
         return Fencil(type_.name, definitions, tuple(values[count:]))
+
+    def programs(self, types: list[tuple[K, CellType]]) -> dict[K, Inferred]:
+        """The values of many types, by their keys, in order, as `program` gives them one by
+        one; a type that contains itself (`Cyclic`) is left out. A run of node types converts
+        in one walk. Measured (every node's value, 100,000 nodes, against `program` for each):
+        balanced_stencil 0.160 → 0.150 s, many_closures 0.096 → 0.086 s."""
+        found: dict[K, Inferred] = {}
+        run: list[tuple[K, Cell]] = []
+        for key, type_ in types:
+            if type(type_) is Cell:
+                run.append((key, type_))
+                continue
+            self._run(run, found)
+            run = []
+            try:
+                found[key] = self.program(type_)
+            except Cyclic:
+                continue
+        self._run(run, found)
+        return found
+
+    def _run(self, run: list[tuple[K, Cell]], found: dict[K, Inferred]) -> None:
+        """Convert a run of node types into `found`; if one contains itself, one by one."""
+        try:
+            found.update(zip([k for k, _ in run], self.values([c for _, c in run]), strict=True))
+        except Cyclic:  # the part before it is in the memo: met again at once
+            for key, cell in run:
+                try:
+                    found[key] = self.values([cell])[0]
+                except Cyclic:
+                    continue
 
     def definition(self, type_: DefinitionType, value: Any) -> Definition:
         relations = tuple(map(self.relation, type_.relations)) if type_.relations else ()
@@ -150,65 +177,77 @@ class Converter:
 
     def values(self, cells: list[Cell]) -> list[Any]:
         """The values of some types, in order (raises `Cyclic` for a type that contains
-        itself)."""
+        itself), and of their parts not converted yet: depth first, over the parts in order, so
+        that variables are numbered as met. A structure is a frame (the cell, an iterator over
+        its parts, their values so far) while its parts convert; a variable or a constant is
+        converted where it is met. Measured (chained_definitions, 100,000 nodes, the fencil's
+        type, the memo keyed by cells): 31 ms instead of 45 ms with a stack of every cell met,
+        each popped and looked up again (and keyed by `id`)."""
         memo = self.memo
+        get = memo.get
         count = self.count
-        stack: list[Any] = [find(c) for c in reversed(cells)]
-        pop, push, extend, get = stack.pop, stack.append, stack.extend, memo.get
-        while stack:
-            item = pop()
-            if type(item) is tuple:  # a structure whose parts are converted: build it
-                root, parts = item
-                ctor = root.ctor
-                values = [memo[id(p)] for p in parts]
-                if ctor is VAL:
-                    memo[id(root)] = _val(*values)
-                elif ctor is FUN:
-                    memo[id(root)] = _fun(tuple(values[:-2]), values[-1], _tail(values[-2]))
-                else:
-                    build: Callable[[Cell, list[Any]], Any] = _BUILD.get(ctor, _constructed)
-                    memo[id(root)] = build(root, values)
-                continue
-            root = item
-            key = id(root)
-            done = get(key)  # no value is None
-            if done is not None:
-                if done is _PENDING:  # met again while its parts are converted: a cycle
-                    raise Cyclic
-                continue
-            ctor = root.ctor
-            if ctor is None:
-                family = root.family
-                memo[key] = _var(
-                    root.sort.value, count, None if family is None else _family(family)
-                )
-                count += 1
-                continue
-            args = root.args
-            if not args:
-                memo[key] = _constant(root)
-                continue
-            # Marked as being converted in the memo itself: everything met before it is built
-            # is one of its parts, so meeting it again means a cycle. Measured (chained_definitions,
-            # 50,000 nodes, every node's type, best of 3): 192 ms instead of 240 ms with a set of
-            # the structures on the path (added to and discarded from for each).
-            memo[key] = _PENDING
-            if ctor is FUN or ctor.is_cons:  # a row (a function's parameters): flattened
-                parts = []
-                row = find(args[0]) if ctor is FUN else root
-                while row.ctor is not None and row.ctor.is_cons:
-                    parts.append(find(row.args[0]))
-                    row = find(row.args[1])
-                parts.append(row)
-                if ctor is FUN:
-                    parts.append(find(args[1]))
-            else:
-                # `find` compresses paths: a long chain of parents is walked once, not per use.
-                parts = [a if a.parent is None else find(a) for a in args]
-            push((root, parts))
-            extend(reversed(parts))
-        self.count = count
-        return [memo[id(find(c))] for c in cells]
+        # `cells` are the parts of a frame without a cell, which ends the walk.
+        frames: list[tuple[Cell | None, Iterator[Cell], list[Any]]] = [(None, iter(cells), [])]
+        try:
+            while True:
+                root, parts, values = frames[-1]
+                for part in parts:
+                    parent = part.parent
+                    if parent is not None:  # most chains are one step: no call for those
+                        part = parent if parent.parent is None else find(part)
+                    value = get(part)
+                    if value is None:
+                        ctor = part.ctor
+                        if ctor is None:
+                            family = part.family
+                            value = memo[part] = _var(
+                                part.sort.value, count, None if family is None else _family(family)
+                            )
+                            count += 1
+                        elif part.args:
+                            # Marked as being converted in the memo itself: meeting it again
+                            # before it is built means a cycle.
+                            memo[part] = _PENDING
+                            args = _flattened(part) if ctor in _FLATTENED else part.args
+                            frames.append((part, iter(args), []))
+                            break
+                        else:
+                            value = memo[part] = _constant(part)
+                    elif value is _PENDING:
+                        raise Cyclic
+                    values.append(value)
+                else:  # every part converted: build the structure
+                    if root is None:
+                        return values
+                    frames.pop()
+                    ctor = root.ctor
+                    if ctor is VAL:
+                        value = _val(*values)
+                    elif ctor is FUN:
+                        result = values.pop()
+                        tail = values.pop()
+                        value = _fun(tuple(values), result, None if tail is _EMPTY else tail)
+                    else:
+                        build: Callable[[Cell, list[Any]], Any] = _BUILD.get(ctor, _constructed)
+                        value = build(root, values)
+                    memo[root] = value
+                    frames[-1][2].append(value)
+        finally:
+            self.count = count
+
+
+def _flattened(cell: Cell) -> list[Cell]:
+    """The parts of a function or a row: a row's items and tail (a function's parameters), then
+    a function's result."""
+    parts = []
+    row = find(cell.args[0]) if cell.ctor is FUN else cell
+    while row.ctor is not None and row.ctor.is_cons:
+        parts.append(row.args[0])
+        row = find(row.args[1])
+    parts.append(row)
+    if cell.ctor is FUN:
+        parts.append(cell.args[1])
+    return parts
 
 
 def _family(members: frozenset[str]) -> str:
@@ -546,7 +585,7 @@ def substitution(general: Type, specific: Type) -> dict[Var, Any] | None:
     converter = Converter()
     named = _variables(specific)
     for number, cell in specific_builder.variables.items():  # images use `specific`'s names
-        converter.memo[id(find(cell))] = named[number]
+        converter.memo[find(cell)] = named[number]
     converter.count = max(specific_builder.variables, default=-1) + 1
     variables = _variables(general)
     return {

@@ -1,0 +1,123 @@
+"""Converting a program's solved cells into values (`typeinf.convert`) through the lazy mapping
+of `infer_all` and `check` (`NodeTypes`): node types converted in runs, in one walk each, give
+the values that converting them one by one in pre-order gives (one numbering over the
+program), whatever order they are read in; a cell shared by several nodes is one value; and a
+type that contains itself, left out, does not disturb the others."""
+
+from __future__ import annotations
+
+import gc
+import random
+from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+import iterir
+import typeinf
+from iterir import FunCall, Lambda, Sym, SymRef
+from tests.welltyped import well_typed_programs
+from typeinf import notation
+from typeinf.convert import Converter, Cyclic
+from typeinf.infer import NodeTypes, _node_types, _solved, solve
+from typeinf.terms import Cell, Type, find
+from typeinf.types import Fun
+from typeinf.types import Type as Value
+from typeinf.within import subject
+
+
+def _cells(program: iterir.Node) -> dict[int, Type]:
+    """Every node's type in cells, as `infer_all` converts them."""
+    return _node_types(_solved(subject(program, False, None), None), complete=True)
+
+
+def _one_by_one(types: dict[int, Type]) -> dict[int, Any]:
+    """The reference: each node's type converted on its own, in pre-order, by one converter
+    (one numbering); a type that contains itself left out."""
+    converter, values = Converter(), {}
+    for key, type_ in types.items():
+        try:
+            values[key] = converter.program(type_)
+        except Cyclic:
+            continue
+    return values
+
+
+@given(well_typed_programs, st.randoms(use_true_random=False))
+def test_values_read_through_the_mapping_are_those_converted_one_by_one(
+    generated: tuple[iterir.Node, Any], order: random.Random
+) -> None:
+    program, _ = generated
+    types = _cells(program)
+    expected = _one_by_one(types)
+    mapping = NodeTypes(types)
+    keys = list(mapping)
+    order.shuffle(keys)
+    read = {key: mapping[key] for key in keys}
+    assert list(mapping) == list(expected)
+    for key, value in expected.items():
+        assert read[key] == value and repr(read[key]) == repr(value)
+        # What the notation prints from the cells themselves, without converting them.
+        assert format(value, "located") == notation.pformat(types[key], True)
+    assert dict(typeinf.infer_all(program)) == read
+
+
+@given(well_typed_programs)
+def test_nodes_typed_by_one_cell_share_one_value(generated: tuple[iterir.Node, Any]) -> None:
+    program, _ = generated
+    types = _cells(program)
+    mapping = NodeTypes(types)
+    first: dict[int, Value] = {}
+    for key, type_ in types.items():
+        if type(type_) is Cell:
+            value = first.setdefault(id(find(type_)), mapping[key])
+            assert mapping[key] is value
+
+
+def test_a_node_s_value_is_the_part_of_its_parent_s() -> None:
+    program = iterir.parse("λ(x) → ·x")
+    types = typeinf.infer_all(program)
+    root = types[id(program)]
+    assert isinstance(root, Fun)
+    assert types[id(program.expr)] is root.result  # type: ignore[attr-defined]
+    assert types[id(program.expr.args[0])] is root.params[0]  # type: ignore[attr-defined]
+
+
+def test_a_type_that_contains_itself_leaves_the_others_as_one_by_one() -> None:
+    """`check` converts every node after errors; the run of node types with `f(f)` in it is
+    converted again one by one, and only the types that contain themselves are left out."""
+    program = iterir.parse("λ(x, f) → {·x + 1.0, (λ(g) → g(g))(f), ·x}")
+    checked = typeinf.check(program)
+    assert [type(e).__name__ for e in checked.errors] == ["InfiniteTypeError"]
+    expected = _one_by_one(solve(program).types)
+    assert dict(checked.types) == expected
+    assert [repr(v) for v in checked.types.values()] == [repr(v) for v in expected.values()]
+    assert len(expected) < len(solve(program).types)  # some were left out
+    assert "(float64, T₀, float64)¹" in [str(v) for v in expected.values()]
+
+
+def test_read_values_hold_no_cell() -> None:
+    """Once every value is read, the mapping lets the inference's cells go."""
+    program = iterir.parse("λ(x, y) → ·x + ·(shift(Iₒ, 1ₒ)(y))")
+    types = typeinf.infer_all(program)
+    assert all(isinstance(value, Value) for value in types.values())
+    seen, stack = set(), [types]
+    while stack:
+        item = stack.pop()
+        if id(item) in seen or isinstance(item, type):
+            continue
+        seen.add(id(item))
+        assert not isinstance(item, Cell)
+        stack.extend(gc.get_referents(item))
+
+
+def test_a_node_object_in_two_places_has_its_first_occurrence_s_type() -> None:
+    """The listing of node types is one pass unless a node object stands in several places."""
+    x = SymRef("x")
+    first = FunCall(Lambda((Sym("x"),), x), (SymRef("a"),))
+    second = FunCall(Lambda((Sym("x"),), x), (FunCall(SymRef("deref"), (SymRef("b"),)),))
+    program = Lambda((Sym("a"), Sym("b")), FunCall(SymRef("make_tuple"), (first, second)))
+    types = typeinf.infer_all(program)
+    assert types[id(x)] is types[id(first.args[0])]
+    assert types[id(x)] != types[id(second.args[0])]
+    assert next(iter(types)) == id(program) and len(types) == len(set(types))

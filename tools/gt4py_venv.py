@@ -1,0 +1,174 @@
+"""The Python ≥ 3.12 virtual environment where GT4Py-side code runs (tests/with_gt4py, and what
+needs GT4Py 1.2 itself), made once and reused.
+
+    python3 -m tools.gt4py_venv          make it if needed, print its python and the time taken
+    python3 -m tools.gt4py_venv pytest   also run tests/with_gt4py in it (extra arguments to pytest)
+
+It holds this checkout installed with its `test` and `gt4py` extras (`pip install -e
+".[test,gt4py]"`); the code run in it is always the caller's checkout (first on PYTHONPATH),
+so one environment serves every checkout of the same pyproject.toml.
+
+Where: `$TYPEINF_GT4PY_VENV` if set (made there if absent, else used as it is), else
+`$XDG_CACHE_HOME/typeinf/gt4py-venv-<key>` (default `~/.cache`), the key a digest of
+pyproject.toml and the interpreter (its path and version): a changed pyproject.toml makes a new
+one. It is built in a temporary folder beside it and renamed into place only once complete, so a
+half-made environment (an interrupted or failed install) is never used; it is always run as
+`<venv>/bin/python -m …`, which a renamed environment supports (its scripts' first lines do
+not). The interpreter: `$TYPEINF_PYTHON312`, else this one if ≥ 3.12, else the first of
+`python3.12`, `python3.13`, `python3.14` on PATH, then of pyenv's versions, that runs and is
+≥ 3.12.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+#: Generous limits that only a hang reaches: a cold install took 30–60 s here.
+INSTALL_TIMEOUT = 1800
+TESTS_TIMEOUT = 3600
+
+
+class VenvError(Exception):
+    """The environment could not be made: the command that failed and its output."""
+
+
+def find_python312() -> str | None:
+    """A Python ≥ 3.12 interpreter that runs, or None."""
+    given = os.environ.get("TYPEINF_PYTHON312")
+    if given:
+        return given if _is_312(given) else None
+    if sys.version_info >= (3, 12):
+        return sys.executable
+    candidates = [shutil.which(f"python3.{minor}") for minor in (12, 13, 14)]
+    pyenv = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
+    candidates += [str(p) for p in sorted(pyenv.glob("3.1[2-9]*/bin/python3"))]
+    # A pyenv shim on PATH exists but fails unless its version is selected: each is run.
+    return next((c for c in candidates if c and _is_312(c)), None)
+
+
+def _is_312(python: str) -> bool:
+    try:
+        probe = subprocess.run(
+            [python, "-c", "import sys; sys.exit(sys.version_info < (3, 12))"],
+            capture_output=True,
+            timeout=60,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return probe.returncode == 0
+
+
+def venv_path(python: str) -> Path:
+    """Where the environment for `python` and this pyproject.toml is."""
+    given = os.environ.get("TYPEINF_GT4PY_VENV")
+    if given:
+        return Path(given)
+    version = subprocess.run(
+        [python, "-c", "import sys; print(sys.version)"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    ).stdout
+    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes())
+    digest.update(f"\0{os.path.realpath(python)}\0{version}".encode())
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return cache / "typeinf" / f"gt4py-venv-{digest.hexdigest()[:16]}"
+
+
+def ensure_venv(python: str) -> tuple[Path, float | None]:
+    """The environment's folder, made if absent, and the seconds making it took (None when
+    it was there already)."""
+    venv = venv_path(python)
+    if (venv / "bin" / "python").exists():
+        return venv, None
+    start = time.monotonic()
+    venv.parent.mkdir(parents=True, exist_ok=True)
+    _remove_abandoned(venv)
+    building = venv.parent / f".{venv.name}.tmp-{os.getpid()}"
+    shutil.rmtree(building, ignore_errors=True)
+    try:
+        _run([python, "-m", "venv", str(building)])
+        pip = [str(building / "bin" / "python"), "-m", "pip"]
+        _run([*pip, "install", "-q", "--upgrade", "pip"])
+        _run([*pip, "install", "-q", "-e", f"{ROOT}[test,gt4py]"])
+        try:
+            building.rename(venv)
+        except OSError:
+            if not (venv / "bin" / "python").exists():  # not another process's, just made
+                raise
+    finally:
+        shutil.rmtree(building, ignore_errors=True)
+    return venv, time.monotonic() - start
+
+
+def _remove_abandoned(venv: Path) -> None:
+    """Temporary folders of builds whose process is gone (killed half-way)."""
+    for folder in venv.parent.glob(f".{venv.name}.tmp-*"):
+        pid = folder.name.rsplit("-", 1)[1]
+        if pid.isdigit() and not _alive(int(pid)):
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _run(command: list[str]) -> None:
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=INSTALL_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        raise VenvError(f"`{' '.join(command)}` did not finish in {INSTALL_TIMEOUT} s") from None
+    if done.returncode != 0:
+        raise VenvError(
+            f"`{' '.join(command)}` failed (exit {done.returncode}):\n{done.stdout}{done.stderr}"
+        )
+
+
+def run_tests(venv: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """tests/with_gt4py run in the environment on this checkout; its output is captured."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    command = [str(venv / "bin" / "python"), "-m", "pytest", "-p", "no:cacheprovider"]
+    return subprocess.run(
+        [*command, "tests/with_gt4py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=TESTS_TIMEOUT,
+    )
+
+
+def main(argv: list[str]) -> int:
+    python = find_python312()
+    if python is None:
+        print("no Python ≥ 3.12 found (set TYPEINF_PYTHON312)", file=sys.stderr)
+        return 2
+    venv, seconds = ensure_venv(python)
+    made = "already made" if seconds is None else f"made in {seconds:.1f} s"
+    print(f"{venv / 'bin' / 'python'} ({made})")
+    if argv[:1] != ["pytest"]:
+        return 0
+    start = time.monotonic()
+    result = run_tests(venv, *argv[1:])
+    print(result.stdout + result.stderr, end="")
+    print(f"tests/with_gt4py took {time.monotonic() - start:.1f} s")
+    return result.returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,253 @@
+"""GTIR node trees between iterir (`iterir.nodes`) and GT4Py 1.2.3 (`gt4py.next.iterator.ir`).
+
+The node classes and their fields are the same on both sides (iterir took GT4Py's names and
+order); the plain fields and types convert as `typeinf.gt4py.types` says, and:
+
+- `Literal.type` is a `ts.ScalarType` in GT4Py, its kind's name in iterir;
+- `AxisLiteral.kind` is a `DimensionKind` in GT4Py, its name in iterir; an iterir `AxisLiteral`
+  without a kind, and a `Sym` with the fencil IR's `kind`/`dtype`, are the fencil IR's, which
+  GT4Py 1.2.3 no longer has (nor `FencilDefinition`, `StencilClosure`): a ConversionError;
+- GT4Py's `location` (`SourceLocation`) is iterir's `loc` (`SourceSpan`, same five fields, same
+  1-based numbering with an exclusive end column). A location without an end becomes an empty
+  span (end = start), which goes back as a location without an end; a `SourceLocationGroup` (a
+  merge of several, which GT4Py's own passes do not put on GTIR) becomes its first location;
+- the `type` GT4Py's inference leaves on every other node (a `FunCall`, a `Lambda`, …) is its
+  result, not part of the program (GT4Py compares and hashes nodes without it): it is not
+  carried; `Sym.type` and `SymRef.type`, which iterir keeps, are.
+
+Both directions walk the tree with an explicit stack (no recursion, however deep), and build
+each node once its children are built.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from gt4py.eve import concepts
+from gt4py.next import common
+from gt4py.next.iterator import ir
+from gt4py.next.type_system import type_specifications as ts
+
+from iterir.nodes import _FIELD_KINDS, NODE_CLASSES, MisplacedNodeError, Node, SourceSpan
+from iterir.traversal import MOST_NODES, check_tree
+from typeinf.gt4py.errors import ConversionError
+from typeinf.gt4py.types import GT4PyObject, made, scalar_kind_name, type_from_gt4py, type_to_gt4py
+
+#: GT4Py's class of each iterir class it has (all but the fencil IR's two).
+GT4PY_CLASSES: dict[str, Any] = {
+    name: getattr(ir, name) for name in NODE_CLASSES if hasattr(ir, name)
+}
+_OURS: dict[Any, type[Node]] = {cls: NODE_CLASSES[name] for name, cls in GT4PY_CLASSES.items()}
+#: The plain fields that hold a GTIR type on both sides.
+_TYPED = {("Sym", "type"), ("SymRef", "type"), ("Temporary", "dtype")}
+
+
+# -- locations -------------------------------------------------------------------------------------
+def location_to_gt4py(span: SourceSpan | None) -> GT4PyObject:
+    """GT4Py's `SourceLocation` for a span (an empty span is a location without an end)."""
+    if span is None:
+        return None
+    filename, line, column, end_line, end_column = span
+    if (end_line, end_column) == (line, column):
+        return concepts.SourceLocation(filename, line, column)
+    return concepts.SourceLocation(filename, line, column, end_line, end_column)
+
+
+def location_from_gt4py(location: GT4PyObject, path: str = "$") -> SourceSpan | None:
+    """iterir's span for a GT4Py location (see the module's docstring for the two that lose)."""
+    if location is None:
+        return None
+    if isinstance(location, concepts.SourceLocationGroup):
+        location = location.locations[0]
+    if not isinstance(location, concepts.SourceLocation):
+        raise ConversionError(f"a location must be a SourceLocation, not {location!r}", path)
+    line, column = location.line, location.column
+    if location.end_column is None:
+        return SourceSpan(location.filename, line, column, line, column)
+    return SourceSpan(location.filename, line, column, location.end_line, location.end_column)
+
+
+# -- iterir → GT4Py --------------------------------------------------------------------------------
+def to_gt4py(node: Node) -> GT4PyObject:
+    """GT4Py's GTIR node for an iterir one, every node converted (with its span as location).
+
+    A ConversionError names our node and its path: a node GT4Py has no class for, a field it
+    has no place for, or what GT4Py's own validation refuses (an unbound name in a `Program`)."""
+    if not isinstance(node, Node):
+        raise ConversionError(f"{_a(type(node).__name__)} is not an iterir node", "$")
+    try:
+        check_tree(node)
+    except MisplacedNodeError as error:
+        raise ConversionError(str(error), "$", error.parent) from None
+    built: list[GT4PyObject] = []
+    stack: list[tuple[bool, Node, str, Node]] = [(False, node, "$", node)]
+    while stack:
+        ready, current, path, parent = stack.pop()
+        if not isinstance(current, Node):
+            raise ConversionError(f"{_a(type(current).__name__)} is not an IR node", path, parent)
+        name = type(current).__name__
+        kinds = _FIELD_KINDS[name]
+        if not ready:
+            if name not in GT4PY_CLASSES:
+                raise ConversionError(
+                    f"a {name} is the fencil IR's; GT4Py 1.2.3's GTIR has no such node",
+                    path,
+                    current,
+                )
+            stack.append((True, current, path, parent))
+            stack.extend(reversed(_children(current, kinds, path)))
+            continue
+        fields = _values_to_gt4py(current, path)
+        fields.update(_take_children(current, kinds, built))
+        built.append(
+            made(
+                path,
+                GT4PY_CLASSES[name],
+                current,
+                location=location_to_gt4py(current.loc),
+                **fields,
+            )
+        )
+    (result,) = built
+    return result
+
+
+def _values_to_gt4py(node: Node, path: str) -> dict[str, GT4PyObject]:
+    name = type(node).__name__
+    values: dict[str, GT4PyObject] = {}
+    for field in node.value_fields:
+        value = getattr(node, field)
+        where = f"{path}.{field}"
+        if name == "Sym" and field in ("kind", "dtype"):
+            if value is not None:
+                raise ConversionError(
+                    f"`{field}` is the fencil IR's annotation of a parameter; GTIR has no "
+                    "place for it (GTIR types a parameter with `type`)",
+                    where,
+                    node,
+                )
+        elif (name, field) in _TYPED:
+            try:
+                values[field] = None if value is None else type_to_gt4py(value, where)
+            except ConversionError as error:  # about the node that holds the type
+                raise ConversionError(error.message, error.path, node) from None
+        elif name == "Literal" and field == "type":
+            values[field] = made(where, ts.ScalarType, node, kind=ts.ScalarKind[value.upper()])
+        elif name == "AxisLiteral" and field == "kind":
+            if value is None:
+                raise ConversionError(
+                    "an axis without a kind is the fencil IR's; a GTIR axis is horizontal, "
+                    "vertical or local",
+                    where,
+                    node,
+                )
+            values[field] = common.DimensionKind(value)
+        else:
+            values[field] = value
+    return values
+
+
+# -- GT4Py → iterir --------------------------------------------------------------------------------
+def from_gt4py(node: GT4PyObject) -> Node:
+    """iterir's node for a GT4Py GTIR node, every node converted (its location as span).
+
+    A ConversionError names the path of what is not a GTIR node of GT4Py 1.2.3, or has no
+    counterpart in iterir (a `ScalarKind.STRING` literal, a `DeferredType` constraint)."""
+    built: list[Node] = []
+    stack: list[tuple[bool, GT4PyObject, str, GT4PyObject]] = [(False, node, "$", None)]
+    seen = 0
+    while stack:
+        ready, current, path, _ = stack.pop()
+        ours = _OURS.get(type(current))
+        if ours is None:
+            raise ConversionError(
+                f"{_a(type(current).__name__)} is not a GTIR node of GT4Py 1.2.3 "
+                "(gt4py.next.iterator.ir)",
+                path,
+            )
+        kinds = _FIELD_KINDS[ours.__name__]
+        if not ready:
+            seen += 1
+            if seen > MOST_NODES:
+                raise ConversionError(f"the IR has more than {MOST_NODES:,} nodes", path)
+            stack.append((True, current, path, None))
+            stack.extend(reversed(_children(current, kinds, path)))
+            continue
+        fields = _values_from_gt4py(current, ours, path)
+        fields.update(_take_children(current, kinds, built))
+        fields["loc"] = location_from_gt4py(current.location, f"{path}.location")
+        try:
+            make: Callable[..., Node] = ours  # each class's dataclass constructor
+            built.append(make(**fields))
+        except (TypeError, ValueError) as refused:
+            raise ConversionError(str(refused), path) from None
+    (result,) = built
+    return result
+
+
+def _values_from_gt4py(node: GT4PyObject, ours: type[Node], path: str) -> dict[str, Any]:
+    name = ours.__name__
+    values: dict[str, Any] = {}
+    for field in ours.value_fields:
+        if name == "Sym" and field in ("kind", "dtype"):
+            continue  # the fencil IR's; GT4Py 1.2.3's Sym has neither
+        value = getattr(node, field)
+        where = f"{path}.{field}"
+        if (name, field) in _TYPED:
+            values[field] = None if value is None else type_from_gt4py(value, where)
+        elif name == "Literal" and field == "type":
+            if not isinstance(value, ts.ScalarType) or value.shape is not None:
+                raise ConversionError(f"a literal's type must be a scalar, not {value!r}", where)
+            values[field] = scalar_kind_name(value.kind, f"{where}.kind")
+        elif name == "AxisLiteral" and field == "kind":
+            values[field] = str(value.value) if isinstance(value, common.DimensionKind) else value
+        elif isinstance(value, str):
+            values[field] = str(value)  # GT4Py's names are str subclasses (`SymbolName`)
+        else:
+            values[field] = value
+    return values
+
+
+# -- both ------------------------------------------------------------------------------------------
+def _children(node: Any, kinds: dict[str, str], path: str) -> list[tuple[bool, Any, str, Any]]:
+    """The visits of a node's children (either side: the fields have the same names), in
+    field order, each with its parent; a field that should hold a list and does not is an
+    error."""
+    visits: list[tuple[bool, Any, str, Any]] = []
+    for field, kind in kinds.items():
+        if kind == "value":
+            continue
+        value = getattr(node, field)
+        if kind == "nodes":
+            if not isinstance(value, (list, tuple)):
+                raise ConversionError(f"`{field}` must be a list of nodes", f"{path}.{field}")
+            visits.extend(
+                (False, child, f"{path}.{field}[{i}]", node) for i, child in enumerate(value)
+            )
+        elif value is not None or kind == "node":
+            visits.append((False, value, f"{path}.{field}", node))
+    return visits
+
+
+def _take_children(node: Any, kinds: dict[str, str], built: list[Any]) -> dict[str, Any]:
+    """The built children of `node`, taken off the end of `built`, by field: a list where the
+    field holds several (GT4Py's node classes take lists; iterir's turn them into tuples)."""
+    fields: dict[str, Any] = {}
+    for field, kind in reversed(kinds.items()):
+        if kind == "value":
+            continue
+        value = getattr(node, field)
+        if kind == "nodes":
+            count = len(value)
+            fields[field] = built[len(built) - count :]
+            del built[len(built) - count :]
+        elif kind == "node" or value is not None:
+            fields[field] = built.pop()
+        elif kind == "node?":
+            fields[field] = None
+    return fields
+
+
+def _a(name: str) -> str:
+    return f"{'an' if name[0] in 'AEIOU' else 'a'} {name}"
