@@ -17,12 +17,14 @@ from typing import NoReturn
 
 from iterir import (
     AxisLiteral,
+    FencilDefinition,
     FunCall,
     FunctionDefinition,
     Lambda,
     Literal,
     Node,
     OffsetLiteral,
+    StencilClosure,
     Sym,
     SymRef,
 )
@@ -68,6 +70,8 @@ def is_gtir(root: Node) -> bool:
     """Whether `root` is GTIR: a GTIR node, or an expression holding one, a typed name or a
     GTIR-only builtin (`as_fieldop`). A malformed tree (a non-node, too many nodes) is left to
     the fencil IR's checks, which say what is wrong with it."""
+    if isinstance(root, FencilDefinition | StencilClosure):
+        return False  # the fencil IR's own: no walk (the fencil path's speed is unchanged)
     stack = [root]
     for _ in repeat(None, MOST_NODES):
         if not stack:

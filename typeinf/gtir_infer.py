@@ -8,10 +8,10 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from iterir import FunctionDefinition, Node
-from iterir.nodes import Program
+from iterir.nodes import GTIR_CLASSES, Program
 from iterir.traversal import child_positions, walk
 from typeinf.errors import TypeInferenceError
-from typeinf.gtir_collect import GtirInference
+from typeinf.gtir_collect import GtirInference, is_gtir
 from typeinf.gtir_notation import pformat_gtir
 from typeinf.gtir_values import Cyclic, GtirValue, to_value
 from typeinf.terms import DefinitionType
@@ -66,6 +66,21 @@ def _program_type(inference: GtirInference) -> GtirInferred:
     definitions = tuple(_definition(inference, p) for p in positions[:ndefs])
     params = tuple(to_value(inference.type_at(p)) for p in positions[ndefs : ndefs + nparams])
     return GtirProgram(root.id, definitions, params)
+
+
+def claims(node: Node, allow_free: object, within: Node | None) -> bool:
+    """Whether `infer` and friends type `node` as GTIR before trying the fencil IR: a GTIR
+    root; or, where free names are allowed (a typed free name is GTIR's, an unknown the fencil
+    IR's), any GTIR mark. Other trees try the fencil IR first, so that its speed is unchanged:
+    a GTIR expression fails there, and `after_error` sends it here."""
+    if within is not None:
+        return False
+    return isinstance(node, GTIR_CLASSES) or (allow_free is not False and is_gtir(node))
+
+
+def after_error(node: Node, within: Node | None) -> bool:
+    """Whether a tree the fencil IR could not type is GTIR (typed here instead)."""
+    return within is None and is_gtir(node)
 
 
 def infer(node: Node) -> GtirInferred:
