@@ -8,7 +8,9 @@ import pytest
 import iterir
 import typeinf
 from iterir import FunctionDefinition
+from iterir.gtir_types import Dimension
 from iterir.nodes import SetAt
+from iterir.offset_types import NeighborConnectivityType
 from typeinf.errors import TypeInferenceError
 
 F = "a: Field[[IDimₕ], f64], out: Field[[IDimₕ], f64], n: i32"
@@ -119,8 +121,8 @@ SPEC = [
     ),
     (
         "not yet",
-        "λ(it) → ·⟪IDimₕ→IDimₕ, 1ₒ⟫(it) + (x: f64)",
-        "TypeInferenceError: builtin `shift` is not typed yet on GTIR",
+        "reduce(plus, 0.0)((x: List[f64, V2Eₗ]))",
+        "TypeInferenceError: builtin `reduce` is not typed yet on GTIR",
     ),
 ]
 
@@ -170,3 +172,78 @@ def test_infer_all_types_every_set_at_and_definition() -> None:
 
 def test_a_fencil_expression_is_still_typed_as_the_fencil_ir() -> None:
     assert str(typeinf.infer(iterir.parse("λ(x) → ·x + 1"))) == "(It[int32⁰]) → int32⁰"
+
+
+V2E = NeighborConnectivityType(
+    (Dimension("Vertex"), Dimension("V2E", "local")), Dimension("Edge"), None, "int32", 4
+)
+VERTICES = "u⟨ Vertexₕ: [0, 5[ ⟩"
+#: (rule, expression, offset provider, type or error), the provider in GT4Py's types.
+SHIFTS = [
+    (
+        "Cartesian shift",
+        "as_fieldop(λ(it) → ·⟪IDimₕ→IDimₕ, 1ₒ⟫(it), c⟨ IDimₕ: [0, 5[ ⟩)((a: Field[[IDimₕ], f64]))",
+        None,
+        "Field[[IDim], float64]",
+    ),
+    (
+        "connectivity",
+        f"as_fieldop(λ(it) → ·⟪V2Eₒ, 0ₒ⟫(it), {VERTICES})((e: Field[[Edgeₕ], f64]))",
+        {"V2E": V2E},
+        "Field[[Vertex], float64]",
+    ),
+    (
+        "connectivity, the provider as JSON",
+        f"as_fieldop(λ(it) → ·⟪V2Eₒ, 0ₒ⟫(it), {VERTICES})((e: Field[[Edgeₕ], f64]))",
+        {
+            "V2E": {
+                "t": "NeighborConnectivityType",
+                "domain": [
+                    {"t": "Dimension", "value": "Vertex", "kind": "horizontal"},
+                    {"t": "Dimension", "value": "V2E", "kind": "local"},
+                ],
+                "codomain": {"t": "Dimension", "value": "Edge", "kind": "horizontal"},
+                "skip_value": None,
+                "dtype": "int32",
+                "max_neighbors": 4,
+            }
+        },
+        "Field[[Vertex], float64]",
+    ),
+    (
+        "a field the shift does not reach",
+        f"as_fieldop(λ(it) → ·⟪V2Eₒ, 0ₒ⟫(it), {VERTICES})((e: Field[[Vertexₕ], f64]))",
+        {"V2E": V2E},
+        "UnsatisfiableConstraintError: `[Vertex] ⊆ [Edge]` cannot hold: [Vertex] not in [Edge]",
+    ),
+    (
+        "a connectivity at the wrong position",
+        "as_fieldop(λ(it) → ·⟪V2Eₒ, 0ₒ⟫(it), c⟨ IDimₕ: [0, 5[ ⟩)((e: Field[[Edgeₕ], f64]))",
+        {"V2E": V2E},
+        "UnsatisfiableConstraintError: `D₀ = shift([IDim], Vertex→Edge)` cannot hold: "
+        "a shift from [Vertex] applies to an iterator at [IDim]",
+    ),
+    (
+        "an unknown offset",
+        f"as_fieldop(λ(it) → ·⟪E2Vₒ, 0ₒ⟫(it), {VERTICES})((e: Field[[Edgeₕ], f64]))",
+        {},
+        "TypeInferenceError: offset `E2V` is unknown: the offset provider does not name it",
+    ),
+    (
+        "no offset provider",
+        f"as_fieldop(λ(it) → ·⟪V2Eₒ, 0ₒ⟫(it), {VERTICES})((e: Field[[Edgeₕ], f64]))",
+        None,
+        "TypeInferenceError: offset `V2E` is unknown: no offset provider was given",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("rule", "text", "provider", "expected"), SHIFTS, ids=[r for r, *_ in SHIFTS]
+)
+def test_shift(rule: str, text: str, provider: dict | None, expected: str) -> None:
+    try:
+        found = str(typeinf.infer(iterir.parse(text), provider))
+    except TypeInferenceError as error:
+        found = f"{type(error).__name__}: {error.message}"
+    assert found == expected

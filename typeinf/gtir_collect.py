@@ -11,7 +11,7 @@ mapped over tuples) and statements, each definition and statement a part of its 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from itertools import repeat
 from typing import NoReturn
 
@@ -39,6 +39,7 @@ from iterir.nodes import (
     SetAt,
     Temporary,
 )
+from iterir.offset_types import OffsetType
 from iterir.symbols import BindingKind, resolve
 from iterir.traversal import MOST_NODES, child_positions, preorder
 from iterir.vocabulary import GTIR_BUILTINS, PRIMITIVES
@@ -51,9 +52,9 @@ from typeinf.errors import (
     TypeInferenceError,
     UnsatisfiableConstraintError,
 )
-from typeinf.gtir_notation import pformat_gtir_all
+from typeinf.gtir_notation import GtirPrinter, pformat_gtir_all
 from typeinf.gtir_relations import Subset
-from typeinf.gtir_rules import SIGNATURES, Lifted, OnDomain, scheme
+from typeinf.gtir_rules import SIGNATURES, Lifted, OnDomain, Shifted, scheme
 from typeinf.gtir_structured import from_gt4py
 from typeinf.order import definition_order
 from typeinf.relations import Relation
@@ -95,7 +96,7 @@ class GtirSolver(Solver):
     def cannot_hold(
         self, relation: Relation, position: int, reason: object, why: str
     ) -> UnsatisfiableConstraintError:
-        shown = relation.show(lambda cell: pformat_gtir_all([cell])[0])
+        shown = relation.show(GtirPrinter(list(relation.cells)).render)
         return UnsatisfiableConstraintError(
             f"`{shown}` cannot hold: {why}", self.nodes[position], shown, why
         )
@@ -105,7 +106,15 @@ class GtirInference:
     """One inference over a GTIR program or expression: the type of every node, by pre-order
     position; the first error raised, or with `max_errors` > 1 one per part kept in `errors`."""
 
-    def __init__(self, root: Node, *, max_errors: int = 1) -> None:
+    def __init__(
+        self,
+        root: Node,
+        offset_types: Mapping[str, OffsetType] | None = None,
+        *,
+        max_errors: int = 1,
+    ) -> None:
+        """`offset_types`: what each offset name is (None: no offset provider given)."""
+        self.offset_types = offset_types
         self.nodes, self.sizes = preorder(root, checked=True)
         self.root = root
         self.symbols = resolve(root, GTIR_BUILTINS, tree=(self.nodes, self.sizes))
@@ -295,7 +304,7 @@ class GtirInference:
     def offset(self, position: int, node: OffsetLiteral) -> Cell:
         if isinstance(node.value, int):
             return g.offset_amount("int32")
-        raise TypeInferenceError(f"offset `{node.value}`: shifts are not typed yet on GTIR", node)
+        return make(g.OFFSET, g.dim(gt.Dimension(node.value, "horizontal")))
 
     def cartesian(self, position: int, node: CartesianOffset) -> Cell:
         ends = (_dimension(a) for a in (node.domain, node.codomain))
@@ -314,6 +323,8 @@ class GtirInference:
         if isinstance(callee, SymRef) and self.types[position + 1] is None:
             if callee.id == "as_fieldop":
                 return None  # typed by the call that applies it
+            if callee.id == "shift":
+                return self.shift(position, node)
             rule = _RULES.get(callee.id)
             if rule is not None:
                 return rule(self, position, node, args)
@@ -414,6 +425,40 @@ class GtirInference:
         self.types[position + 1] = g.function([self.type_at(a) for a in args], result)
         return result
 
+    def shift(self, position: int, node: FunCall) -> Cell:
+        """`shift(offset, amount, …)`: an iterator to one at the positions the offsets reach
+        (`Shifted`), defined and holding as before."""
+        if len(node.args) % 2:
+            raise GrammarBuiltinError("`shift` takes offsets and amounts in pairs", node)
+        moves = tuple(self.move(tag) for tag in node.args[::2])
+        positions, moved, defined, element = (
+            var(Sort.DIMS),
+            var(Sort.DIMS),
+            var(Sort.DIMS),
+            var(Sort.DTYPE),
+        )
+        self.relate(Shifted(positions, moved, moves), position)
+        before = g.iterator(positions, defined, element)
+        return g.function([before], g.iterator(moved, defined, element))
+
+    def move(self, tag: Node) -> tuple[gt.Dimension, gt.Dimension]:
+        """The dimension a shift's offset moves from, and the one it moves to."""
+        if isinstance(tag, CartesianOffset):
+            return _dimension(tag.domain), _dimension(tag.codomain)
+        if not isinstance(tag, OffsetLiteral) or isinstance(tag.value, int):
+            raise GrammarBuiltinError("an offset of `shift` must be an offset's name", tag)
+        found = (self.offset_types or {}).get(tag.value)
+        if found is None:
+            given = (
+                "no offset provider was given"
+                if self.offset_types is None
+                else ("the offset provider does not name it")
+            )
+            raise TypeInferenceError(f"offset `{tag.value}` is unknown: {given}", tag)
+        if isinstance(found, gt.Dimension):
+            return found, found
+        return found.source_dim, found.codomain
+
     def arity(self, node: FunCall, count: int) -> None:
         if len(node.args) != count:
             raise GrammarBuiltinError(
@@ -433,7 +478,7 @@ class GtirInference:
                 error.expected,
                 error.actual,
             ) from None
-        self.equal(make(g.DOMAIN, var(Sort.DIMS)), self.type_at(domain), domain)
+        self.type_at(domain)  # a domain, or a tuple of them for a tuple target: its rules said
 
     def if_stmt(self, position: int, node: IfStmt) -> None:
         try:

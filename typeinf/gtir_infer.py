@@ -8,7 +8,9 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from iterir import FunctionDefinition, Node
+from iterir import gtir_types as gt
 from iterir.nodes import GTIR_CLASSES, Program
+from iterir.offset_types import NeighborConnectivityType, OffsetType, offset_types_from_json
 from iterir.traversal import child_positions, walk
 from typeinf.errors import TypeInferenceError
 from typeinf.gtir_collect import GtirInference, is_gtir
@@ -68,14 +70,26 @@ def _program_type(inference: GtirInference) -> GtirInferred:
     return GtirProgram(root.id, definitions, params)
 
 
-def claims(node: Node, allow_free: object, within: Node | None) -> bool:
+def claims(node: Node, allow_free: object, within: Node | None, provider: object) -> bool:
     """Whether `infer` and friends type `node` as GTIR before trying the fencil IR: a GTIR
-    root; or, where free names are allowed (a typed free name is GTIR's, an unknown the fencil
-    IR's), any GTIR mark. Other trees try the fencil IR first, so that its speed is unchanged:
-    a GTIR expression fails there, and `after_error` sends it here."""
+    root; an offset provider in GT4Py's form (GTIR's, `iterir.offset_types`); or, where free
+    names are allowed (a typed free name is GTIR's, an unknown the fencil IR's), any GTIR
+    mark. Other trees try the fencil IR first, so that its speed is unchanged: a GTIR
+    expression fails there, and `after_error` sends it here."""
     if within is not None:
         return False
-    return isinstance(node, GTIR_CLASSES) or (allow_free is not False and is_gtir(node))
+    return (
+        isinstance(node, GTIR_CLASSES)
+        or _gt4py_form(provider)
+        or (allow_free is not False and is_gtir(node))
+    )
+
+
+def _gt4py_form(provider: object) -> bool:
+    return isinstance(provider, Mapping) and any(
+        isinstance(v, NeighborConnectivityType | gt.Dimension) or (isinstance(v, dict) and "t" in v)
+        for v in provider.values()
+    )
 
 
 def after_error(node: Node, within: Node | None) -> bool:
@@ -83,9 +97,21 @@ def after_error(node: Node, within: Node | None) -> bool:
     return within is None and is_gtir(node)
 
 
-def infer(node: Node) -> GtirInferred:
+def offset_types(provider: object) -> dict[str, OffsetType] | None:
+    """The offset-provider types `provider` gives: None; GT4Py's types (`iterir.offset_types`)
+    by offset name; or their JSON (a ParseError naming the JSON path when malformed)."""
+    if provider is None:
+        return None
+    if isinstance(provider, Mapping) and all(
+        isinstance(v, NeighborConnectivityType | gt.Dimension) for v in provider.values()
+    ):
+        return dict(provider)
+    return offset_types_from_json(provider)
+
+
+def infer(node: Node, provider: object = None) -> GtirInferred:
     """The type of a GTIR program or expression; raises its first type error."""
-    return _program_type(GtirInference(node))
+    return _program_type(GtirInference(node, offset_types(provider)))
 
 
 def _node_types(inference: GtirInference, complete: bool) -> dict[int, GtirInferred]:
@@ -126,9 +152,10 @@ class GtirNodeTypes(Mapping[int, GtirInferred]):
         return repr(self._types)
 
 
-def infer_all(node: Node, *, attach: bool = False) -> GtirNodeTypes:
+def infer_all(node: Node, provider: object = None, *, attach: bool = False) -> GtirNodeTypes:
     """Every node's type; with `attach`, also set as `node.inferred_type`."""
-    result = GtirNodeTypes(_node_types(GtirInference(node), complete=True))
+    inference = GtirInference(node, offset_types(provider))
+    result = GtirNodeTypes(_node_types(inference, complete=True))
     if attach:
         for current in walk(node):
             if id(current) in result:
@@ -137,12 +164,13 @@ def infer_all(node: Node, *, attach: bool = False) -> GtirNodeTypes:
 
 
 def check(
-    node: Node, max_errors: int | None
+    node: Node, provider: object, max_errors: int | None
 ) -> tuple[GtirInferred | None, GtirNodeTypes, list[TypeInferenceError]]:
     """The program's type (None with errors), every node's, and the errors: one per failing
     function definition or statement, at most `max_errors`."""
     try:
-        inference = GtirInference(node, max_errors=max(max_errors or 1 << 30, 2))
+        offsets = offset_types(provider)
+        inference = GtirInference(node, offsets, max_errors=max(max_errors or 1 << 30, 2))
     except TypeInferenceError as error:  # before any part could be typed: a malformed tree
         return None, GtirNodeTypes({}), [error]
     errors = [error for _, error in sorted(inference.errors, key=lambda e: e[0])][:max_errors]

@@ -9,6 +9,9 @@ read by `gtir_reader`) and the relations behind the rules that need more than on
 - `OnDomain(positions, element, result)`: what `as_fieldop` returns, a field over the domain's
   dimensions of what the stencil returns, mapped over tuples.
 
+- `Shifted(positions, moved)`: `shift` moves an iterator's positions: each connectivity
+  replaces its source dimension by its target, each Cartesian offset its domain by its codomain.
+
 Each waits until the type it reads (the argument, the element) is known to be a field, a
 scalar or a tuple.
 """
@@ -21,6 +24,7 @@ from functools import cache
 from iterir.gtir_types import Dimension
 from typeinf import gtir_terms as g
 from typeinf.constructors import DEMPTY, DTUPLE, PRIM, row_items
+from typeinf.gtir_notation import dims_text
 from typeinf.gtir_reader import parse_gtir_type
 from typeinf.gtir_relations import members
 from typeinf.packaged import data_folder
@@ -151,3 +155,44 @@ class OnDomain(Relation):
     def show(self, name: Callable[[Cell], str]) -> str:
         positions, element, result = self.cells
         return f"{name(result)} = Field[{name(positions)}, {name(element)}]"
+
+
+class Shifted(Relation):
+    """`moved` is `positions` after the moves `(source, target)`, in order (a parameter of the
+    relation: the offsets are in the program's text, not types)."""
+
+    __slots__ = ("moves",)
+
+    def __init__(
+        self, positions: Cell, moved: Cell, moves: tuple[tuple[Dimension, Dimension], ...]
+    ):
+        super().__init__(positions, moved)
+        self.moves = moves
+
+    def fire(self, equate: Equate) -> bool:
+        positions, moved = self.cells
+        start = known(positions)
+        if start is None:
+            return False
+        current = list(members(start))
+        for source, target in self.moves:
+            if source not in current:
+                raise CannotHold(
+                    f"a shift from {dims_text((source,))} applies to an iterator at "
+                    f"{dims_text(tuple(current))}"
+                )
+            current[current.index(source)] = target
+        try:
+            equate(moved, g.dims(current))
+        except g.DimensionSetError as error:
+            raise CannotHold(str(error)) from None
+        return True
+
+    def show(self, name: Callable[[Cell], str]) -> str:
+        positions, moved = self.cells
+        steps = ", ".join(f"{s.value}→{t.value}" for s, t in self.moves)
+        return f"{name(moved)} = shift({name(positions)}, {steps})"
+
+    def copy(self, mapping: Callable[[Cell], Cell]) -> Shifted:
+        positions, moved = self.cells
+        return Shifted(mapping(positions), mapping(moved), self.moves)
