@@ -220,7 +220,7 @@ SHIFTS = [
         "a connectivity at the wrong position",
         "as_fieldop(λ(it) → ·⟪V2Eₒ, 0ₒ⟫(it), c⟨ IDimₕ: [0, 5[ ⟩)((e: Field[[Edgeₕ], f64]))",
         {"V2E": V2E},
-        "UnsatisfiableConstraintError: `D₀ = shift([IDim], Vertex→Edge)` cannot hold: "
+        "UnsatisfiableConstraintError: `D₀ = shift([IDim], Offset[Vertex→Edge])` cannot hold: "
         "a shift from [Vertex] applies to an iterator at [IDim]",
     ),
     (
@@ -228,6 +228,22 @@ SHIFTS = [
         f"as_fieldop(λ(it) → ·⟪E2Vₒ, 0ₒ⟫(it), {VERTICES})((e: Field[[Edgeₕ], f64]))",
         {},
         "TypeInferenceError: offset `E2V` is unknown: the offset provider does not name it",
+    ),
+    (
+        "lift: defined where its inputs are",
+        "as_fieldop(λ(it) → ·⟪IDimₕ→IDimₕ, 1ₒ⟫((↑(λ(x) → ·x × 2.0))(it)), c⟨ IDimₕ: [0, 5[ ⟩)"
+        "((e: Field[[IDimₕ], f64]))",
+        None,
+        "Field[[IDim], float64]",
+    ),
+    (
+        "an offset passed to a definition",
+        "program p(e: Field[[IDimₕ], f64], out: Field[[IDimₕ], f64]) { "
+        "f = λ(d) → λ(it) → ·⟪d, 1ₒ⟫(it); "
+        "out @ c⟨ IDimₕ: [0, 5[ ⟩ ← as_fieldop(f(IDimₕ→IDimₕ), c⟨ IDimₕ: [0, 5[ ⟩)(e); }",
+        None,
+        "{f :: (Offset[T₀→T₁]) → (It[D₂, D₃, T₄]) → T₄ where D₃ ⊆ D₅, D₅ = shift(D₂, Offset[T₀→T₁]), "
+        "p(Field[[IDim], float64], Field[[IDim], float64])}",
     ),
     (
         "no offset provider",

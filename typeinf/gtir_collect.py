@@ -53,7 +53,7 @@ from typeinf.errors import (
     UnsatisfiableConstraintError,
 )
 from typeinf.gtir_notation import GtirPrinter, pformat_gtir_all
-from typeinf.gtir_relations import Subset
+from typeinf.gtir_relations import Subset, Union
 from typeinf.gtir_rules import SIGNATURES, Lifted, OnDomain, Shifted, scheme
 from typeinf.gtir_structured import from_gt4py
 from typeinf.order import definition_order
@@ -183,7 +183,7 @@ class GtirInference:
 
     def _definition(self, position: int) -> None:
         self._part(position)
-        self.schemes[position] = Scheme(self.type_at(position), self.solver.take_open())
+        self.schemes[position] = Scheme(self.type_at(position), _distinct(self.solver.take_open()))
 
     def _part(self, start: int) -> None:
         """Type the subtree at `start`, children before parents (reverse pre-order)."""
@@ -321,7 +321,7 @@ class GtirInference:
         args = self.args(position, node)
         callee = node.fun
         if isinstance(callee, SymRef) and self.types[position + 1] is None:
-            if callee.id == "as_fieldop":
+            if callee.id in ("as_fieldop", "lift"):
                 return None  # typed by the call that applies it
             if callee.id == "shift":
                 return self.shift(position, node)
@@ -341,6 +341,8 @@ class GtirInference:
             raise TypeInferenceError(f"builtin `{callee.id}` is not typed yet on GTIR", node)
         if isinstance(callee, FunCall) and _is_builtin_call(callee, "as_fieldop"):
             return self.as_fieldop(position, callee, args)
+        if isinstance(callee, FunCall) and _is_builtin_call(callee, "lift"):
+            return self.lift(position, callee, args)
         return self.apply(self.type_at(position + 1), position, args)
 
     def apply(self, function: Cell, position: int, args: list[int]) -> Cell:
@@ -425,34 +427,61 @@ class GtirInference:
         self.types[position + 1] = g.function([self.type_at(a) for a in args], result)
         return result
 
+    def lift(self, position: int, inner: FunCall, args: list[int]) -> Cell:
+        """`lift(stencil)(iterators…)`: an iterator at the inputs' positions, defined where
+        all of them are (the union of their defined dimensions), of what the stencil returns."""
+        self.arity(inner, 1)
+        positions, defined, element = var(Sort.DIMS), g.dims(()), var(Sort.DTYPE)
+        for a in args:
+            own, union = var(Sort.DIMS), var(Sort.DIMS)
+            self.equal(g.iterator(positions, own, var(Sort.DTYPE)), self.type_at(a), a)
+            self.relate(Union(defined, own, union), position)
+            defined = union
+        stencil = self.args(position + 1, inner)[0]
+        self.equal(
+            self.type_at(stencil), g.function([self.type_at(a) for a in args], element), stencil
+        )
+        result = g.iterator(positions, defined, element)
+        self.types[position + 1] = g.function([self.type_at(a) for a in args], result)
+        return result
+
     def shift(self, position: int, node: FunCall) -> Cell:
         """`shift(offset, amount, …)`: an iterator to one at the positions the offsets reach
         (`Shifted`), defined and holding as before."""
         if len(node.args) % 2:
             raise GrammarBuiltinError("`shift` takes offsets and amounts in pairs", node)
-        moves = tuple(self.move(tag) for tag in node.args[::2])
+        tags = child_positions(self.sizes, position, len(node.args) + 1)[1::2]
+        moves = [self.move(t, node.args[i * 2]) for i, t in enumerate(tags)]
         positions, moved, defined, element = (
             var(Sort.DIMS),
             var(Sort.DIMS),
             var(Sort.DIMS),
             var(Sort.DTYPE),
         )
-        self.relate(Shifted(positions, moved, moves), position)
+        self.relate(Shifted(positions, moved, *moves), position)
         before = g.iterator(positions, defined, element)
         return g.function([before], g.iterator(moved, defined, element))
 
-    def move(self, tag: Node) -> tuple[gt.Dimension, gt.Dimension]:
-        """The dimension a shift's offset moves from, and the one it moves to."""
-        if isinstance(tag, CartesianOffset):
-            return _dimension(tag.domain), _dimension(tag.codomain)
-        if not isinstance(tag, OffsetLiteral) or isinstance(tag.value, int):
+    def move(self, position: int, tag: Node) -> Cell:
+        """What a shift's offset moves: `Offset[a→b]`, from a Cartesian offset, a connectivity
+        (from its source to its target) or an offset passed as a value (its type)."""
+        if isinstance(tag, OffsetLiteral) and isinstance(tag.value, str):
+            source, target = self.connectivity(tag)
+            return make(g.CARTESIAN_OFFSET, g.dim(source), g.dim(target))
+        if isinstance(tag, OffsetLiteral):
             raise GrammarBuiltinError("an offset of `shift` must be an offset's name", tag)
-        found = (self.offset_types or {}).get(tag.value)
+        move = make(g.CARTESIAN_OFFSET, var(Sort.DIM), var(Sort.DIM))
+        self.equal(move, self.type_at(position), position)
+        return move
+
+    def connectivity(self, tag: OffsetLiteral) -> tuple[gt.Dimension, gt.Dimension]:
+        """The dimension the named offset moves from, and the one it moves to."""
+        found = (self.offset_types or {}).get(str(tag.value))
         if found is None:
             given = (
                 "no offset provider was given"
                 if self.offset_types is None
-                else ("the offset provider does not name it")
+                else "the offset provider does not name it"
             )
             raise TypeInferenceError(f"offset `{tag.value}` is unknown: {given}", tag)
         if isinstance(found, gt.Dimension):
@@ -496,6 +525,19 @@ class GtirInference:
 
 
 _SCALARS = frozenset(PRIMITIVES)
+
+
+def _distinct(relations: tuple[Relation, ...]) -> tuple[Relation, ...]:
+    """Each relation once: uses of one parameter make the same one again (`D₁ ⊆ D₀` at each
+    `deref`), and a definition's type and each instance would carry every copy."""
+    seen: set[tuple[type, tuple[int, ...]]] = set()
+    out = []
+    for relation in relations:
+        key = (type(relation), tuple(id(find(c)) for c in relation.cells))
+        if key not in seen:
+            seen.add(key)
+            out.append(relation)
+    return tuple(out)
 
 
 def _dimension(axis: AxisLiteral) -> gt.Dimension:

@@ -31,7 +31,7 @@ from typeinf.packaged import data_folder
 from typeinf.relations import CannotHold, Equate, Relation, known
 from typeinf.schemes import Scheme
 from typeinf.signatures import _entries
-from typeinf.terms import Cell, Sort, var
+from typeinf.terms import Cell, Sort, find, var
 
 
 def _load() -> dict[str, str]:
@@ -158,24 +158,23 @@ class OnDomain(Relation):
 
 
 class Shifted(Relation):
-    """`moved` is `positions` after the moves `(source, target)`, in order (a parameter of the
-    relation: the offsets are in the program's text, not types)."""
+    """`moved` is `positions` after each move in turn: a move is a cell `Offset[a→b]` (a
+    Cartesian offset, or a connectivity from its source to its target), known from the text or
+    from an offset passed as a parameter (then the relation waits for it)."""
 
-    __slots__ = ("moves",)
-
-    def __init__(
-        self, positions: Cell, moved: Cell, moves: tuple[tuple[Dimension, Dimension], ...]
-    ):
-        super().__init__(positions, moved)
-        self.moves = moves
+    __slots__ = ()
 
     def fire(self, equate: Equate) -> bool:
-        positions, moved = self.cells
+        positions, moved, *moves = self.cells
         start = known(positions)
-        if start is None:
+        ends = [_move(m) for m in moves]
+        if start is None and None not in ends and all(a == b for a, b in ends):  # type: ignore[misc]
+            equate(moved, positions)  # moves within one dimension: the positions stay
+            return True
+        if start is None or None in ends:
             return False
         current = list(members(start))
-        for source, target in self.moves:
+        for source, target in ends:  # type: ignore[misc]  # None is ruled out above
             if source not in current:
                 raise CannotHold(
                     f"a shift from {dims_text((source,))} applies to an iterator at "
@@ -189,10 +188,16 @@ class Shifted(Relation):
         return True
 
     def show(self, name: Callable[[Cell], str]) -> str:
-        positions, moved = self.cells
-        steps = ", ".join(f"{s.value}→{t.value}" for s, t in self.moves)
-        return f"{name(moved)} = shift({name(positions)}, {steps})"
+        positions, moved, *moves = self.cells
+        return f"{name(moved)} = shift({', '.join(name(c) for c in (positions, *moves))})"
 
-    def copy(self, mapping: Callable[[Cell], Cell]) -> Shifted:
-        positions, moved = self.cells
-        return Shifted(mapping(positions), mapping(moved), self.moves)
+
+def _move(cell: Cell) -> tuple[Dimension, Dimension] | None:
+    """The dimensions a known `Offset[a→b]` moves from and to; None while either is unknown."""
+    root = known(cell)
+    if root is None or root.ctor is not g.CARTESIAN_OFFSET:
+        return None
+    ends = [find(a).label for a in root.args]
+    if not all(isinstance(e, Dimension) for e in ends):
+        return None
+    return ends[0], ends[1]
