@@ -197,7 +197,7 @@ def _move(cell: Cell) -> tuple[Dimension, Dimension] | None:
     root = known(cell)
     if root is None or root.ctor is not g.CARTESIAN_OFFSET:
         return None
-    ends = [find(a).label for a in root.args]
-    if not all(isinstance(e, Dimension) for e in ends):
+    source, target = (find(a).label for a in root.args)
+    if not (isinstance(source, Dimension) and isinstance(target, Dimension)):
         return None
-    return ends[0], ends[1]
+    return source, target
