@@ -88,16 +88,20 @@ class Lifted(Relation):
         if seen is None:
             return False
         every, element = seen
-        try:
-            defined = g.dims(every)
-        except g.DimensionSetError as error:
-            raise CannotHold(str(error)) from None
-        equate(iterator, g.iterator(positions, defined, element))
+        equate(iterator, g.iterator(positions, _set(every), element))
         return True
 
     def show(self, name: Callable[[Cell], str]) -> str:
         argument, positions, iterator = self.cells
         return f"{name(iterator)} = lift({name(argument)}, {name(positions)})"
+
+
+def _set(dimensions: list[Dimension]) -> Cell:
+    """A ground set of `dimensions`; one that makes no set cannot hold, saying why."""
+    try:
+        return g.dims(dimensions)
+    except g.DimensionSetError as error:
+        raise CannotHold(str(error)) from None
 
 
 def _seen(argument: Cell) -> tuple[list[Dimension], Cell] | None:
@@ -181,10 +185,7 @@ class Shifted(Relation):
                     f"{dims_text(tuple(current))}"
                 )
             current[current.index(source)] = target
-        try:
-            equate(moved, g.dims(current))
-        except g.DimensionSetError as error:
-            raise CannotHold(str(error)) from None
+        equate(moved, _set(current))
         return True
 
     def show(self, name: Callable[[Cell], str]) -> str:
