@@ -7,9 +7,10 @@ import pytest
 
 import iterir
 import typeinf
-from iterir import FunctionDefinition
+from iterir import FunctionDefinition, SymRef
+from iterir.builders import if_stmt, program
 from iterir.gtir_types import Dimension
-from iterir.nodes import SetAt
+from iterir.nodes import Program, SetAt
 from iterir.offset_types import NeighborConnectivityType
 from typeinf.errors import TypeInferenceError
 
@@ -263,3 +264,14 @@ def test_shift(rule: str, text: str, provider: dict | None, expected: str) -> No
     except TypeInferenceError as error:
         found = f"{type(error).__name__}: {error.message}"
     assert found == expected
+
+
+def test_if_statements_nest_deeper_than_python_recurses() -> None:
+    flat = iterir.parse(f"p({F}, c: i32) {{ out @ {D} ← a; }}")
+    assert isinstance(flat, Program)
+    statement = flat.body[0]
+    for _ in range(3_000):
+        statement = if_stmt(SymRef("c"), [statement])
+    deep = program("p", flat.params, [statement])
+    errors = typeinf.check(deep, max_errors=2).errors
+    assert [e.message for e in errors] == ["the condition of `if` must be `bool`, not `int32`"] * 2

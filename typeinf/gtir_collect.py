@@ -170,16 +170,19 @@ class GtirInference:
 
     def _statement(self, position: int) -> None:
         """Type a parameter, temporary or statement; an `IfStmt`'s condition and each
-        statement of its branches as parts of their own (one error each)."""
-        node = self.nodes[position]
-        if not isinstance(node, IfStmt):
-            self._guarded(position, self._part, position)
-            return
-        children = child_positions(self.sizes, position, node.child_count())
-        if self._guarded(children[0], self._part, children[0]):
-            self._guarded(position, self.if_stmt, position, node)
-        for child in children[1:]:
-            self._statement(child)
+        statement of its branches as parts of their own (one error each), in source order
+        (an explicit stack: `IfStmt`s nest without limit)."""
+        pending = [position]
+        while pending:
+            at = pending.pop()
+            node = self.nodes[at]
+            if not isinstance(node, IfStmt):
+                self._guarded(at, self._part, at)
+                continue
+            children = child_positions(self.sizes, at, node.child_count())
+            if self._guarded(children[0], self._part, children[0]):
+                self._guarded(at, self.if_stmt, at, node)
+            pending.extend(reversed(children[1:]))
 
     def _definition(self, position: int) -> None:
         self._part(position)
