@@ -39,7 +39,7 @@ from iterir.nodes import (
     SetAt,
     Temporary,
 )
-from iterir.offset_types import OffsetType
+from iterir.offset_types import NeighborConnectivityType, OffsetType
 from iterir.symbols import BindingKind, resolve
 from iterir.traversal import MOST_NODES, child_positions, preorder
 from iterir.vocabulary import GTIR_BUILTINS, PRIMITIVES
@@ -324,7 +324,7 @@ class GtirInference:
         args = self.args(position, node)
         callee = node.fun
         if isinstance(callee, SymRef) and self.types[position + 1] is None:
-            if callee.id in ("as_fieldop", "lift"):
+            if callee.id in ("as_fieldop", "lift", "reduce", "map_list"):
                 return None  # typed by the call that applies it
             if callee.id == "shift":
                 return self.shift(position, node)
@@ -346,6 +346,10 @@ class GtirInference:
             return self.as_fieldop(position, callee, args)
         if isinstance(callee, FunCall) and _is_builtin_call(callee, "lift"):
             return self.lift(position, callee, args)
+        if isinstance(callee, FunCall) and _is_builtin_call(callee, "reduce"):
+            return self.reduce(position, callee, args)
+        if isinstance(callee, FunCall) and _is_builtin_call(callee, "map_list"):
+            return self.map_list(position, callee, args)
         return self.apply(self.type_at(position + 1), position, args)
 
     def apply(self, function: Cell, position: int, args: list[int]) -> Cell:
@@ -447,6 +451,67 @@ class GtirInference:
         result = g.iterator(positions, defined, element)
         self.types[position + 1] = g.function([self.type_at(a) for a in args], result)
         return result
+
+    def rule_scan(self, position: int, node: FunCall, args: list[int]) -> Cell:
+        """`scan(f, forward, init)`: a stencil of any inputs `(its…) → A`, where `f` is
+        `(A, its…) → A`, `forward` a `bool` and `init` an `A`."""
+        self.arity(node, 3)
+        inputs, state = var(Sort.DROW), var(Sort.DTYPE)
+        step = make(g.FUNCTION, make(DTUPLE, state, inputs), state)
+        self.equal(step, self.type_at(args[0]), args[0])
+        self.equal(g.scalar("bool"), self.type_at(args[1]), args[1])
+        self.equal(state, self.type_at(args[2]), args[2])
+        return make(g.FUNCTION, inputs, state)
+
+    def rule_neighbors(self, position: int, node: FunCall, args: list[int]) -> Cell:
+        """`neighbors(C, it)`: the values at `it`'s neighbours along `C`, `List[T, C's local
+        dimension]`; `it` must stand at `C`'s source, defined at its target."""
+        self.arity(node, 2)
+        tag = node.args[0]
+        if not (isinstance(tag, OffsetLiteral) and isinstance(tag.value, str)):
+            raise GrammarBuiltinError("the first argument of `neighbors` is a connectivity", tag)
+        found = (self.offset_types or {}).get(tag.value)
+        if not isinstance(found, NeighborConnectivityType):
+            self.connectivity(tag)  # an unknown offset: its error
+            raise TypeInferenceError(f"offset `{tag.value}` is not a connectivity", tag)
+        positions, moved, defined, element = (
+            var(Sort.DIMS),
+            var(Sort.DIMS),
+            var(Sort.DIMS),
+            var(Sort.DTYPE),
+        )
+        self.equal(g.iterator(positions, defined, element), self.type_at(args[1]), args[1])
+        move = make(g.CARTESIAN_OFFSET, g.dim(found.source_dim), g.dim(found.codomain))
+        self.relate(Shifted(positions, moved, move), position)
+        self.relate(Subset(defined, moved), position)
+        return g.list_of(element, g.dim(found.neighbor_dim))
+
+    def reduce(self, position: int, inner: FunCall, args: list[int]) -> Cell:
+        """`reduce(f, init)(lists…)`: `f` folds `(A, elements…) → A` from `init: A` over
+        lists along one local dimension."""
+        self.arity(inner, 2)
+        step, init = self.args(position + 1, inner)
+        state, local = self.type_at(init), var(Sort.DIM)
+        elements = [self.element(a, local) for a in args]
+        self.equal(self.type_at(step), g.function([state, *elements], state), step)
+        self.types[position + 1] = g.function([self.type_at(a) for a in args], state)
+        return state
+
+    def map_list(self, position: int, inner: FunCall, args: list[int]) -> Cell:
+        """`map_list(f)(lists…)`: `f` applied elementwise, a list along the same dimension."""
+        self.arity(inner, 1)
+        local, result = var(Sort.DIM), var(Sort.DTYPE)
+        elements = [self.element(a, local) for a in args]
+        (function,) = self.args(position + 1, inner)
+        self.equal(self.type_at(function), g.function(elements, result), function)
+        self.types[position + 1] = g.function([self.type_at(a) for a in args], result)
+        return g.list_of(result, local)
+
+    def element(self, position: int, local: Cell) -> Cell:
+        """The element type of the list at `position`, along the dimension `local`."""
+        element = var(Sort.DTYPE)
+        self.equal(g.list_of(element, local), self.type_at(position), position)
+        return element
 
     def shift(self, position: int, node: FunCall) -> Cell:
         """`shift(offset, amount, …)`: an iterator to one at the positions the offsets reach
