@@ -122,8 +122,8 @@ SPEC = [
     ),
     (
         "not yet",
-        "reduce(plus, 0.0)((x: List[f64, V2Eₗ]))",
-        "TypeInferenceError: builtin `reduce` is not typed yet on GTIR",
+        "broadcast((x: f64), {KDimᵥ})",
+        "TypeInferenceError: builtin `broadcast` is not typed yet on GTIR",
     ),
 ]
 
@@ -245,6 +245,34 @@ SHIFTS = [
         None,
         "{f :: (Offset[T₀→T₁]) → (It[D₂, D₃, T₄]) → T₄ where D₃ ⊆ D₅, D₅ = shift(D₂, Offset[T₀→T₁]), "
         "p(Field[[IDim], float64], Field[[IDim], float64])}",
+    ),
+    (
+        "neighbors and reduce",
+        f"as_fieldop(λ(it) → reduce(plus, 0.0)(neighbors(V2Eₒ, it)), {VERTICES})"
+        "((e: Field[[Edgeₕ], f64]))",
+        {"V2E": V2E},
+        "Field[[Vertex], float64]",
+    ),
+    (
+        "map_list with a constant list",
+        f"as_fieldop(λ(it) → map_list(multiplies)(neighbors(V2Eₒ, it), make_const_list(2.0)), "
+        f"{VERTICES})((e: Field[[Edgeₕ], f64]))",
+        {"V2E": V2E},
+        "Field[[Vertex], List[float64, V2Eₗ]]",
+    ),
+    (
+        "neighbors of a field it does not reach",
+        f"as_fieldop(λ(it) → reduce(plus, 0.0)(neighbors(V2Eₒ, it)), {VERTICES})"
+        "((e: Field[[Vertexₕ], f64]))",
+        {"V2E": V2E},
+        "UnsatisfiableConstraintError: `[Vertex] ⊆ [Edge]` cannot hold: [Vertex] not in [Edge]",
+    ),
+    (
+        "scan",
+        "as_fieldop(scan(λ(acc, x) → acc + ·x, True, 0.0), c⟨ KDimᵥ: [0, 5[ ⟩)"
+        "((a: Field[[KDimᵥ], f64]))",
+        None,
+        "Field[[KDimᵥ], float64]",
     ),
     (
         "no offset provider",

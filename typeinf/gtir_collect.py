@@ -508,9 +508,12 @@ class GtirInference:
         return g.list_of(result, local)
 
     def element(self, position: int, local: Cell) -> Cell:
-        """The element type of the list at `position`, along the dimension `local`."""
-        element = var(Sort.DTYPE)
-        self.equal(g.list_of(element, local), self.type_at(position), position)
+        """The element type of the list at `position`, along the dimension `local` (or along
+        none: a `make_const_list` goes with a list along any dimension)."""
+        element, own = var(Sort.DTYPE), var(Sort.DIM)
+        self.equal(g.list_of(element, own), self.type_at(position), position)
+        if find(own) is not g.NO_DIM:
+            self.equal(local, own, position)
         return element
 
     def shift(self, position: int, node: FunCall) -> Cell:
