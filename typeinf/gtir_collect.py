@@ -54,7 +54,7 @@ from typeinf.errors import (
 )
 from typeinf.gtir_notation import GtirPrinter, pformat_gtir_all
 from typeinf.gtir_relations import Subset, Union
-from typeinf.gtir_rules import SIGNATURES, Lifted, OnDomain, Shifted, scheme
+from typeinf.gtir_rules import SIGNATURES, Lifted, OnDomain, Shifted, Spread, scheme
 from typeinf.gtir_structured import from_gt4py
 from typeinf.order import definition_order
 from typeinf.relations import Relation
@@ -331,6 +331,8 @@ class GtirInference:
             rule = _RULES.get(callee.id)
             if rule is not None:
                 return rule(self, position, node, args)
+            if callee.id in _ON_DOMAINS and self.on_domains(args):
+                return self.domain_condition(position, node, args)
             if callee.id in SIGNATURES:
                 try:
                     return self.apply(scheme(callee.id).instantiate(), position, args)
@@ -450,6 +452,57 @@ class GtirInference:
         )
         result = g.iterator(positions, defined, element)
         self.types[position + 1] = g.function([self.type_at(a) for a in args], result)
+        return result
+
+    def on_domains(self, args: list[int]) -> bool:
+        """Whether a comparison or `and_`/`or_` builds a domain (a `concat_where`
+        condition): its first argument is known to be a dimension or a domain."""
+        first = find(self.type_at(args[0])) if args else None
+        return first is not None and first.ctor in (g.DIMENSION, g.DOMAIN)
+
+    def domain_condition(self, position: int, node: FunCall, args: list[int]) -> Cell:
+        """`IDimₕ < n`: the domain `Domain[[IDim]]`; `and_`/`or_` of domains: over the union
+        of their dimensions."""
+        self.arity(node, 2)
+        first, second = (find(self.type_at(a)) for a in args)
+        if first.ctor is g.DIMENSION:
+            self.equal(var(Sort.DTYPE, _INTEGERS), second, args[1])
+            label = find(first.args[0]).label
+            assert isinstance(label, gt.Dimension)  # an axis's type holds its dimension
+            return make(g.DOMAIN, g.dims([label]))
+        if getattr(node.fun, "id", "") not in ("and_", "or_"):
+            raise GrammarBuiltinError("domains are combined with `and_` and `or_` only", node)
+        left, right, union = var(Sort.DIMS), var(Sort.DIMS), var(Sort.DIMS)
+        self.equal(make(g.DOMAIN, left), first, args[0])
+        self.equal(make(g.DOMAIN, right), second, args[1])
+        self.relate(Union(left, right, union), position)
+        return make(g.DOMAIN, union)
+
+    def rule_concat_where(self, position: int, node: FunCall, args: list[int]) -> Cell:
+        """`concat_where(domain, a, b)`: `a` where the domain holds, else `b`: fields over the
+        union of the domain's and the branches' dimensions, mapped over tuples (`Spread`)."""
+        self.arity(node, 3)
+        dims = var(Sort.DIMS)
+        self.equal(make(g.DOMAIN, dims), self.type_at(args[0]), args[0])
+        result = var(Sort.DTYPE)
+        self.relate(Spread(dims, result, self.type_at(args[1]), self.type_at(args[2])), position)
+        return result
+
+    def rule_broadcast(self, position: int, node: FunCall, args: list[int]) -> Cell:
+        """`broadcast(x, {IDimₕ, …})`: `x` over at least the dimensions listed."""
+        self.arity(node, 2)
+        listed = node.args[1]
+        axes = listed.args if isinstance(listed, FunCall) else ()
+        if not (
+            _is_builtin_call(listed, "make_tuple") and all(isinstance(a, AxisLiteral) for a in axes)
+        ):
+            raise GrammarBuiltinError("`broadcast` takes a tuple of axes, `{IDimₕ, KDimᵥ}`", listed)
+        try:
+            dims = g.dims(_dimension(a) for a in axes)  # type: ignore[arg-type]  # axes, as tested
+        except g.DimensionSetError as error:
+            raise TypeInferenceError(f"not a set of dimensions: {error}", listed) from None
+        result = var(Sort.DTYPE)
+        self.relate(Spread(dims, result, self.type_at(args[0])), position)
         return result
 
     def rule_scan(self, position: int, node: FunCall, args: list[int]) -> Cell:
@@ -596,6 +649,11 @@ class GtirInference:
 
 
 _SCALARS = frozenset(PRIMITIVES)
+_INTEGERS = frozenset(k for k in PRIMITIVES if k.startswith(("int", "uint")))
+#: The builtins that build a `concat_where` condition when given a dimension or a domain.
+_ON_DOMAINS = frozenset(
+    ("eq", "not_eq", "less", "greater", "less_equal", "greater_equal", "and_", "or_")
+)
 
 
 def _distinct(relations: tuple[Relation, ...]) -> tuple[Relation, ...]:
@@ -616,8 +674,8 @@ def _dimension(axis: AxisLiteral) -> gt.Dimension:
     return gt.Dimension(axis.value, axis.kind or "horizontal")
 
 
-def _is_builtin_call(node: FunCall, name: str) -> bool:
-    return isinstance(node.fun, SymRef) and node.fun.id == name
+def _is_builtin_call(node: Node, name: str) -> bool:
+    return isinstance(node, FunCall) and isinstance(node.fun, SymRef) and node.fun.id == name
 
 
 def _is_program_parameter(program: Program, node: Sym) -> bool:

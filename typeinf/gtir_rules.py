@@ -12,6 +12,10 @@ read by `gtir_reader`) and the relations behind the rules that need more than on
 - `Shifted(positions, moved)`: `shift` moves an iterator's positions: each connectivity
   replaces its source dimension by its target, each Cartesian offset its domain by its codomain.
 
+- `Spread(dims, result, values…)`: the values (fields, scalars, or tuples of them alike) as one,
+  each leaf a field over the union of `dims` and the leaves' own dimensions, of one dtype
+  (`broadcast` of one value; `concat_where` of both branches, `dims` its condition's).
+
 Each waits until the type it reads (the argument, the element) is known to be a field, a
 scalar or a tuple.
 """
@@ -202,3 +206,47 @@ def _move(cell: Cell) -> tuple[Dimension, Dimension] | None:
     if not (isinstance(source, Dimension) and isinstance(target, Dimension)):
         return None
     return source, target
+
+
+class Spread(Relation):
+    """`result` is the values, each leaf a field over the union of `dims` and the leaves'
+    dimensions (a scalar leaf has none), their dtypes one."""
+
+    __slots__ = ()
+
+    def fire(self, equate: Equate) -> bool:
+        dims, result, *values = self.cells
+        extra, shapes = known(dims), [_shape(v) for v in values]
+        if extra is None or None in shapes:
+            return False
+        kinds = {kind for kind, _ in shapes}  # type: ignore[misc]  # None is ruled out above
+        roots = [root for _, root in shapes]  # type: ignore[misc]
+        if "other" in kinds or ("tuple" in kinds and kinds != {"tuple"}):
+            raise CannotHold("only fields, scalars and tuples of them alike are spread")
+        if kinds == {"tuple"}:
+            rows = [_known_tuple(r) or [] for r in roots]
+            if len({len(r) for r in rows}) > 1:
+                raise CannotHold("tuples of different lengths")
+            results = [var(Sort.DTYPE) for _ in rows[0]]
+            equate(result, g.tuple_of(results))
+            settled = [
+                Spread(dims, out, *items).fire(equate)
+                for out, *items in zip(results, *rows, strict=True)
+            ]
+            return all(settled)
+        every = list(members(extra))
+        for root in roots:
+            if root.ctor is g.FIELD:
+                own = known(root.args[0])
+                if own is None:
+                    return False
+                every += members(own)
+        dtype = var(Sort.DTYPE)
+        for root in roots:
+            equate(dtype, root.args[1] if root.ctor is g.FIELD else root)
+        equate(result, g.field(_set(every), dtype))
+        return True
+
+    def show(self, name: Callable[[Cell], str]) -> str:
+        dims, result, *values = self.cells
+        return f"{name(result)} = spread({', '.join(name(c) for c in (dims, *values))})"
