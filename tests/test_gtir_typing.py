@@ -30,6 +30,23 @@ SPEC = [
     ("tuples", "λ(t) → t[1] + (x: f32)", "(tuple[T₀, float32, *T₁]) → float32"),
     ("deref", "λ(it) → ·it + (x: i32)", "(It[D₀, D₁, int32]) → int32"),
     ("cast_", "cast_((x: i32), float64)", "float64"),
+    ("neg", "neg((x: f32))", "float32"),
+    (
+        "list_get",
+        "λ(i) → list_get(i, (l: List[f64, V2Eₗ])) + list_get(0ₒ, (l: List[f64, V2Eₗ]))",
+        "(T₀) → float64",
+    ),
+    (
+        "list_get",
+        "list_get(1.0, (l: List[f64, V2Eₗ]))",
+        "UnsatisfiableConstraintError: `float64: index` cannot hold: an index is an integer or an integer offset",
+    ),
+    (
+        "concat_where",
+        "concat_where(IDimₕ < 5 ∧ KDimᵥ >= 1, (a: Field[[IDimₕ], f64]), 0.0)",
+        "Field[[IDim, KDimᵥ], float64]",
+    ),
+    ("broadcast", "broadcast((a: Field[[IDimₕ], i32]), {KDimᵥ})", "Field[[IDim, KDimᵥ], int32]"),
     ("domains", "u⟨ Vertexₕ: [0, (n: i32)[, KDimᵥ: [0, 3[ ⟩", "Domain[[Vertex, KDimᵥ]]"),
     ("index", "{index(KDimᵥ), (x: i32)}[0]", "Field[[KDimᵥ], int32]"),
     (
@@ -122,8 +139,8 @@ SPEC = [
     ),
     (
         "not yet",
-        "broadcast((x: f64), {KDimᵥ})",
-        "TypeInferenceError: builtin `broadcast` is not typed yet on GTIR",
+        "map_tuple(neg)({(x: f64), 1.0})",
+        "TypeInferenceError: builtin `map_tuple` is not typed yet on GTIR",
     ),
 ]
 

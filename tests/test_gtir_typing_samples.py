@@ -22,8 +22,8 @@ from typeinf.terms import Cell, Mismatch
 from typeinf.unify import unify
 
 #: Today's counts: raise them when the rules type more, never lower them.
-TYPED_AT_LEAST = 836
-AGREE_AT_LEAST = 5_362
+TYPED_AT_LEAST = 844
+AGREE_AT_LEAST = 5_413
 
 
 @dataclass

@@ -54,13 +54,13 @@ from typeinf.errors import (
 )
 from typeinf.gtir_notation import GtirPrinter, pformat_gtir_all
 from typeinf.gtir_relations import Subset, Union
-from typeinf.gtir_rules import SIGNATURES, Lifted, OnDomain, Shifted, Spread, scheme
+from typeinf.gtir_rules import SIGNATURES, Index, Lifted, OnDomain, Shifted, Spread, scheme
 from typeinf.gtir_structured import from_gt4py
 from typeinf.order import definition_order
 from typeinf.relations import Relation
 from typeinf.schemes import Scheme
 from typeinf.solve import Solver
-from typeinf.terms import Cell, Mismatch, Sort, find, make, var
+from typeinf.terms import INTEGERS, Cell, Mismatch, Sort, find, make, var
 from typeinf.unify import unify
 
 _PARAMETER = BindingKind.PARAMETER
@@ -466,7 +466,7 @@ class GtirInference:
         self.arity(node, 2)
         first, second = (find(self.type_at(a)) for a in args)
         if first.ctor is g.DIMENSION:
-            self.equal(var(Sort.DTYPE, _INTEGERS), second, args[1])
+            self.equal(var(Sort.DTYPE, INTEGERS), second, args[1])
             label = find(first.args[0]).label
             assert isinstance(label, gt.Dimension)  # an axis's type holds its dimension
             return make(g.DOMAIN, g.dims([label]))
@@ -504,6 +504,12 @@ class GtirInference:
         result = var(Sort.DTYPE)
         self.relate(Spread(dims, result, self.type_at(args[0])), position)
         return result
+
+    def rule_list_get(self, position: int, node: FunCall, args: list[int]) -> Cell:
+        """`list_get(i, list)`: an element; `i` an integer or an integer offset (`Index`)."""
+        self.arity(node, 2)
+        self.relate(Index(self.type_at(args[0])), args[0])
+        return self.element(args[1], var(Sort.DIM))
 
     def rule_scan(self, position: int, node: FunCall, args: list[int]) -> Cell:
         """`scan(f, forward, init)`: a stencil of any inputs `(its…) → A`, where `f` is
@@ -544,8 +550,10 @@ class GtirInference:
         lists along one local dimension."""
         self.arity(inner, 2)
         step, init = self.args(position + 1, inner)
-        state, local = self.type_at(init), var(Sort.DIM)
-        elements = [self.element(a, local) for a in args]
+        # Lists along different local dimensions of one size fold together (GT4Py's samples
+        # do: a sparse field along V2V with neighbours along V2E).
+        state = self.type_at(init)
+        elements = [self.element(a, var(Sort.DIM)) for a in args]
         self.equal(self.type_at(step), g.function([state, *elements], state), step)
         self.types[position + 1] = g.function([self.type_at(a) for a in args], state)
         return state
@@ -649,7 +657,6 @@ class GtirInference:
 
 
 _SCALARS = frozenset(PRIMITIVES)
-_INTEGERS = frozenset(k for k in PRIMITIVES if k.startswith(("int", "uint")))
 #: The builtins that build a `concat_where` condition when given a dimension or a domain.
 _ON_DOMAINS = frozenset(
     ("eq", "not_eq", "less", "greater", "less_equal", "greater_equal", "and_", "or_")

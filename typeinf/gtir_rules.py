@@ -16,6 +16,8 @@ read by `gtir_reader`) and the relations behind the rules that need more than on
   each leaf a field over the union of `dims` and the leaves' own dimensions, of one dtype
   (`broadcast` of one value; `concat_where` of both branches, `dims` its condition's).
 
+- `Index(index)`: `list_get`'s index is an integer or an integer offset (`0ₒ`).
+
 Each waits until the type it reads (the argument, the element) is known to be a field, a
 scalar or a tuple.
 """
@@ -35,7 +37,7 @@ from typeinf.packaged import data_folder
 from typeinf.relations import CannotHold, Equate, Relation, known
 from typeinf.schemes import Scheme
 from typeinf.signatures import _entries
-from typeinf.terms import Cell, Sort, find, var
+from typeinf.terms import INTEGERS, Cell, Sort, find, var
 
 
 def _load() -> dict[str, str]:
@@ -250,3 +252,20 @@ class Spread(Relation):
     def show(self, name: Callable[[Cell], str]) -> str:
         dims, result, *values = self.cells
         return f"{name(result)} = spread({', '.join(name(c) for c in (dims, *values))})"
+
+
+class Index(Relation):
+    """`index` is an integer scalar or `Offset[int32]` (`list_get`'s index)."""
+
+    __slots__ = ()
+
+    def fire(self, equate: Equate) -> bool:
+        root = known(self.cells[0])
+        if root is None:
+            return False
+        if root.ctor is g.OFFSET_AMOUNT or (root.ctor is PRIM and root.label in INTEGERS):
+            return True
+        raise CannotHold("an index is an integer or an integer offset")
+
+    def show(self, name: Callable[[Cell], str]) -> str:
+        return f"{name(self.cells[0])}: index"
