@@ -28,7 +28,7 @@ from typing import Any, cast
 from iterir import FencilDefinition, FunctionDefinition, Node, StencilClosure
 from iterir.gcpause import gc_paused
 from iterir.traversal import child_positions, walk
-from typeinf import arguments
+from typeinf import arguments, gtir_infer
 from typeinf.collect import Inference
 from typeinf.convert import Converter, to_value
 from typeinf.errors import InternalError, TypeInferenceError
@@ -172,10 +172,17 @@ def infer(
     definitions, belongs to; the definitions it calls are then typed from there.
     Raises a TypeInferenceError subclass for a program without a type.
     """
+    if gtir_infer.claims(node, allow_free, within, offset_provider):
+        return gtir_infer.infer(node, offset_provider)  # type: ignore[return-value]  # a GTIR value
     program = subject(node, allow_free, within)
     # The inference is freed before the collector resumes, so that it never scans the graph.
     with gc_paused():
-        inference = _solved(program, offset_provider)
+        try:
+            inference = _solved(program, offset_provider)
+        except TypeInferenceError:
+            if gtir_infer.after_error(node, within):
+                return gtir_infer.infer(node, offset_provider)  # type: ignore[return-value]  # a GTIR value
+            raise
         result = _program_type(inference, _position(inference, program), inference.types)
         assert result is not None  # the root has a type: a name without one is an error
         value = to_value(result)
@@ -197,9 +204,16 @@ def infer_all(
     `node.inferred_type`. The types' variables are numbered together, over the whole program
     (the root's as `infer` numbers them), so that a node's type relates to its parent's.
     `allow_free` and `within` as for `infer` (with `within`, the callees' nodes are typed too)."""
+    if gtir_infer.claims(node, allow_free, within, offset_provider):
+        return gtir_infer.infer_all(node, offset_provider, attach=attach)  # type: ignore[return-value]  # GTIR's
     program = subject(node, allow_free, within)
     with gc_paused():
-        inference = _solved(program, offset_provider)
+        try:
+            inference = _solved(program, offset_provider)
+        except TypeInferenceError:
+            if gtir_infer.after_error(node, within):
+                return gtir_infer.infer_all(node, offset_provider, attach=attach)  # type: ignore[return-value]
+            raise
         result = NodeTypes(_node_types(inference, complete=True))
         del inference
         if attach:
@@ -382,9 +396,14 @@ def check(
     nodes of a part with errors keep the types found before the error (those that would contain
     themselves are left out)."""
     arguments.a_count("typeinf.check", "max_errors", max_errors)
-    solved = solve(
-        node, offset_provider, max_errors=max_errors, allow_free=allow_free, within=within
-    )
+    solved = None
+    if not gtir_infer.claims(node, allow_free, within, offset_provider):
+        solved = solve(
+            node, offset_provider, max_errors=max_errors, allow_free=allow_free, within=within
+        )
+    if solved is None or (solved.errors and gtir_infer.after_error(node, within)):
+        type_, gtir_types, gtir_errors = gtir_infer.check(node, offset_provider, max_errors)
+        return Checked(type_, gtir_types, gtir_errors)  # type: ignore[arg-type]  # GTIR's
     types = NodeTypes(solved.types, eager=bool(solved.errors))
     # The node asked about (with `within`, its copy in the fencil inferred): the one typed so.
     key = next((k for k, t in solved.types.items() if t is solved.type), None)

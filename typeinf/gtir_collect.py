@@ -1,0 +1,712 @@
+"""Typing GTIR (docs/gtir.md, "Typing"): a `Program`, or a standalone expression whose free
+names carry their types, walked once, children before parents, each typing rule unifying what
+it relates and relating (`gtir_rules`, `gtir_relations`) what unification cannot say.
+
+A program's function definitions are typed first, each after the ones it uses (`order`:
+recursion is an error naming the cycle) and generalized (let-polymorphism: each use is a fresh
+instance); then its parameters (from `Sym.type`), temporaries (`Field[domain dims, dtype]`,
+mapped over tuples) and statements, each definition and statement a part of its own, so that
+`check` reports one error per failing part.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from itertools import repeat
+from typing import NoReturn
+
+from iterir import (
+    AxisLiteral,
+    FencilDefinition,
+    FunCall,
+    FunctionDefinition,
+    Lambda,
+    Literal,
+    Node,
+    OffsetLiteral,
+    StencilClosure,
+    Sym,
+    SymRef,
+)
+from iterir import gtir_types as gt
+from iterir.nodes import (
+    GTIR_CLASSES,
+    PLACEMENT,
+    CartesianOffset,
+    IfStmt,
+    InfinityLiteral,
+    Program,
+    SetAt,
+    Temporary,
+)
+from iterir.offset_types import NeighborConnectivityType, OffsetType
+from iterir.symbols import BindingKind, resolve
+from iterir.traversal import MOST_NODES, child_positions, preorder
+from iterir.vocabulary import GTIR_BUILTINS, PRIMITIVES
+from typeinf import gtir_terms as g
+from typeinf.constraints import RelationOf
+from typeinf.constructors import DTUPLE, row
+from typeinf.errors import (
+    GrammarBuiltinError,
+    MalformedIRError,
+    TypeInferenceError,
+    UnsatisfiableConstraintError,
+)
+from typeinf.gtir_notation import GtirPrinter, pformat_gtir_all
+from typeinf.gtir_relations import Subset, Union
+from typeinf.gtir_rules import SIGNATURES, Index, Lifted, OnDomain, Shifted, Spread, scheme
+from typeinf.gtir_structured import from_gt4py
+from typeinf.order import definition_order
+from typeinf.relations import Relation
+from typeinf.schemes import Scheme
+from typeinf.solve import Solver
+from typeinf.terms import INTEGERS, Cell, Mismatch, Sort, find, make, var
+from typeinf.unify import unify
+
+_PARAMETER = BindingKind.PARAMETER
+_BUILTIN = BindingKind.BUILTIN
+
+
+def is_gtir(root: Node) -> bool:
+    """Whether `root` is GTIR: a GTIR node, or an expression holding one, a typed name or a
+    GTIR-only builtin (`as_fieldop`). A malformed tree (a non-node, too many nodes) is left to
+    the fencil IR's checks, which say what is wrong with it."""
+    if isinstance(root, FencilDefinition | StencilClosure):
+        return False  # the fencil IR's own: no walk (the fencil path's speed is unchanged)
+    stack = [root]
+    for _ in repeat(None, MOST_NODES):
+        if not stack:
+            return False
+        node = stack.pop()
+        if type(node) not in PLACEMENT:
+            return False
+        if (
+            isinstance(node, GTIR_CLASSES)
+            or (isinstance(node, SymRef | Sym) and node.type is not None)
+            or (isinstance(node, SymRef) and node.id == "as_fieldop")
+        ):
+            return True
+        stack.extend(node.children())
+    return False
+
+
+class GtirSolver(Solver):
+    """The solver, with a relation's error said in GTIR's notation."""
+
+    def cannot_hold(
+        self, relation: Relation, position: int, reason: object, why: str
+    ) -> UnsatisfiableConstraintError:
+        shown = relation.show(GtirPrinter(list(relation.cells)).render)
+        return UnsatisfiableConstraintError(
+            f"`{shown}` cannot hold: {why}", self.nodes[position], shown, why
+        )
+
+
+class GtirInference:
+    """One inference over a GTIR program or expression: the type of every node, by pre-order
+    position; the first error raised, or with `max_errors` > 1 one per part kept in `errors`."""
+
+    def __init__(
+        self,
+        root: Node,
+        offset_types: Mapping[str, OffsetType] | None = None,
+        *,
+        max_errors: int = 1,
+    ) -> None:
+        """`offset_types`: what each offset name is (None: no offset provider given)."""
+        self.offset_types = offset_types
+        self.nodes, self.sizes = preorder(root, checked=True)
+        self.root = root
+        self.symbols = resolve(root, GTIR_BUILTINS, tree=(self.nodes, self.sizes))
+        self.types: list[Cell | None] = [None] * len(self.nodes)
+        self.solver = GtirSolver(self.nodes, self.types)
+        self.solver.equal = self.equal
+        self.schemes: dict[int, Scheme] = {}
+        self.errors: list[tuple[int, TypeInferenceError]] = []
+        self.max_errors = max_errors
+        for position, first in self.symbols.duplicates:
+            self._guarded(position, self._duplicate, position, first)
+        if isinstance(root, Program):
+            self._program()
+        else:
+            self._statement(0)
+
+    # -- driving ----------------------------------------------------------------------------------
+    def _guarded(self, position: int, step: Callable[..., object], *args: object) -> bool:
+        try:
+            step(*args)
+        except TypeInferenceError as error:
+            if self.max_errors <= 1:
+                raise
+            self.errors.append((position, error))
+            self.solver.forget()
+            return False
+        return True
+
+    def _duplicate(self, position: int, first: int) -> NoReturn:
+        node = self.nodes[position]
+        name = getattr(node, "id", "?")
+        raise TypeInferenceError(
+            f"`{name}` is declared twice", node, notes=[(f"the first `{name}`", self.nodes[first])]
+        )
+
+    def _program(self) -> None:
+        root = self.root
+        assert isinstance(root, Program)
+        children = child_positions(self.sizes, 0, root.child_count())
+        ndefs = len(root.function_definitions)
+        order: list[int] = []
+
+        def ordered() -> None:
+            order.extend(definition_order(self.nodes, self.sizes, self.symbols, children[:ndefs]))
+
+        if not self._guarded(0, ordered):
+            return
+        for position in order:
+            if not self._guarded(position, self._definition, position):
+                self.schemes[position] = Scheme(var(Sort.DTYPE))  # anything, to its users
+        for position in children[ndefs:]:
+            self._statement(position)
+
+    def _statement(self, position: int) -> None:
+        """Type a parameter, temporary or statement; an `IfStmt`'s condition and each
+        statement of its branches as parts of their own (one error each), in source order
+        (an explicit stack: `IfStmt`s nest without limit)."""
+        pending = [position]
+        while pending:
+            at = pending.pop()
+            node = self.nodes[at]
+            if not isinstance(node, IfStmt):
+                self._guarded(at, self._part, at)
+                continue
+            children = child_positions(self.sizes, at, node.child_count())
+            if self._guarded(children[0], self._part, children[0]):
+                self._guarded(at, self.if_stmt, at, node)
+            pending.extend(reversed(children[1:]))
+
+    def _definition(self, position: int) -> None:
+        self._part(position)
+        self.schemes[position] = Scheme(self.type_at(position), _distinct(self.solver.take_open()))
+
+    def _part(self, start: int) -> None:
+        """Type the subtree at `start`, children before parents (reverse pre-order)."""
+        nodes, visit = self.nodes, _VISIT
+        for position in range(start + self.sizes[start] - 1, start - 1, -1):
+            if self.types[position] is not None:
+                continue
+            node = nodes[position]
+            rule = visit.get(type(node))
+            if rule is None:
+                raise MalformedIRError(f"a {type(node).__name__} cannot be typed here", node)
+            cell = rule(self, position, node)
+            if self.types[position] is None:
+                self.types[position] = cell
+        self.solver.settle()
+
+    # -- helpers ----------------------------------------------------------------------------------
+    def equal(self, expected: Cell, actual: Cell, position: int, reason: object = None) -> None:
+        """`expected` and `actual` are one type: else a located error showing both."""
+        try:
+            undecided = unify(expected, actual, [])
+        except Mismatch:
+            shown, found = pformat_gtir_all([expected, actual])
+            raise UnsatisfiableConstraintError(
+                f"type mismatch: expected `{shown}`, found `{found}`",
+                self.nodes[position],
+                shown,
+                found,
+            ) from None
+        for x, y in undecided:
+            self.equal(x, y, position)
+
+    def type_at(self, position: int) -> Cell:
+        cell = self.types[position]
+        if cell is None:
+            raise GrammarBuiltinError(
+                "this builtin or type name is not a value here", self.nodes[position]
+            )
+        return cell
+
+    def args(self, position: int, node: FunCall) -> list[int]:
+        return child_positions(self.sizes, position, len(node.args) + 1)[1:]
+
+    def relate(self, relation: Relation, position: int) -> None:
+        self.solver.relate(relation, position, RelationOf(self.nodes[position]))
+
+    # -- declarations -----------------------------------------------------------------------------
+    def sym(self, position: int, node: Sym) -> Cell:
+        if node.type is not None:
+            return self.declared(node.type, node)
+        if isinstance(self.root, Program) and _is_program_parameter(self.root, node):
+            raise TypeInferenceError(
+                f"program parameter `{node.id}` has no type (GTIR types every parameter)", node
+            )
+        return var(Sort.DTYPE)
+
+    def declared(self, type_: gt.GType, node: Node) -> Cell:
+        try:
+            return from_gt4py(type_)
+        except ValueError as error:
+            raise MalformedIRError(f"its type cannot be read: {error}", node) from None
+
+    def temporary(self, position: int, node: Temporary) -> Cell:
+        if node.dtype is None or node.domain is None:
+            raise TypeInferenceError(
+                f"temporary `{node.id}` needs a domain and a dtype to be typed", node
+            )
+        positions = var(Sort.DIMS)
+        self.equal(make(g.DOMAIN, positions), self.type_at(position + 1), position)
+        result = var(Sort.DTYPE)
+        self.relate(OnDomain(positions, self.declared(node.dtype, node), result), position)
+        return result
+
+    def symref(self, position: int, node: SymRef) -> Cell | None:
+        kind, declaration, declared = self.symbols.bindings[position]
+        if kind is _BUILTIN:
+            return self.builtin_value(position, node)
+        if kind is BindingKind.FUNCTION_DEFINITION:
+            assert declared is not None
+            instance, relations = self.schemes[declared].instantiate_related()
+            for relation in relations:
+                self.relate(relation, position)
+            return instance
+        if kind is BindingKind.FREE:
+            if node.type is None:
+                raise TypeInferenceError(f"`{node.id}` is not defined (give it a type)", node)
+            return self.declared(node.type, node)
+        assert declared is not None and declaration is not None
+        if self.types[declared] is None:
+            self.types[declared] = _VISIT[type(declaration)](self, declared, declaration)
+        return self.types[declared]
+
+    def builtin_value(self, position: int, node: SymRef) -> Cell | None:
+        """A builtin's type where it is a value (`as_fieldop(deref, …)`); None where it is
+        called (the call's rule types it) or is a type name (`cast_`'s rule reads it)."""
+        parent = self.nodes[position - 1] if position else None
+        if (isinstance(parent, FunCall) and parent.fun is node) or node.id in PRIMITIVES:
+            return None
+        if node.id in SIGNATURES:
+            return scheme(node.id).instantiate()
+        if node.id == "deref":
+            argument = var(Sort.DTYPE)
+            return g.function([argument], self.deref_of(position, argument))
+        raise TypeInferenceError(f"builtin `{node.id}` is not typed yet on GTIR as a value", node)
+
+    # -- expressions ------------------------------------------------------------------------------
+    def literal(self, position: int, node: Literal) -> Cell:
+        if node.type not in PRIMITIVES:
+            raise MalformedIRError(f"a literal of type {node.type!r} cannot be typed", node)
+        return g.scalar(node.type)
+
+    def infinity(self, position: int, node: InfinityLiteral) -> Cell:
+        return g.scalar("int32")
+
+    def axis(self, position: int, node: AxisLiteral) -> Cell:
+        return make(g.DIMENSION, g.dim(_dimension(node)))
+
+    def offset(self, position: int, node: OffsetLiteral) -> Cell:
+        if isinstance(node.value, int):
+            return g.offset_amount("int32")
+        return make(g.OFFSET, g.dim(gt.Dimension(node.value, "horizontal")))
+
+    def cartesian(self, position: int, node: CartesianOffset) -> Cell:
+        ends = (_dimension(a) for a in (node.domain, node.codomain))
+        return make(g.CARTESIAN_OFFSET, *map(g.dim, ends))
+
+    def function(self, position: int, node: Lambda | FunctionDefinition) -> Cell:
+        children = child_positions(self.sizes, position, len(node.params) + 1)
+        params = [self.types[p] or self.sym(p, node.params[i]) for i, p in enumerate(children[:-1])]
+        for p, cell in zip(children, params, strict=False):
+            self.types[p] = cell
+        return g.function(params, self.type_at(children[-1]))
+
+    def call(self, position: int, node: FunCall) -> Cell | None:
+        args = self.args(position, node)
+        callee = node.fun
+        if isinstance(callee, SymRef) and self.types[position + 1] is None:
+            if callee.id in ("as_fieldop", "lift", "reduce", "map_list"):
+                return None  # typed by the call that applies it
+            if callee.id == "shift":
+                return self.shift(position, node)
+            rule = _RULES.get(callee.id)
+            if rule is not None:
+                return rule(self, position, node, args)
+            if callee.id in _ON_DOMAINS and self.on_domains(args):
+                return self.domain_condition(position, node, args)
+            if callee.id in SIGNATURES:
+                try:
+                    return self.apply(scheme(callee.id).instantiate(), position, args)
+                except UnsatisfiableConstraintError as error:
+                    raise UnsatisfiableConstraintError(
+                        f"`{callee.id}` takes `{error.expected}`, not `{error.actual}`",
+                        node,
+                        error.expected,
+                        error.actual,
+                    ) from None
+            raise TypeInferenceError(f"builtin `{callee.id}` is not typed yet on GTIR", node)
+        if isinstance(callee, FunCall) and _is_builtin_call(callee, "as_fieldop"):
+            return self.as_fieldop(position, callee, args)
+        if isinstance(callee, FunCall) and _is_builtin_call(callee, "lift"):
+            return self.lift(position, callee, args)
+        if isinstance(callee, FunCall) and _is_builtin_call(callee, "reduce"):
+            return self.reduce(position, callee, args)
+        if isinstance(callee, FunCall) and _is_builtin_call(callee, "map_list"):
+            return self.map_list(position, callee, args)
+        return self.apply(self.type_at(position + 1), position, args)
+
+    def apply(self, function: Cell, position: int, args: list[int]) -> Cell:
+        result = var(Sort.DTYPE)
+        self.equal(function, g.function([self.type_at(a) for a in args], result), position)
+        return result
+
+    # -- rules ------------------------------------------------------------------------------------
+    def rule_make_tuple(self, position: int, node: FunCall, args: list[int]) -> Cell:
+        return g.tuple_of([self.type_at(a) for a in args])
+
+    def rule_tuple_get(self, position: int, node: FunCall, args: list[int]) -> Cell:
+        index = node.args[0]
+        if not (isinstance(index, Literal) and index.value.isdigit()):
+            raise GrammarBuiltinError("the index of `tuple_get` must be an integer literal", index)
+        items = [var(Sort.DTYPE) for _ in range(int(index.value) + 1)]
+        self.equal(row(DTUPLE, items, var(Sort.DROW)), self.type_at(args[1]), position)
+        return items[-1]
+
+    def rule_deref(self, position: int, node: FunCall, args: list[int]) -> Cell:
+        self.arity(node, 1)
+        return self.deref_of(position, self.type_at(args[0]))
+
+    def deref_of(self, position: int, argument: Cell) -> Cell:
+        """`deref` of an iterator of type `argument`: its element, defined where it is."""
+        positions, defined, element = var(Sort.DIMS), var(Sort.DIMS), var(Sort.DTYPE)
+        self.equal(g.iterator(positions, defined, element), argument, position)
+        self.relate(Subset(defined, positions), position)
+        return element
+
+    def rule_cast_(self, position: int, node: FunCall, args: list[int]) -> Cell:
+        self.arity(node, 2)
+        name = node.args[1]
+        if not (isinstance(name, SymRef) and name.id in PRIMITIVES):
+            raise GrammarBuiltinError("the second argument of `cast_` must be a type name", name)
+        self.equal(var(Sort.DTYPE, _SCALARS), self.type_at(args[0]), position)
+        return g.scalar(name.id)
+
+    def rule_cartesian_domain(self, position: int, node: FunCall, args: list[int]) -> Cell:
+        found = []
+        for a in args:
+            dimension = var(Sort.DIM)
+            self.equal(make(g.NAMED_RANGE, dimension), self.type_at(a), a)
+            label = find(dimension).label
+            if not isinstance(label, gt.Dimension):
+                return make(g.DOMAIN, var(Sort.DIMS))
+            found.append(label)
+        try:
+            return make(g.DOMAIN, g.dims(found))
+        except g.DimensionSetError as error:
+            raise TypeInferenceError(f"not a domain: {error}", node) from None
+
+    rule_unstructured_domain = rule_cartesian_domain
+
+    def rule_index(self, position: int, node: FunCall, args: list[int]) -> Cell:
+        self.arity(node, 1)
+        dimension = var(Sort.DIM)
+        self.equal(make(g.DIMENSION, dimension), self.type_at(args[0]), position)
+        label = find(dimension).label
+        if not isinstance(label, gt.Dimension):
+            return g.field(var(Sort.DIMS), g.scalar("int32"))
+        return g.field(g.dims([label]), g.scalar("int32"))
+
+    def as_fieldop(self, position: int, inner: FunCall, args: list[int]) -> Cell:
+        """`as_fieldop(stencil, domain?)(inputs…)`: each input an iterator over the domain's
+        dimensions; the result a field over them of what the stencil returns."""
+        if not 1 <= len(inner.args) <= 2:
+            raise GrammarBuiltinError("`as_fieldop` takes a stencil and a domain", inner)
+        at = self.args(position + 1, inner)
+        positions = var(Sort.DIMS)
+        if len(at) == 2:
+            self.equal(make(g.DOMAIN, positions), self.type_at(at[1]), at[1])
+        iterators = []
+        for a in args:
+            iterator = var(Sort.DTYPE)
+            self.relate(Lifted(self.type_at(a), positions, iterator), a)
+            iterators.append(iterator)
+        element = var(Sort.DTYPE)
+        self.equal(self.type_at(at[0]), g.function(iterators, element), at[0])
+        result = var(Sort.DTYPE)
+        self.relate(OnDomain(positions, element, result), position)
+        self.types[position + 1] = g.function([self.type_at(a) for a in args], result)
+        return result
+
+    def lift(self, position: int, inner: FunCall, args: list[int]) -> Cell:
+        """`lift(stencil)(iterators…)`: an iterator at the inputs' positions, defined where
+        all of them are (the union of their defined dimensions), of what the stencil returns."""
+        self.arity(inner, 1)
+        positions, defined, element = var(Sort.DIMS), g.dims(()), var(Sort.DTYPE)
+        for a in args:
+            own, union = var(Sort.DIMS), var(Sort.DIMS)
+            self.equal(g.iterator(positions, own, var(Sort.DTYPE)), self.type_at(a), a)
+            self.relate(Union(defined, own, union), position)
+            defined = union
+        stencil = self.args(position + 1, inner)[0]
+        self.equal(
+            self.type_at(stencil), g.function([self.type_at(a) for a in args], element), stencil
+        )
+        result = g.iterator(positions, defined, element)
+        self.types[position + 1] = g.function([self.type_at(a) for a in args], result)
+        return result
+
+    def on_domains(self, args: list[int]) -> bool:
+        """Whether a comparison or `and_`/`or_` builds a domain (a `concat_where`
+        condition): its first argument is known to be a dimension or a domain."""
+        first = find(self.type_at(args[0])) if args else None
+        return first is not None and first.ctor in (g.DIMENSION, g.DOMAIN)
+
+    def domain_condition(self, position: int, node: FunCall, args: list[int]) -> Cell:
+        """`IDimₕ < n`: the domain `Domain[[IDim]]`; `and_`/`or_` of domains: over the union
+        of their dimensions."""
+        self.arity(node, 2)
+        first, second = (find(self.type_at(a)) for a in args)
+        if first.ctor is g.DIMENSION:
+            self.equal(var(Sort.DTYPE, INTEGERS), second, args[1])
+            label = find(first.args[0]).label
+            assert isinstance(label, gt.Dimension)  # an axis's type holds its dimension
+            return make(g.DOMAIN, g.dims([label]))
+        if getattr(node.fun, "id", "") not in ("and_", "or_"):
+            raise GrammarBuiltinError("domains are combined with `and_` and `or_` only", node)
+        left, right, union = var(Sort.DIMS), var(Sort.DIMS), var(Sort.DIMS)
+        self.equal(make(g.DOMAIN, left), first, args[0])
+        self.equal(make(g.DOMAIN, right), second, args[1])
+        self.relate(Union(left, right, union), position)
+        return make(g.DOMAIN, union)
+
+    def rule_concat_where(self, position: int, node: FunCall, args: list[int]) -> Cell:
+        """`concat_where(domain, a, b)`: `a` where the domain holds, else `b`: fields over the
+        union of the domain's and the branches' dimensions, mapped over tuples (`Spread`)."""
+        self.arity(node, 3)
+        dims = var(Sort.DIMS)
+        self.equal(make(g.DOMAIN, dims), self.type_at(args[0]), args[0])
+        result = var(Sort.DTYPE)
+        self.relate(Spread(dims, result, self.type_at(args[1]), self.type_at(args[2])), position)
+        return result
+
+    def rule_broadcast(self, position: int, node: FunCall, args: list[int]) -> Cell:
+        """`broadcast(x, {IDimₕ, …})`: `x` over at least the dimensions listed."""
+        self.arity(node, 2)
+        listed = node.args[1]
+        axes = listed.args if isinstance(listed, FunCall) else ()
+        if not (
+            _is_builtin_call(listed, "make_tuple") and all(isinstance(a, AxisLiteral) for a in axes)
+        ):
+            raise GrammarBuiltinError("`broadcast` takes a tuple of axes, `{IDimₕ, KDimᵥ}`", listed)
+        try:
+            dims = g.dims(_dimension(a) for a in axes)  # type: ignore[arg-type]  # axes, as tested
+        except g.DimensionSetError as error:
+            raise TypeInferenceError(f"not a set of dimensions: {error}", listed) from None
+        result = var(Sort.DTYPE)
+        self.relate(Spread(dims, result, self.type_at(args[0])), position)
+        return result
+
+    def rule_list_get(self, position: int, node: FunCall, args: list[int]) -> Cell:
+        """`list_get(i, list)`: an element; `i` an integer or an integer offset (`Index`)."""
+        self.arity(node, 2)
+        self.relate(Index(self.type_at(args[0])), args[0])
+        return self.element(args[1], var(Sort.DIM))
+
+    def rule_scan(self, position: int, node: FunCall, args: list[int]) -> Cell:
+        """`scan(f, forward, init)`: a stencil of any inputs `(its…) → A`, where `f` is
+        `(A, its…) → A`, `forward` a `bool` and `init` an `A`."""
+        self.arity(node, 3)
+        inputs, state = var(Sort.DROW), var(Sort.DTYPE)
+        step = make(g.FUNCTION, make(DTUPLE, state, inputs), state)
+        self.equal(step, self.type_at(args[0]), args[0])
+        self.equal(g.scalar("bool"), self.type_at(args[1]), args[1])
+        self.equal(state, self.type_at(args[2]), args[2])
+        return make(g.FUNCTION, inputs, state)
+
+    def rule_neighbors(self, position: int, node: FunCall, args: list[int]) -> Cell:
+        """`neighbors(C, it)`: the values at `it`'s neighbours along `C`, `List[T, C's local
+        dimension]`; `it` must stand at `C`'s source, defined at its target."""
+        self.arity(node, 2)
+        tag = node.args[0]
+        if not (isinstance(tag, OffsetLiteral) and isinstance(tag.value, str)):
+            raise GrammarBuiltinError("the first argument of `neighbors` is a connectivity", tag)
+        found = (self.offset_types or {}).get(tag.value)
+        if not isinstance(found, NeighborConnectivityType):
+            self.connectivity(tag)  # an unknown offset: its error
+            raise TypeInferenceError(f"offset `{tag.value}` is not a connectivity", tag)
+        positions, moved, defined, element = (
+            var(Sort.DIMS),
+            var(Sort.DIMS),
+            var(Sort.DIMS),
+            var(Sort.DTYPE),
+        )
+        self.equal(g.iterator(positions, defined, element), self.type_at(args[1]), args[1])
+        move = make(g.CARTESIAN_OFFSET, g.dim(found.source_dim), g.dim(found.codomain))
+        self.relate(Shifted(positions, moved, move), position)
+        self.relate(Subset(defined, moved), position)
+        return g.list_of(element, g.dim(found.neighbor_dim))
+
+    def reduce(self, position: int, inner: FunCall, args: list[int]) -> Cell:
+        """`reduce(f, init)(lists…)`: `f` folds `(A, elements…) → A` from `init: A` over
+        lists along one local dimension."""
+        self.arity(inner, 2)
+        step, init = self.args(position + 1, inner)
+        # Lists along different local dimensions of one size fold together (GT4Py's samples
+        # do: a sparse field along V2V with neighbours along V2E).
+        state = self.type_at(init)
+        elements = [self.element(a, var(Sort.DIM)) for a in args]
+        self.equal(self.type_at(step), g.function([state, *elements], state), step)
+        self.types[position + 1] = g.function([self.type_at(a) for a in args], state)
+        return state
+
+    def map_list(self, position: int, inner: FunCall, args: list[int]) -> Cell:
+        """`map_list(f)(lists…)`: `f` applied elementwise, a list along the same dimension."""
+        self.arity(inner, 1)
+        local, result = var(Sort.DIM), var(Sort.DTYPE)
+        elements = [self.element(a, local) for a in args]
+        (function,) = self.args(position + 1, inner)
+        self.equal(self.type_at(function), g.function(elements, result), function)
+        self.types[position + 1] = g.function([self.type_at(a) for a in args], result)
+        return g.list_of(result, local)
+
+    def element(self, position: int, local: Cell) -> Cell:
+        """The element type of the list at `position`, along the dimension `local` (or along
+        none: a `make_const_list` goes with a list along any dimension)."""
+        element, own = var(Sort.DTYPE), var(Sort.DIM)
+        self.equal(g.list_of(element, own), self.type_at(position), position)
+        if find(own) is not g.NO_DIM:
+            self.equal(local, own, position)
+        return element
+
+    def shift(self, position: int, node: FunCall) -> Cell:
+        """`shift(offset, amount, …)`: an iterator to one at the positions the offsets reach
+        (`Shifted`), defined and holding as before."""
+        if len(node.args) % 2:
+            raise GrammarBuiltinError("`shift` takes offsets and amounts in pairs", node)
+        tags = child_positions(self.sizes, position, len(node.args) + 1)[1::2]
+        moves = [self.move(t, node.args[i * 2]) for i, t in enumerate(tags)]
+        positions, moved, defined, element = (
+            var(Sort.DIMS),
+            var(Sort.DIMS),
+            var(Sort.DIMS),
+            var(Sort.DTYPE),
+        )
+        self.relate(Shifted(positions, moved, *moves), position)
+        before = g.iterator(positions, defined, element)
+        return g.function([before], g.iterator(moved, defined, element))
+
+    def move(self, position: int, tag: Node) -> Cell:
+        """What a shift's offset moves: `Offset[a→b]`, from a Cartesian offset, a connectivity
+        (from its source to its target) or an offset passed as a value (its type)."""
+        if isinstance(tag, OffsetLiteral) and isinstance(tag.value, str):
+            source, target = self.connectivity(tag)
+            return make(g.CARTESIAN_OFFSET, g.dim(source), g.dim(target))
+        if isinstance(tag, OffsetLiteral):
+            raise GrammarBuiltinError("an offset of `shift` must be an offset's name", tag)
+        move = make(g.CARTESIAN_OFFSET, var(Sort.DIM), var(Sort.DIM))
+        self.equal(move, self.type_at(position), position)
+        return move
+
+    def connectivity(self, tag: OffsetLiteral) -> tuple[gt.Dimension, gt.Dimension]:
+        """The dimension the named offset moves from, and the one it moves to."""
+        found = (self.offset_types or {}).get(str(tag.value))
+        if found is None:
+            given = (
+                "no offset provider was given"
+                if self.offset_types is None
+                else "the offset provider does not name it"
+            )
+            raise TypeInferenceError(f"offset `{tag.value}` is unknown: {given}", tag)
+        if isinstance(found, gt.Dimension):
+            return found, found
+        return found.source_dim, found.codomain
+
+    def arity(self, node: FunCall, count: int) -> None:
+        if len(node.args) != count:
+            raise GrammarBuiltinError(
+                f"`{getattr(node.fun, 'id', '?')}` takes {count} arguments, not {len(node.args)}",
+                node,
+            )
+
+    # -- statements -------------------------------------------------------------------------------
+    def set_at(self, position: int, node: SetAt) -> None:
+        expr, domain, target = child_positions(self.sizes, position, 3)
+        try:
+            self.equal(self.type_at(target), self.type_at(expr), expr)
+        except UnsatisfiableConstraintError as error:
+            raise UnsatisfiableConstraintError(
+                f"the expression written is `{error.actual}`, its target `{error.expected}`",
+                error.node,
+                error.expected,
+                error.actual,
+            ) from None
+        self.type_at(domain)  # a domain, or a tuple of them for a tuple target: its rules said
+
+    def if_stmt(self, position: int, node: IfStmt) -> None:
+        try:
+            self.equal(g.scalar("bool"), self.type_at(position + 1), position + 1)
+        except UnsatisfiableConstraintError as error:
+            raise UnsatisfiableConstraintError(
+                f"the condition of `if` must be `bool`, not `{error.actual}`",
+                error.node,
+                error.expected,
+                error.actual,
+            ) from None
+
+    def nothing(self, position: int, node: Node) -> None:
+        return None
+
+
+_SCALARS = frozenset(PRIMITIVES)
+#: The builtins that build a `concat_where` condition when given a dimension or a domain.
+_ON_DOMAINS = frozenset(
+    ("eq", "not_eq", "less", "greater", "less_equal", "greater_equal", "and_", "or_")
+)
+
+
+def _distinct(relations: tuple[Relation, ...]) -> tuple[Relation, ...]:
+    """Each relation once: uses of one parameter make the same one again (`D₁ ⊆ D₀` at each
+    `deref`), and a definition's type and each instance would carry every copy."""
+    seen: set[tuple[type, tuple[int, ...]]] = set()
+    out = []
+    for relation in relations:
+        key = (type(relation), tuple(id(find(c)) for c in relation.cells))
+        if key not in seen:
+            seen.add(key)
+            out.append(relation)
+    return tuple(out)
+
+
+def _dimension(axis: AxisLiteral) -> gt.Dimension:
+    """An axis's dimension; one without a kind (the fencil IR's) is horizontal, GT4Py's default."""
+    return gt.Dimension(axis.value, axis.kind or "horizontal")
+
+
+def _is_builtin_call(node: Node, name: str) -> bool:
+    return isinstance(node, FunCall) and isinstance(node.fun, SymRef) and node.fun.id == name
+
+
+def _is_program_parameter(program: Program, node: Sym) -> bool:
+    return any(p is node for p in program.params)
+
+
+_VISIT: dict[type, Callable[..., Cell | None]] = {
+    Sym: GtirInference.sym,
+    SymRef: GtirInference.symref,
+    Literal: GtirInference.literal,
+    InfinityLiteral: GtirInference.infinity,
+    AxisLiteral: GtirInference.axis,
+    OffsetLiteral: GtirInference.offset,
+    CartesianOffset: GtirInference.cartesian,
+    Lambda: GtirInference.function,
+    FunctionDefinition: GtirInference.function,
+    FunCall: GtirInference.call,
+    Temporary: GtirInference.temporary,
+    SetAt: GtirInference.set_at,
+    Program: GtirInference.nothing,
+}
+
+_RULES: dict[str, Callable[[GtirInference, int, FunCall, list[int]], Cell]] = {
+    name[len("rule_") :]: rule
+    for name, rule in vars(GtirInference).items()
+    if name.startswith("rule_")
+}

@@ -1,0 +1,178 @@
+"""GTIR behind `typeinf.infer`, `infer_all` and `check` (docs/gtir.md, "Typing"): runs a
+`gtir_collect.GtirInference` and hands out its types as `typeinf.gtir_values`, a program's as
+a `GtirProgram` (its function definitions' types, then its parameters')."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+
+from iterir import FunctionDefinition, Node
+from iterir import gtir_types as gt
+from iterir.nodes import GTIR_CLASSES, Program
+from iterir.offset_types import NeighborConnectivityType, OffsetType, offset_types_from_json
+from iterir.traversal import child_positions, walk
+from typeinf.errors import TypeInferenceError
+from typeinf.gtir_collect import GtirInference, is_gtir
+from typeinf.gtir_notation import pformat_gtir
+from typeinf.gtir_values import Cyclic, GtirValue, to_value
+from typeinf.terms import DefinitionType
+
+
+@dataclass(frozen=True)
+class GtirDefinition:
+    """A function definition's generalized type, and how it prints with the relations it is
+    subject to: `f :: (It[D₀, D₁, T₂]) → T₂ where D₁ ⊆ D₀`."""
+
+    name: str
+    type: GtirValue
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
+class GtirProgram:
+    """A GTIR program's type: `{f :: (T₀) → T₀, p(Field[[IDim], float64], int32)}`."""
+
+    name: str
+    definitions: tuple[GtirDefinition, ...]
+    params: tuple[GtirValue, ...]
+
+    def __str__(self) -> str:
+        parts = [str(definition) for definition in self.definitions]
+        parts.append(f"{self.name}({', '.join(map(str, self.params))})")
+        return "{" + ", ".join(parts) + "}"
+
+
+GtirInferred = GtirValue | GtirDefinition | GtirProgram
+
+
+def _definition(inference: GtirInference, position: int) -> GtirDefinition:
+    node = inference.nodes[position]
+    assert isinstance(node, FunctionDefinition)
+    cell = inference.type_at(position)
+    scheme = inference.schemes.get(position)
+    relations = () if scheme is None else scheme.relations
+    text = pformat_gtir(DefinitionType(node.id, cell, relations))
+    return GtirDefinition(node.id, to_value(cell), text)
+
+
+def _program_type(inference: GtirInference) -> GtirInferred:
+    root = inference.root
+    if not isinstance(root, Program):
+        return to_value(inference.type_at(0))
+    positions = child_positions(inference.sizes, 0, root.child_count())
+    ndefs, nparams = len(root.function_definitions), len(root.params)
+    definitions = tuple(_definition(inference, p) for p in positions[:ndefs])
+    params = tuple(to_value(inference.type_at(p)) for p in positions[ndefs : ndefs + nparams])
+    return GtirProgram(root.id, definitions, params)
+
+
+def claims(node: Node, allow_free: object, within: Node | None, provider: object) -> bool:
+    """Whether `infer` and friends type `node` as GTIR before trying the fencil IR: a GTIR
+    root; an offset provider in GT4Py's form (GTIR's, `iterir.offset_types`); or, where free
+    names are allowed (a typed free name is GTIR's, an unknown the fencil IR's), any GTIR
+    mark. Other trees try the fencil IR first, so that its speed is unchanged: a GTIR
+    expression fails there, and `after_error` sends it here."""
+    if within is not None:
+        return False
+    return (
+        isinstance(node, GTIR_CLASSES)
+        or _gt4py_form(provider)
+        or (allow_free is not False and is_gtir(node))
+    )
+
+
+def _gt4py_form(provider: object) -> bool:
+    return isinstance(provider, Mapping) and any(
+        isinstance(v, NeighborConnectivityType | gt.Dimension) or (isinstance(v, dict) and "t" in v)
+        for v in provider.values()
+    )
+
+
+def after_error(node: Node, within: Node | None) -> bool:
+    """Whether a tree the fencil IR could not type is GTIR (typed here instead)."""
+    return within is None and is_gtir(node)
+
+
+def offset_types(provider: object) -> dict[str, OffsetType] | None:
+    """The offset-provider types `provider` gives: None; GT4Py's types (`iterir.offset_types`)
+    by offset name; or their JSON (a ParseError naming the JSON path when malformed)."""
+    if provider is None:
+        return None
+    if isinstance(provider, Mapping) and all(
+        isinstance(v, NeighborConnectivityType | gt.Dimension) for v in provider.values()
+    ):
+        return dict(provider)
+    return offset_types_from_json(provider)
+
+
+def infer(node: Node, provider: object = None) -> GtirInferred:
+    """The type of a GTIR program or expression; raises its first type error."""
+    return _program_type(GtirInference(node, offset_types(provider)))
+
+
+def _node_types(inference: GtirInference, complete: bool) -> dict[int, GtirInferred]:
+    """Every typed node's type by `id(node)` (its first occurrence), in pre-order; the
+    program's own only if `complete` (no errors)."""
+    result: dict[int, GtirInferred] = {}
+    for position, (node, cell) in enumerate(zip(inference.nodes, inference.types, strict=True)):
+        if id(node) in result:
+            continue
+        if position == 0 and complete:
+            result[id(node)] = _program_type(inference)
+        elif isinstance(node, FunctionDefinition) and position in inference.schemes:
+            result[id(node)] = _definition(inference, position)
+        elif cell is not None and not isinstance(node, Program):
+            try:
+                result[id(node)] = to_value(cell)
+            except Cyclic:
+                continue  # a type that contains itself: only a failed part leaves one
+    return result
+
+
+class GtirNodeTypes(Mapping[int, GtirInferred]):
+    """A GTIR program's node types by `id(node)`, read-only (as `infer.NodeTypes`)."""
+
+    def __init__(self, types: dict[int, GtirInferred]) -> None:
+        self._types = types
+
+    def __getitem__(self, key: int) -> GtirInferred:
+        return self._types[key]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._types)
+
+    def __len__(self) -> int:
+        return len(self._types)
+
+    def __repr__(self) -> str:
+        return repr(self._types)
+
+
+def infer_all(node: Node, provider: object = None, *, attach: bool = False) -> GtirNodeTypes:
+    """Every node's type; with `attach`, also set as `node.inferred_type`."""
+    inference = GtirInference(node, offset_types(provider))
+    result = GtirNodeTypes(_node_types(inference, complete=True))
+    if attach:
+        for current in walk(node):
+            if id(current) in result:
+                object.__setattr__(current, "inferred_type", result[id(current)])
+    return result
+
+
+def check(
+    node: Node, provider: object, max_errors: int | None
+) -> tuple[GtirInferred | None, GtirNodeTypes, list[TypeInferenceError]]:
+    """The program's type (None with errors), every node's, and the errors: one per failing
+    function definition or statement, at most `max_errors`."""
+    try:
+        offsets = offset_types(provider)
+        inference = GtirInference(node, offsets, max_errors=max(max_errors or 1 << 30, 2))
+    except TypeInferenceError as error:  # before any part could be typed: a malformed tree
+        return None, GtirNodeTypes({}), [error]
+    errors = [error for _, error in sorted(inference.errors, key=lambda e: e[0])][:max_errors]
+    types = GtirNodeTypes(_node_types(inference, complete=not errors))
+    return (None if errors else types[id(node)]), types, errors
