@@ -2,7 +2,7 @@
 hand-written, iterative parser of the same grammar (grammar.lark).
 
 Lark's LALR parser spends several µs of Python per token (its lexer's bookkeeping, a `Token`
-per token, a reduction per grammar level); this path a third to a half of that: parsing is 2.1–3.1×
+per token, a reduction per grammar level); this path a third to a half of that: parsing is 2.0–3.5×
 faster than lark's at 100k–1M nodes (`lark/parse` of benchmarks/end_to_end.py). It builds every
 node through the very callbacks lark calls (iterir/parser.py), so nodes and spans are the same;
 and it only vouches for the text it fully understands: at anything else (an error, an
