@@ -109,6 +109,34 @@ def test_what_the_fast_path_leaves_to_lark_parses_as_lark_parses_it(text: str) -
         assert isinstance(expected, ParseError) and str(error) == str(expected)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "f(g(h(x)))",  # a run of `)` closing calls only
+        "f(g(h(x))\n)",  # a run broken by a line break
+        "f(g(x) ) + h(y)",  # and by a space
+        "f (g (x))",  # a name, a space, `(`: two tokens
+        "(f(x))",  # a run closing a call, then parentheses
+        "f(·g(h(x)))",  # then a prefix operator
+        "λ(f) → f(f(x) + f(y))",  # then an operator chain
+        "f(g())",  # `()` then `)`
+        "f()(g(x))(y)",  # calls of calls
+        "f(x # a comment\n)",
+        "`q r`(x)",  # a quoted name's call
+        "True(x)",  # a name that is a literal, called
+    ],
+)
+def test_calls_and_runs_of_closers_are_read_as_lark_reads_them(text: str) -> None:
+    assert agree(text) == "fast"
+
+
+@pytest.mark.parametrize("text", ["λ(x) → if(x) then x else x", "λ(x) → f(if(x))", "f(x))"])
+def test_a_keyword_before_a_bracket_or_a_closer_too_many_is_read_as_lark_reads_it(
+    text: str,
+) -> None:
+    agree(text)
+
+
 def test_a_keyword_used_as_a_name_is_a_name() -> None:
     assert by_fast_path("λ(then) → then") is None  # left to lark
     assert iterir.parse("λ(then) → then") == Lambda((Sym("then"),), SymRef("then"))
@@ -143,7 +171,8 @@ LEXER_FRAGMENTS = st.sampled_from(
     ["x", "if", "then", "else", "λ", "λx", "iffy", "ifₒ", "c", "u", "⟨", "c⟨", "ₒ", "ₐ", "xₐ", "-",
      "1", "-1", "-1ₒ", "-.5", "2.5", "e3", ".", "f32", "i8", "b", "`", "\\", '"', "=", "==", "<",
      " ", "\n", "\t", "# c\n", "٣", "é", "_", "(", ")", "→", "·", "⟪", "⟩", "[", ";", "@", "←",
-     "\x00", "\u00a0", "\v"]
+     "\x00", "\u00a0", "\v", "f(", "))", ")))", "+ x", "==x", "- \ty", "+ if", "+ λ(", " (",
+     "+ `q`", "+c⟨", "-u"]
 )  # fmt: skip
 
 
@@ -166,10 +195,14 @@ def lark_tokens(text: str) -> tuple[list[tuple[str, str, int, int, int, int]], b
 @example("iffy ifₒ λx λ(x) thenₐ else_ `if` c⟨ u⟨ cu⟨")
 @example('a==b=c "s"f32 # if\n\tx\f\r\n')
 @example('"s" \v')
+@example("f(g(`h`(x)))\n) ) λ(x) → x + y - zₒ ×\tif+then == `q`(f (x)")
 def test_the_fast_lexer_reads_the_tokens_lark_s_lexer_reads(text: str) -> None:
     expected, whole = lark_tokens(text)
     read = []
     for token in fast_parser._tokens(text):
+        while token.type in fast_parser._SEVERAL:  # several of lark's, parted as the parser does
+            first, token = fast_parser.split(token)
+            read.append(tuple(first))
         read.append(tuple(token))
         if token.type == "END":  # where the parser stops (the lexer may say it again)
             break
