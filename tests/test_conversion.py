@@ -10,6 +10,7 @@ import gc
 import random
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -17,11 +18,12 @@ import iterir
 import typeinf
 from iterir import FunCall, Lambda, Sym, SymRef
 from tests.welltyped import well_typed_programs
-from typeinf import notation
+from typeinf import notation, reader
+from typeinf.constructors import D_EMPTY, DTUPLE, ITERATOR, SCALAR, val
 from typeinf.convert import Converter, Cyclic
 from typeinf.infer import NodeTypes, _node_types, _solved, solve
-from typeinf.terms import Cell, Type, find
-from typeinf.types import Fun
+from typeinf.terms import Cell, Sort, Type, find, make, var
+from typeinf.types import Fun, List, Tuple, Val, Var
 from typeinf.types import Type as Value
 from typeinf.within import subject
 
@@ -121,3 +123,30 @@ def test_a_node_object_in_two_places_has_its_first_occurrence_s_type() -> None:
     assert types[id(x)] is types[id(first.args[0])]
     assert types[id(x)] != types[id(second.args[0])]
     assert next(iter(types)) == id(program) and len(types) == len(set(types))
+
+
+def test_a_value_type_whose_dtype_is_a_structure_numbers_as_the_notation() -> None:
+    """A value type is made at once only when its parts are leaves; one whose dtype is a tuple
+    or a list takes a frame, and its variables keep the notation's order all the same."""
+    text = "(It[T₀, T₁, (T₂, L[T₃, T₄, T₅])⁶], T₃⁶) → (T₂, L[T₃, T₄, T₅])ᶜ"
+    cells = reader.parse_type(text, locations=True)
+    assert isinstance(cells, Cell)
+    value = Converter().value(cells)
+    assert format(value, "located") == notation.pformat(cells, True)
+    assert isinstance(value, Fun) and isinstance(value.params[0], Val)
+    first = value.params[0]  # numbered in the order of the fields
+    assert first.dtype == Tuple(
+        (Var("dtype", 0), List(Var("dtype", 1), Var("list length", 2), Var("skip flag", 3)))
+    )
+    assert (first.size, first.current_loc) == (Var("size", 4), Var("location", 5))
+
+
+def test_a_value_type_that_contains_itself_is_cyclic() -> None:
+    """A value type whose part is the structure being converted (only a failed inference, or
+    a constructor registered with a type argument in a dtype, makes one) is `Cyclic`, not a
+    value with a placeholder inside."""
+    row = make(DTUPLE, var(Sort.DTYPE), D_EMPTY)
+    value = val(ITERATOR, row, SCALAR)
+    row.args = (value, D_EMPTY)  # the tuple's item is the value type whose dtype it is
+    with pytest.raises(Cyclic):
+        Converter().values([row])
