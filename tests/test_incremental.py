@@ -17,7 +17,6 @@ from iterir import (
     FencilDefinition,
     FunctionDefinition,
     Lambda,
-    Literal,
     Node,
     NodeTranslator,
     StencilClosure,
@@ -282,7 +281,9 @@ def test_an_expression_is_checked_in_full() -> None:
 def test_a_name_that_comes_to_name_a_definition_re_infers_its_users() -> None:
     # `other` used the builtin `minus`; a definition `minus` of another type now shadows it.
     context = typeinf.Reinference()
-    root = iterir.parse("p(n, a, o) { other = λ(y) → minus(·y, 1.0); o ← (other)(a) @ c⟨ IDim: [0, n) ⟩; }")
+    root = iterir.parse(
+        "p(n, a, o) { other = λ(y) → minus(·y, 1.0); o ← (other)(a) @ c⟨ IDim: [0, n) ⟩; }"
+    )
     assert isinstance(root, FencilDefinition)
     context.check(root)
     (minus,) = iterir.parse("p(n) { minus = λ(u, v) → True; }").function_definitions  # type: ignore[attr-defined]
