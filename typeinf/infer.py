@@ -215,8 +215,14 @@ def _node_types(inference: Inference, complete: bool) -> dict[int, Type]:
     if complete:
         for position in range(len(types) - 1, -1, -1):
             types[position] = _program_type(inference, position, types)
+    return by_node(inference.nodes, types)
+
+
+def by_node(nodes: list[Node], types: Sequence[Type | None]) -> dict[int, Type]:
+    """The types of `nodes` (by pre-order position) by `id(node)`, a node object used in several
+    places by its first occurrence, leaving out the nodes without one."""
     result: dict[int, Type] = {}
-    for current, type_ in zip(inference.nodes, types, strict=True):
+    for current, type_ in zip(nodes, types, strict=True):
         if type_ is not None and id(current) not in result:
             result[id(current)] = type_
     return result
