@@ -105,7 +105,7 @@ def _replace_subtree(draw: st.DrawFn, root: FencilDefinition) -> FencilDefinitio
 
 def _rename_parameter(draw: st.DrawFn, root: FencilDefinition) -> FencilDefinition:
     """A definition's first parameter renamed, in it: an equal signature."""
-    definition = draw(st.sampled_from(root.function_definitions))
+    definition = draw(st.sampled_from([d for d in root.function_definitions if d.params]))
     old = definition.params[0].id
     renamed = _Rewrite(names={old: old + "_r"}).visit(definition)
     return _Rewrite(definition, lambda n: renamed).visit(root)  # type: ignore[no-any-return]
@@ -169,9 +169,7 @@ EDITS: dict[str, tuple[Callable[[FencilDefinition], bool], Any]] = {
     "replace a subtree": (lambda r: bool(_expressions(r)), _replace_subtree),
     "rename a parameter": (
         lambda r: any(d.params for d in r.function_definitions),
-        lambda draw, r: _rename_parameter(
-            draw, dataclasses.replace(r, function_definitions=r.function_definitions)
-        ),
+        _rename_parameter,
     ),
     "rename a definition": (lambda r: bool(r.function_definitions), _rename_definition),
     "inline a definition": (lambda r: bool(r.function_definitions), _inline_definition),
