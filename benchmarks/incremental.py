@@ -4,15 +4,17 @@ shapes of benchmarks/shapes.py.
     python3 -m benchmarks.incremental [--sizes 100000] [--shapes …]
 
 Each (shape, size) runs in a fresh interpreter. Columns (seconds, medians of 3 where cheap):
-`full` a full `typeinf.check`; `first` the first `Reinference.check` (a full inference that
-fills the cache); `deep` after a one-node edit deep in the middle definition (a fresh copy of
-its deepest leaf: same type); `used=` after a one-node edit of the definition with the most
-users, keeping its type; `used≠` after giving that definition another type (`cast_` to
-float32: every user whose type changes is re-inferred; `*` marks a type error, checked in full);
-`1%` after a pass that rewrites 1 % of the nodes (fresh copies of leaves spread evenly);
-`chain` the mean of a chain of 100 one-node edits in random definitions; `×deep` full / deep;
-`re` how many definitions the one-node edit re-inferred; `kept` the memory the context keeps
-between re-inferences over the peak of one full `check` (tracemalloc, measured last).
+`full` a full `typeinf.check` (what `Reinference.check` stands for); `all` a full
+`typeinf.infer_all` (no explaining run: the stricter baseline); `first` the first
+`Reinference.check` (a full inference that fills the cache); `deep` after a one-node edit deep
+in the middle definition (a fresh copy of its deepest leaf: same type); `×deep` all / deep;
+`re` how many definitions that edit re-inferred; `used=` after a one-node edit of the
+definition with the most users, keeping its type; `used≠` after giving that definition another
+type (`cast_` to float32: every user whose type changes is re-inferred; `*` marks a type error,
+checked in full); `1%` after a pass that rewrites 1 % of the nodes (fresh copies of leaves
+spread evenly); `chain` the mean of a chain of 100 one-node edits in random definitions;
+`kept` the memory the context keeps between re-inferences over the peak of one full `check`
+(tracemalloc, measured last).
 """
 
 from __future__ import annotations
@@ -117,6 +119,7 @@ def measure(shape: str, size: int) -> dict[str, Any]:
     root = FENCILS[shape](size)
     nodes = sum(1 for _ in iterir.walk(root))
     full = statistics.median(_timed(lambda: typeinf.check(root))[0] for _ in range(3))
+    every = statistics.median(_timed(lambda: typeinf.infer_all(root))[0] for _ in range(3))
     context = typeinf.Reinference()
     first, _ = _timed(lambda: context.check(root))
     parts = _parts(root)
@@ -134,7 +137,8 @@ def measure(shape: str, size: int) -> dict[str, Any]:
         return seconds, context.last
 
     deep, deep_last = after(_replaced(root, {id(_deepest_leaf(middle))}))
-    result: dict[str, Any] = {"nodes": nodes, "full": full, "first": first, "deep": deep}
+    result: dict[str, Any] = {"nodes": nodes, "full": full, "all": every, "first": first}
+    result["deep"] = deep
     result["re"] = len(deep_last.inferred) if not deep_last.full else -1
     if root.function_definitions:
         used = _most_used(root)
@@ -198,9 +202,10 @@ def main() -> None:
         list(FENCILS),
         [
             ("full", _seconds("full")),
+            ("all", _seconds("all")),
             ("first", _seconds("first")),
             ("deep", _seconds("deep")),
-            ("×deep", lambda r: f"{r['full'] / r['deep']:.1f}"),
+            ("×deep", lambda r: f"{r['all'] / r['deep']:.1f}"),
             ("re", lambda r: str(r["re"])),
             ("used=", _seconds("used_same")),
             ("used≠", lambda r: _seconds("used_new")(r) + ("*" if r.get("used_new_full") else "")),
