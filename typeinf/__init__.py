@@ -7,6 +7,8 @@
         within=fencil: a function definition of the fencil, typed with the ones it calls)
     pformat(type, locations=False) / parse_type(text)    the notation (docs/notation.md)
     register_builtin(name, signature)                    a compiler's own builtin
+    Reinference(offset_provider).check(root)            `check` again after a pass, reusing
+        the definitions the pass left alone (docs/api.md, "Re-inference after a pass")
     is_instance(general, specific) / substitution(…)     whether a type is at least as general
 
 Types are immutable values of `typeinf.types` (`Val`, `Fun`, `Tuple`, `Var`, …, `Definition`,
@@ -31,6 +33,7 @@ from typeinf.errors import (
     UnboundSymbolError,
     UnsatisfiableConstraintError,
 )
+from typeinf.incremental import Reinference, Reused
 from typeinf.infer import Checked, check, infer, infer_all
 from typeinf.offsets import Connectivity, Dimension, load_offset_provider
 from typeinf.reader import TypeSyntaxError
@@ -50,6 +53,8 @@ __all__ = [
     "MalformedIRError",
     "OffsetProviderError",
     "RecursionCycleError",
+    "Reinference",
+    "Reused",
     "TypeInferenceError",
     "TypeSyntaxError",
     "UnboundSymbolError",

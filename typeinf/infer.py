@@ -242,9 +242,15 @@ def _node_types(inference: Inference, complete: bool) -> dict[int, Type]:
         changed.update(_program_positions(inference))
         for position in sorted(changed, reverse=True):
             types[position] = _program_type(inference, position, types)
-    keys = list(map(id, inference.nodes))
+    return by_node(inference.nodes, types)
+
+
+def by_node(nodes: list[Node], types: Sequence[Type | None]) -> dict[int, Type]:
+    """The types of `nodes` (by pre-order position) by `id(node)`, a node object used in several
+    places by its first occurrence, leaving out the nodes without one."""
+    keys = list(map(id, nodes))
     result = {key: type_ for key, type_ in zip(keys, types, strict=True) if type_ is not None}
-    if len(result) == len(types) - types.count(None):  # no node object in two places
+    if len(result) == len(types) - list(types).count(None):  # no node object in two places
         return result
     result = {}  # the first occurrence's type, for a node in several places
     for key, type_ in zip(keys, types, strict=True):
