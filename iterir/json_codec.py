@@ -14,6 +14,7 @@ from iterir.display import value_text
 from iterir.errors import ParseError
 from iterir.gcpause import gc_paused
 from iterir.gtir_types import GType, TypeFormatError, json_kind, type_from_json, type_to_json
+from iterir.jsontext import path_step
 from iterir.nodes import (
     _FIELD_KINDS,
     EXPR_NAMES,
@@ -39,7 +40,7 @@ class _Path:
         keys: list[str] = []
         path: _Path | None = self
         while path is not None and path.parent is not None:
-            keys.append(f"[{path.key}]" if isinstance(path.key, int) else f".{path.key}")
+            keys.append(path_step(path.key))
             path = path.parent
         return "$" + "".join(reversed(keys))
 

@@ -156,6 +156,22 @@ def _loads_deep(text: str) -> Any:
             value, pos = container, pos + 1
 
 
+_MEMBER_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+def path_step(key: str | int) -> str:
+    """One step of a JSON path: `[3]`, `.name`, or `["a b"]` for a key that is no plain name.
+
+    Any other key is written as a JSON string, so that a path names its key unambiguously and in
+    ASCII whatever the key holds (a dot, a bracket, a control character).
+    """
+    if isinstance(key, int):
+        return f"[{key}]"
+    if _MEMBER_NAME.match(key):
+        return f".{key}"
+    return f"[{json.dumps(key)}]"
+
+
 def _quoted(key: str) -> str:
     """A key as a message shows it: in JSON's quotes, escaped and shortened."""
     return shortened(json.dumps(key), QUOTED_WIDTH)

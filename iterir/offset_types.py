@@ -24,7 +24,7 @@ from iterir.display import value_text
 from iterir.errors import ParseError
 from iterir.files import read_text
 from iterir.gtir_types import Dimension, TypeFormatError, json_kind, type_from_json, type_to_json
-from iterir.jsontext import loads
+from iterir.jsontext import loads, path_step
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +72,7 @@ def offset_types_from_json(data: Any, filename: str | None = None) -> dict[str, 
     """The offset-provider types a decoded JSON object describes."""
 
     def fail(message: str, *keys: str | int) -> ParseError:
-        path = "$" + "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in keys)
+        path = "$" + "".join(path_step(k) for k in keys)
         return ParseError(message, filename, json_path=path)
 
     if not isinstance(data, dict):

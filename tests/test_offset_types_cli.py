@@ -76,6 +76,18 @@ def test_a_malformed_offset_type_is_said_with_its_json_path(
         typeinf.load_offset_provider({"V2E": {"t": "NeighborConnectivityType"}})
 
 
+@pytest.mark.parametrize(
+    ("name", "step"),
+    [("V2E.x", '["V2E.x"]'), ("a b", '["a b"]'), ("\x1f", '["\\u001f"]'), ("2E", '["2E"]')],
+)
+def test_a_key_that_is_no_plain_name_is_quoted_in_the_json_path(name: str, step: str) -> None:
+    """`$.V2E.x` would name a field x of V2E; a control character would be shown escaped, so
+    that the path in the message would differ from the one the error carries."""
+    with pytest.raises(typeinf.offsets.OffsetProviderFormatError) as caught:
+        typeinf.load_offset_provider({name: {"t": "NeighborConnectivityType"}})
+    assert str(caught.value).startswith(f"${step}: ")
+
+
 def test_every_gtir_samples_offset_provider_loads() -> None:
     path = required_file(DATA / "gtir-samples" / "samples.jsonl.xz")
     with lzma.open(path, "rt", encoding="utf-8") as lines:

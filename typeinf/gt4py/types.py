@@ -26,6 +26,7 @@ from gt4py.next.type_system import type_specifications as ts
 
 from iterir import gtir_types as gt
 from iterir import vocabulary as voc
+from iterir.jsontext import path_step
 from iterir.nodes import Node
 from typeinf.gt4py.errors import ConversionError, a_class
 
@@ -74,7 +75,7 @@ def _function_to(value: gt.FunctionType, path: str, depth: int) -> GT4PyObject:
         names = [name for name, _ in pairs]
         if len(set(names)) != len(names):
             raise ConversionError("a keyword argument named twice", f"{path}.{field}")
-        return {k: type_to_gt4py(t, f"{path}.{field}.{k}", depth) for k, t in pairs}
+        return {k: type_to_gt4py(t, f"{path}.{field}{path_step(k)}", depth) for k, t in pairs}
 
     return made(
         path,
@@ -189,7 +190,9 @@ def _types_from(types: GT4PyObject, path: str, depth: int) -> tuple[gt.GType, ..
 
 
 def _keywords_from(items: GT4PyObject, path: str, depth: int) -> tuple[tuple[str, gt.GType], ...]:
-    return tuple((str(k), type_from_gt4py(t, f"{path}.{k}", depth)) for k, t in items.items())
+    return tuple(
+        (str(k), type_from_gt4py(t, f"{path}{path_step(str(k))}", depth)) for k, t in items.items()
+    )
 
 
 def _offset_from(value: GT4PyObject, path: str, depth: int) -> gt.OffsetLiteralType:
