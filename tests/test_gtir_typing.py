@@ -292,6 +292,32 @@ SHIFTS = [
         "Field[[KDimᵥ], float64]",
     ),
     (
+        "as_fieldop without a domain: GT4Py's deduction, a connectivity moved back",
+        "(⇑(λ(it) → ·⟪V2Eₒ, 0ₒ⟫(it)))((e: Field[[Edgeₕ, KDimᵥ], f64]))",
+        {"V2E": V2E},
+        "Field[[Vertex, KDimᵥ], float64]",
+    ),
+    (
+        "as_fieldop without a domain: the union over inputs and shifts",
+        "(⇑(λ(a, b) → ·a + ·⟪IDimₕ→IDimₕ, 1ₒ⟫(b)))((a: Field[[KDimᵥ], f64]), (b: Field[[IDimₕ], f64]))",
+        None,
+        "Field[[IDim, KDimᵥ], float64]",
+    ),
+    (
+        "as_fieldop without a domain over a scalar: no dimensions",
+        "(⇑(λ(x) → make_const_list(·x)))(1)",
+        None,
+        "Field[[], List[int32]]",
+    ),
+    (
+        "as_fieldop without a domain in a definition: the deduction waits for the input",
+        "program p(a: Field[[IDimₕ], f64], out: Field[[IDimₕ], f64]) { g = λ(x) → (⇑(λ(it) → ·it))(x); "
+        "out @ c⟨ IDimₕ: [0, 5[ ⟩ ← g(a); }",
+        None,
+        "{g :: (T₀) → T₁ where D₂ = deduced(T₀), T₁ = Field[D₂, T₃], D₄ ⊆ D₅, "
+        "It[D₅, D₄, T₃] = lift(T₀, D₂), p(Field[[IDim], float64], Field[[IDim], float64])}",
+    ),
+    (
         "no offset provider",
         f"as_fieldop(λ(it) → ·⟪V2Eₒ, 0ₒ⟫(it), {VERTICES})((e: Field[[Edgeₕ], f64]))",
         None,

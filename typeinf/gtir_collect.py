@@ -54,7 +54,19 @@ from typeinf.errors import (
 )
 from typeinf.gtir_notation import GtirPrinter, pformat_gtir_all
 from typeinf.gtir_relations import Subset, Union
-from typeinf.gtir_rules import SIGNATURES, Index, Lifted, OnDomain, Shifted, Spread, scheme
+from typeinf.gtir_rules import (
+    SIGNATURES,
+    Along,
+    Deduced,
+    Index,
+    Lifted,
+    Moves,
+    OnDomain,
+    Shifted,
+    Spread,
+    scheme,
+)
+from typeinf.gtir_shifts import shifts_read
 from typeinf.gtir_structured import from_gt4py
 from typeinf.order import definition_order
 from typeinf.relations import Relation
@@ -424,6 +436,8 @@ class GtirInference:
         positions = var(Sort.DIMS)
         if len(at) == 2:
             self.equal(make(g.DOMAIN, positions), self.type_at(at[1]), at[1])
+        else:
+            self.deduce(position, inner.args[0], positions, args)
         iterators = []
         for a in args:
             iterator = var(Sort.DTYPE)
@@ -435,6 +449,37 @@ class GtirInference:
         self.relate(OnDomain(positions, element, result), position)
         self.types[position + 1] = g.function([self.type_at(a) for a in args], result)
         return result
+
+    def deduce(self, position: int, stencil: Node, positions: Cell, args: list[int]) -> None:
+        """`as_fieldop` without a domain: its dimensions are those GT4Py deduces from the
+        shifts the stencil reads its inputs after (`Deduced`), where it deduces any."""
+        reads = shifts_read(stencil, len(args))
+        if reads is None:
+            return
+        moves = [{self.moves(tags) for tags in input_reads} for input_reads in reads]
+        if any(None in each for each in moves):
+            return  # an offset the provider does not name: its shift says so
+        deduced = tuple(frozenset(each) for each in moves)
+        self.relate(Deduced(deduced, positions, *map(self.type_at, args)), position)  # type: ignore[arg-type]
+
+    def moves(self, tags: tuple[Node, ...]) -> Moves | None:
+        """The dimensions each shift tag moves from and to; None for a tag not known."""
+        found = []
+        for tag in tags:
+            if isinstance(tag, CartesianOffset):
+                found.append((_dimension(tag.domain), _dimension(tag.codomain)))
+                continue
+            connectivity = (
+                self.offset_types.get(tag.value)
+                if isinstance(tag, OffsetLiteral)
+                and isinstance(tag.value, str)
+                and self.offset_types is not None
+                else None
+            )
+            if not isinstance(connectivity, NeighborConnectivityType):
+                return None
+            found.append((connectivity.domain[0], connectivity.codomain))
+        return tuple(found)
 
     def lift(self, position: int, inner: FunCall, args: list[int]) -> Cell:
         """`lift(stencil)(iterators…)`: an iterator at the inputs' positions, defined where
@@ -573,8 +618,7 @@ class GtirInference:
         none: a `make_const_list` goes with a list along any dimension)."""
         element, own = var(Sort.DTYPE), var(Sort.DIM)
         self.equal(g.list_of(element, own), self.type_at(position), position)
-        if find(own) is not g.NO_DIM:
-            self.equal(local, own, position)
+        self.relate(Along(own, local), position)
         return element
 
     def shift(self, position: int, node: FunCall) -> Cell:

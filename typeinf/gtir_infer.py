@@ -49,7 +49,8 @@ class GtirProgram:
 GtirInferred = GtirValue | GtirDefinition | GtirProgram
 
 
-def _definition(inference: GtirInference, position: int) -> GtirDefinition:
+def definition_at(inference: GtirInference, position: int) -> GtirDefinition:
+    """The generalized type of the function definition at pre-order `position`."""
     node = inference.nodes[position]
     assert isinstance(node, FunctionDefinition)
     cell = inference.type_at(position)
@@ -65,7 +66,7 @@ def _program_type(inference: GtirInference) -> GtirInferred:
         return to_value(inference.type_at(0))
     positions = child_positions(inference.sizes, 0, root.child_count())
     ndefs, nparams = len(root.function_definitions), len(root.params)
-    definitions = tuple(_definition(inference, p) for p in positions[:ndefs])
+    definitions = tuple(definition_at(inference, p) for p in positions[:ndefs])
     params = tuple(to_value(inference.type_at(p)) for p in positions[ndefs : ndefs + nparams])
     return GtirProgram(root.id, definitions, params)
 
@@ -124,7 +125,7 @@ def _node_types(inference: GtirInference, complete: bool) -> dict[int, GtirInfer
         if position == 0 and complete:
             result[id(node)] = _program_type(inference)
         elif isinstance(node, FunctionDefinition) and position in inference.schemes:
-            result[id(node)] = _definition(inference, position)
+            result[id(node)] = definition_at(inference, position)
         elif cell is not None and not isinstance(node, Program):
             try:
                 result[id(node)] = to_value(cell)

@@ -16,6 +16,13 @@ read by `gtir_reader`) and the relations behind the rules that need more than on
   each leaf a field over the union of `dims` and the leaves' own dimensions, of one dtype
   (`broadcast` of one value; `concat_where` of both branches, `dims` its condition's).
 
+- `Deduced(positions, inputs…)`: the dimensions `as_fieldop` without a domain deduces, as
+  GT4Py does, from its inputs' dimensions moved back through the shifts the stencil reads each
+  input after (`gtir_shifts`).
+
+- `Along(own, local)`: a list `map_list` maps is along `local`, unless it is along none (a
+  `make_const_list`'s, which goes with a list along any dimension).
+
 - `Index(index)`: `list_get`'s index is an integer or an integer offset (`0ₒ`).
 
 Each waits until the type it reads (the argument, the element) is known to be a field, a
@@ -252,6 +259,96 @@ class Spread(Relation):
     def show(self, name: Callable[[Cell], str]) -> str:
         dims, result, *values = self.cells
         return f"{name(result)} = spread({', '.join(name(c) for c in (dims, *values))})"
+
+
+#: A shift as the dimensions it moves from and to, in order (`Deduced`).
+Moves = tuple[tuple[Dimension, Dimension], ...]
+
+
+class Deduced(Relation):
+    """`positions` are the dimensions GT4Py deduces for `as_fieldop` without a domain: the
+    union, over each input's leaves (fields and scalars) and each shift the stencil reads the
+    input after (`reads`), of the leaf's dimensions each moved back through the shift (a
+    target dimension becomes its source); nothing with no leaf at all."""
+
+    __slots__ = ("reads",)
+
+    def __init__(self, reads: tuple[frozenset[Moves], ...], positions: Cell, *inputs: Cell) -> None:
+        super().__init__(positions, *inputs)
+        self.reads = reads
+
+    def copy(self, mapping: Callable[[Cell], Cell]) -> Deduced:
+        clone = super().copy(mapping)
+        clone.reads = self.reads
+        return clone
+
+    def fire(self, equate: Equate) -> bool:
+        positions, *inputs = self.cells
+        every: list[Dimension] = []
+        leaves = 0
+        for cell, reads in zip(inputs, self.reads, strict=True):
+            found = _leaf_dimensions(cell)
+            if found is None:
+                return False
+            leaves += len(found)
+            for dimensions in found:
+                for moves in reads:
+                    every += (_moved_back(d, moves) for d in dimensions)
+        if leaves:
+            equate(positions, _set(list(dict.fromkeys(every))))
+        return True
+
+    def show(self, name: Callable[[Cell], str]) -> str:
+        positions, *inputs = self.cells
+        return f"{name(positions)} = deduced({', '.join(map(name, inputs))})"
+
+
+def _leaf_dimensions(cell: Cell) -> list[tuple[Dimension, ...]] | None:
+    """The dimensions of each field or scalar of `cell` (a tuple's, in order); None while a
+    part is not known."""
+    shape = _shape(cell)
+    if shape is None:
+        return None
+    kind, root = shape
+    if kind == "scalar":
+        return [()]
+    if kind == "field":
+        dimensions = known(root.args[0])
+        return None if dimensions is None else [members(dimensions)]
+    found: list[tuple[Dimension, ...]] = []
+    items = (_known_tuple(root) or []) if kind == "tuple" else []  # "other": no leaves
+    for item in items:
+        leaves = _leaf_dimensions(item)
+        if leaves is None:
+            return None
+        found += leaves
+    return found
+
+
+def _moved_back(dimension: Dimension, moves: Moves) -> Dimension:
+    for source, target in reversed(moves):
+        if dimension == target:
+            dimension = source
+    return dimension
+
+
+class Along(Relation):
+    """`own` (a list's local dimension) is `local`, unless it is none."""
+
+    __slots__ = ()
+
+    def fire(self, equate: Equate) -> bool:
+        own, local = self.cells
+        root = known(own)
+        if root is None:
+            return False
+        if root is not g.NO_DIM:
+            equate(local, root)
+        return True
+
+    def show(self, name: Callable[[Cell], str]) -> str:
+        own, local = self.cells
+        return f"{name(own)} ∈ {{{name(local)}, none}}"
 
 
 class Index(Relation):

@@ -1,0 +1,178 @@
+"""What a GTIR program's report holds (`typeinf infer --json`, docs/json-output.md, "GTIR"): the
+type of every parameter, function definition, temporary, and each `SetAt`'s expression, target
+and domain — the types GT4Py's own inference leaves for its passes to read, as the samples'
+`gt4py_types` record them. `SetAt`s come in body order, each named by its path as the samples
+name it: `2` the third statement of the body, `0.t.1` the second statement of the true branch of
+the first (an `IfStmt`), `0.f.0` the first of its false branch.
+
+Each type is given three ways: our notation, our value as a tree, and — when it is ground —
+GT4Py's structured form (`{"t": "FieldType", …}`), which a tool compares with GT4Py's."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from iterir import gtir_types as gt
+from iterir import pformat
+from iterir.nodes import IfStmt, Program, SetAt
+from iterir.traversal import child_positions
+from typeinf.gtir_collect import GtirInference
+from typeinf.gtir_infer import GtirDefinition, GtirProgram, definition_at
+from typeinf.gtir_notation import pformat_gtir
+from typeinf.gtir_structured import NotStructured, to_gt4py
+from typeinf.gtir_values import GtirValue, to_value
+from typeinf.terms import Cell
+from typeinf.types import tree
+
+
+@dataclass(frozen=True)
+class SetAtParts:
+    """A `SetAt`, its path in the body, and the pre-order positions of its three parts."""
+
+    path: str
+    node: SetAt
+    expr: int
+    domain: int
+    target: int
+
+
+@dataclass(frozen=True)
+class ProgramParts:
+    """The pre-order positions of what a GTIR program's report types, each with its name."""
+
+    params: list[tuple[str, int]]
+    definitions: list[tuple[str, int]]
+    temporaries: list[tuple[str, int]]
+    set_ats: list[SetAtParts]
+
+
+def program_parts(inference: GtirInference) -> ProgramParts:
+    """The parts of the program `inference` typed, in GT4Py's field order."""
+    root = inference.root
+    assert isinstance(root, Program)
+    children = child_positions(inference.sizes, 0, root.child_count())
+    ndefs, nparams = len(root.function_definitions), len(root.params)
+    ntemps = len(root.declarations)
+    named = [(getattr(inference.nodes[p], "id", ""), p) for p in children]
+    body = [(str(i), p) for i, p in enumerate(children[ndefs + nparams + ntemps :])]
+    return ProgramParts(
+        named[ndefs : ndefs + nparams],
+        named[:ndefs],
+        named[ndefs + nparams : ndefs + nparams + ntemps],
+        list(_set_ats(inference, body)),
+    )
+
+
+def _set_ats(inference: GtirInference, body: list[tuple[str, int]]) -> Iterator[SetAtParts]:
+    """Every `SetAt` under `body` in pre-order (an explicit stack: `IfStmt`s nest freely)."""
+    pending = body[::-1]
+    while pending:
+        path, at = pending.pop()
+        node = inference.nodes[at]
+        children = child_positions(inference.sizes, at, node.child_count())
+        if isinstance(node, SetAt):
+            expr, domain, target = children
+            yield SetAtParts(path, node, expr, domain, target)
+        elif isinstance(node, IfStmt):
+            split = 1 + len(node.true_branch)
+            branches = [(f"{path}.t.{i}", p) for i, p in enumerate(children[1:split])]
+            branches += [(f"{path}.f.{i}", p) for i, p in enumerate(children[split:])]
+            pending.extend(reversed(branches))
+
+
+def structured(cell: Cell) -> Any:
+    """GT4Py's structured form of a ground type as JSON; None for a type that is not ground
+    (a variable, an unknown set) or that GT4Py's form cannot say."""
+    try:
+        data = gt.type_to_json(to_gt4py(cell))
+    except NotStructured:
+        return None
+    return None if _deferred(data) else data
+
+
+def _deferred(data: Any) -> bool:
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if item == "unknown" or (isinstance(item, dict) and item.get("t") == "DeferredType"):
+            return True
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
+def json_tree(value: GtirValue) -> Any:
+    """`typeinf.types.tree` of a GTIR value, JSON-ready: a dimension as `{"class":
+    "Dimension", "value", "kind"}`; a scalar is its kind's name, as its value is."""
+    return value if isinstance(value, str) else _dimensions_as_json(tree(value))
+
+
+def _dimensions_as_json(data: Any) -> Any:
+    if isinstance(data, gt.Dimension):
+        return {"class": "Dimension", "value": data.value, "kind": data.kind}
+    if isinstance(data, dict):
+        return {key: _dimensions_as_json(item) for key, item in data.items()}
+    if isinstance(data, list):
+        return [_dimensions_as_json(item) for item in data]
+    return data
+
+
+def typed(cell: Cell) -> dict[str, Any]:
+    """A type's entry: `type` (our notation), `tree`, and `gt4py` when it is ground."""
+    entry: dict[str, Any] = {"type": pformat_gtir(cell), "tree": json_tree(to_value(cell))}
+    gt4py = structured(cell)
+    if gt4py is not None:
+        entry["gt4py"] = gt4py
+    return entry
+
+
+def program_tree(type_: GtirProgram | GtirValue) -> Any:
+    """The tree of a program's type (`{"class": "Program", "name", "definitions", "params"}`)
+    or of an expression's."""
+    if not isinstance(type_, GtirProgram):
+        return json_tree(type_)
+    return {
+        "class": "Program",
+        "name": type_.name,
+        "definitions": [_definition_tree(d) for d in type_.definitions],
+        "params": [json_tree(p) for p in type_.params],
+    }
+
+
+def _definition_tree(definition: GtirDefinition) -> Any:
+    return {"class": "Definition", "name": definition.name, "type": json_tree(definition.type)}
+
+
+def program_report(inference: GtirInference) -> dict[str, Any]:
+    """The report's GTIR keys of a program typed without errors: `params`,
+    `function_definitions`, `temporaries` (`[{"name", "type", "tree", "gt4py"?}]`) and
+    `set_ats` (`[{"path", "target", "expr", "target_type", "domain"}]`, `target` the target's
+    text, the other three types)."""
+    parts = program_parts(inference)
+    at = inference.type_at
+
+    def definition(name: str, position: int) -> dict[str, Any]:
+        shown = definition_at(inference, position)
+        entry = {"name": name, "type": shown.text, "tree": json_tree(shown.type)}
+        gt4py = structured(at(position))
+        return entry if gt4py is None else {**entry, "gt4py": gt4py}
+
+    return {
+        "params": [{"name": n, **typed(at(p))} for n, p in parts.params],
+        "function_definitions": [definition(n, p) for n, p in parts.definitions],
+        "temporaries": [{"name": n, **typed(at(p))} for n, p in parts.temporaries],
+        "set_ats": [
+            {
+                "path": s.path,
+                "target": pformat(s.node.target),
+                "expr": typed(at(s.expr)),
+                "target_type": typed(at(s.target)),
+                "domain": typed(at(s.domain)),
+            }
+            for s in parts.set_ats
+        ],
+    }
