@@ -15,14 +15,14 @@ import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, NotRequired, TextIO, TypedDict
+from typing import Any, Literal, NotRequired, TextIO, TypedDict, cast
 
 import iterir
 from iterir.errors import excerpt, source_line
 from iterir.files import read_text, write_text
 from iterir.jsontext import dumps
 from iterir.trojan import BidiWarning, bidi_warnings
-from typeinf import __version__
+from typeinf import __version__, gtir_infer, gtir_report
 from typeinf.convert import Converter, Cyclic
 from typeinf.diagnostics import (
     Source,
@@ -33,10 +33,12 @@ from typeinf.diagnostics import (
     source_of,
 )
 from typeinf.docs_pages import pages
+from typeinf.errors import TypeInferenceError
 from typeinf.explain import innermost_at, why
+from typeinf.gtir_infer import GtirSolved
 from typeinf.infer import Solved, solve
 from typeinf.notation import Printer, pformat, pformat_lines, to_ascii
-from typeinf.offsets import OffsetProvider, read_offset_provider
+from typeinf.offsets import read_offset_provider, read_offset_types
 from typeinf.snapshots import IR_SUFFIXES, programs, sibling_provider, take
 from typeinf.streams import OutputError, guarded
 from typeinf.terms import DefinitionType, FencilType, Type
@@ -281,6 +283,7 @@ def _infer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         err.write("typeinf: error: --shared-names numbers the types of --all: give both\n")
         return EXIT_USAGE
     read_provider = functools.cache(read_offset_provider)  # files may share one
+    read_types = functools.cache(read_offset_types)  # GTIR's: GT4Py's offset-provider types
     try:
         if args.offset_provider:  # first: a bad one stops before any file
             read_provider(args.offset_provider)
@@ -291,9 +294,12 @@ def _infer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     reports: list[_Report] = []
     for path in args.files:
         provider_path = _provider_path(path, args, err)
+        free = frozenset(args.allow_free)
         try:
             program = _read(path)
-            provider = None if provider_path is None else read_provider(provider_path)
+            gtir = gtir_infer.claims(program.node, free, None, None)
+            reader = read_types if gtir else read_provider
+            provider = None if provider_path is None else reader(provider_path)
         except iterir.ParseError as error:
             code = EXIT_USAGE
             reports.append(
@@ -306,8 +312,15 @@ def _infer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             if not args.json:
                 err.write(f"{error}\n")
             continue
+        if gtir and args.shared_names:
+            err.write(
+                f"typeinf: {_filename(path)}: error: --shared-names numbers the fencil IR's types; "
+                "GTIR's are numbered each on its own\n"
+            )
+            code = EXIT_USAGE
+            continue
         warnings = bidi_warnings(program.node, program.text)
-        checked, more = _checked(program, provider, args.max_errors, frozenset(args.allow_free))
+        checked, more = _checked(program, provider, args.max_errors, free, gtir)
         if checked.errors:
             code = max(code, EXIT_TYPE_ERROR)
         if args.json:
@@ -323,11 +336,20 @@ def _infer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _checked(
-    program: _Program, provider: OffsetProvider | None, limit: int | None, free: frozenset[str]
-) -> tuple[Solved, bool]:
+    program: _Program, provider: object, limit: int | None, free: frozenset[str], gtir: bool
+) -> tuple[Solved | GtirSolved, bool]:
     """`solve` keeping at most `limit` errors, and whether there are more: it is asked for one more
     than it keeps, as counting them all would check the whole program, which --max-errors spares.
-    `free`: the names allowed to be free (--allow-free)."""
+    `free`: the names allowed to be free (--allow-free); `gtir`: the program is GTIR (then
+    `provider` is GT4Py's offset-provider types)."""
+    if gtir:
+        if limit is None:
+            return gtir_infer.solve(program.node, provider, None), False
+        solved = gtir_infer.solve(program.node, provider, limit + 1)
+        more = len(solved.errors) > limit
+        del solved.errors[limit:]
+        return solved, more
+    assert provider is None or isinstance(provider, dict)
     if limit is None:
         return solve(program.node, provider, allow_free=free), False
     checked = solve(program.node, provider, max_errors=limit + 1, allow_free=free)
@@ -338,7 +360,7 @@ def _checked(
 
 def _print_report(
     program: _Program,
-    checked: Solved,
+    checked: Solved | GtirSolved,
     more: bool,
     args: argparse.Namespace,
     many: bool,
@@ -358,6 +380,9 @@ def _print_report(
         return
     prefix = f"{program.source.filename}: " if many else ""
     spell = to_ascii if args.ascii else str
+    if isinstance(checked, GtirSolved):
+        _print_gtir(program, checked, args, prefix, out, err)
+        return
     if args.all:
         nodes = [n for n in iterir.walk(program.node) if id(n) in checked.types]
         types = [checked.types[id(n)] for n in nodes]
@@ -391,6 +416,37 @@ def _print_report(
             else pformat_lines(checked.type, args.locations)
         )
         out.write("".join(prefix + spell(line) + "\n" for line in lines))
+
+
+def _print_gtir(
+    program: _Program,
+    checked: GtirSolved,
+    args: argparse.Namespace,
+    prefix: str,
+    out: TextIO,
+    err: TextIO,
+) -> None:
+    """A GTIR program's types (docs/gtir.md, "Typing"), as `_print_report` prints a fencil's."""
+    spell = to_ascii if args.ascii else str
+    if args.all:
+        for node, value in gtir_report.every_node(checked):
+            where = program.source.where(node)
+            out.write(f"{where}: {iterir.pformat_short(node, 40)} :: {spell(str(value))}\n")
+        return
+    type_ = checked.type
+    assert type_ is not None  # no errors (see `_print_report`): the program has its type
+    if args.defs:
+        lines = gtir_report.definition_lines(type_)
+        if not lines:
+            kind = (
+                f"program `{type_.name}` defines none"
+                if isinstance(type_, gtir_infer.GtirProgram)
+                else "an expression, not a program"
+            )
+            err.write(f"{program.source.filename}: no function definitions ({kind})\n")
+    else:
+        lines = gtir_report.type_lines(type_, args.one_line)
+    out.write("".join(prefix + spell(line) + "\n" for line in lines))
 
 
 def _definitions(type_: Type | None) -> tuple[DefinitionType, ...]:
@@ -458,6 +514,12 @@ class _Report(TypedDict):
     type: str | None
     tree: NotRequired[dict[str, Any]]
     definitions: NotRequired[list[_Definition]]
+    # GTIR's (`gtir_report.report`): an expression's `gt4py`, a program's parts
+    gt4py: NotRequired[Any]
+    params: NotRequired[list[dict[str, Any]]]
+    function_definitions: NotRequired[list[dict[str, Any]]]
+    temporaries: NotRequired[list[dict[str, Any]]]
+    set_ats: NotRequired[list[dict[str, Any]]]
     nodes: NotRequired[list[_NodeReport]]
     diagnostics: NotRequired[list[_Diagnostic]]  # always there, added last: it is printed last
 
@@ -504,6 +566,21 @@ def _diagnostic(
 
 
 def _json_report(
+    path: str, program: _Program, checked: Solved | GtirSolved, args: argparse.Namespace
+) -> _Report:
+    if isinstance(checked, GtirSolved):
+        report = cast("_Report", {"file": path, **gtir_report.report(checked)})
+        if args.all:
+            report["nodes"] = [
+                cast("_NodeReport", {**_span(node, program.source), **gtir_report.entry(value)})
+                for node, value in gtir_report.every_node(checked)
+            ]
+        report["diagnostics"] = _diagnostics(checked.errors, program)
+        return report
+    return _fencil_report(path, program, checked, args)
+
+
+def _fencil_report(
     path: str, program: _Program, checked: Solved, args: argparse.Namespace
 ) -> _Report:
     def typed(type_: Type) -> _Typed | None:
@@ -533,7 +610,13 @@ def _json_report(
             if id(node) in checked.types
             and (shown_node := typed(checked.types[id(node)])) is not None
         ]
-    report["diagnostics"] = [
+    report["diagnostics"] = _diagnostics(checked.errors, program)
+    return report
+
+
+def _diagnostics(errors: list[TypeInferenceError], program: _Program) -> list[_Diagnostic]:
+    """The type errors of a report's `diagnostics`."""
+    return [
         _diagnostic(
             type(error).__name__,
             error.message,
@@ -544,9 +627,8 @@ def _json_report(
             getattr(error, "actual", None),
             [{"message": text, **_span(node, program.source)} for text, node in error.notes],
         )
-        for error in checked.errors
+        for error in errors
     ]
-    return report
 
 
 def _warning(warning: BidiWarning, program: _Program) -> _Diagnostic:

@@ -41,9 +41,12 @@ class GtirProgram:
     params: tuple[GtirValue, ...]
 
     def __str__(self) -> str:
-        parts = [str(definition) for definition in self.definitions]
-        parts.append(f"{self.name}({', '.join(map(str, self.params))})")
-        return "{" + ", ".join(parts) + "}"
+        return "{" + ", ".join([*map(str, self.definitions), self.signature]) + "}"
+
+    @property
+    def signature(self) -> str:
+        """The program's own part: `p(Field[[IDim], float64], int32)`."""
+        return f"{self.name}({', '.join(map(str, self.params))})"
 
 
 GtirInferred = GtirValue | GtirDefinition | GtirProgram
@@ -134,6 +137,20 @@ def _node_types(inference: GtirInference, complete: bool) -> dict[int, GtirInfer
     return result
 
 
+def typed_nodes(inference: GtirInference) -> list[tuple[Node, GtirInferred]]:
+    """Every node with a type, and its type (the program's too, if it has no errors), in
+    pre-order; a node object used in several places at its first occurrence."""
+    types = _node_types(inference, complete=not inference.errors)
+    seen: set[int] = set()
+    found = []
+    for node in inference.nodes:
+        key = id(node)
+        if key in types and key not in seen:
+            seen.add(key)
+            found.append((node, types[key]))
+    return found
+
+
 class GtirNodeTypes(Mapping[int, GtirInferred]):
     """A GTIR program's node types by `id(node)`, read-only (as `infer.NodeTypes`)."""
 
@@ -164,16 +181,41 @@ def infer_all(node: Node, provider: object = None, *, attach: bool = False) -> G
     return result
 
 
+@dataclass
+class GtirSolved:
+    """What `solve` found (for the command line, snapshots and the pytest fixture, which print
+    it): the inference (None when the tree could not be typed at all) and the errors."""
+
+    inference: GtirInference | None
+    errors: list[TypeInferenceError]
+
+    @property
+    def type(self) -> GtirInferred | None:
+        """The program's (or expression's) type; None with errors."""
+        if self.errors or self.inference is None:
+            return None
+        return _program_type(self.inference)
+
+
+def solve(node: Node, provider: object, max_errors: int | None) -> GtirSolved:
+    """Every independent error (one per failing function definition or statement, at most
+    `max_errors`), and the inference that found them."""
+    try:
+        offsets = offset_types(provider)
+        inference = GtirInference(node, offsets, max_errors=max(max_errors or 1 << 30, 2))
+    except TypeInferenceError as error:  # before any part could be typed: a malformed tree
+        return GtirSolved(None, [error])
+    errors = [error for _, error in sorted(inference.errors, key=lambda e: e[0])][:max_errors]
+    return GtirSolved(inference, errors)
+
+
 def check(
     node: Node, provider: object, max_errors: int | None
 ) -> tuple[GtirInferred | None, GtirNodeTypes, list[TypeInferenceError]]:
     """The program's type (None with errors), every node's, and the errors: one per failing
     function definition or statement, at most `max_errors`."""
-    try:
-        offsets = offset_types(provider)
-        inference = GtirInference(node, offsets, max_errors=max(max_errors or 1 << 30, 2))
-    except TypeInferenceError as error:  # before any part could be typed: a malformed tree
-        return None, GtirNodeTypes({}), [error]
-    errors = [error for _, error in sorted(inference.errors, key=lambda e: e[0])][:max_errors]
-    types = GtirNodeTypes(_node_types(inference, complete=not errors))
-    return (None if errors else types[id(node)]), types, errors
+    solved = solve(node, provider, max_errors)
+    if solved.inference is None:
+        return None, GtirNodeTypes({}), solved.errors
+    types = GtirNodeTypes(_node_types(solved.inference, complete=not solved.errors))
+    return (None if solved.errors else types[id(node)]), types, solved.errors

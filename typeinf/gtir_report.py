@@ -14,12 +14,19 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from iterir import Node, pformat
 from iterir import gtir_types as gt
-from iterir import pformat
 from iterir.nodes import IfStmt, Program, SetAt
 from iterir.traversal import child_positions
 from typeinf.gtir_collect import GtirInference
-from typeinf.gtir_infer import GtirDefinition, GtirProgram, definition_at
+from typeinf.gtir_infer import (
+    GtirDefinition,
+    GtirInferred,
+    GtirProgram,
+    GtirSolved,
+    definition_at,
+    typed_nodes,
+)
 from typeinf.gtir_notation import pformat_gtir
 from typeinf.gtir_structured import NotStructured, to_gt4py
 from typeinf.gtir_values import GtirValue, to_value
@@ -130,9 +137,11 @@ def typed(cell: Cell) -> dict[str, Any]:
     return entry
 
 
-def program_tree(type_: GtirProgram | GtirValue) -> Any:
-    """The tree of a program's type (`{"class": "Program", "name", "definitions", "params"}`)
-    or of an expression's."""
+def program_tree(type_: GtirInferred) -> Any:
+    """The tree of a program's type (`{"class": "Program", "name", "definitions", "params"}`),
+    of a definition's (its type's), or of an expression's."""
+    if isinstance(type_, GtirDefinition):
+        return json_tree(type_.type)
     if not isinstance(type_, GtirProgram):
         return json_tree(type_)
     return {
@@ -157,7 +166,8 @@ def program_report(inference: GtirInference) -> dict[str, Any]:
 
     def definition(name: str, position: int) -> dict[str, Any]:
         shown = definition_at(inference, position)
-        entry = {"name": name, "type": shown.text, "tree": json_tree(shown.type)}
+        text = shown.text.removeprefix(f"{name} :: ")  # its type, with its `where` clause
+        entry = {"name": name, "type": text, "tree": json_tree(shown.type)}
         gt4py = structured(at(position))
         return entry if gt4py is None else {**entry, "gt4py": gt4py}
 
@@ -176,3 +186,43 @@ def program_report(inference: GtirInference) -> dict[str, Any]:
             for s in parts.set_ats
         ],
     }
+
+
+def type_lines(type_: GtirInferred, one_line: bool = False) -> list[str]:
+    """A type as `typeinf infer` and snapshots print it: a program's one line per function
+    definition, then its own `p(…)` (with `one_line`, all as one `{f :: …, p(…)}`); an
+    expression's on one line."""
+    if isinstance(type_, GtirProgram) and not one_line:
+        return [*map(str, type_.definitions), type_.signature]
+    return [str(type_)]
+
+
+def definition_lines(type_: GtirInferred | None) -> list[str]:
+    """A program's function definitions' types (`--defs`)."""
+    return [str(d) for d in type_.definitions] if isinstance(type_, GtirProgram) else []
+
+
+def entry(value: GtirInferred) -> dict[str, Any]:
+    """A node's type as `--json --all` gives it: `type` and `tree`."""
+    return {"type": str(value), "tree": program_tree(value)}
+
+
+def every_node(solved: GtirSolved) -> list[tuple[Node, GtirInferred]]:
+    """`--all`: every node with a type, in pre-order."""
+    return [] if solved.inference is None else typed_nodes(solved.inference)
+
+
+def report(solved: GtirSolved) -> dict[str, Any]:
+    """The keys of a GTIR file's `--json` report besides its diagnostics: `type` and `tree`
+    (null without them), `gt4py` for an expression of ground type, and a program's parts
+    (`program_report`)."""
+    type_ = solved.type
+    if type_ is None or solved.inference is None:
+        return {"type": None}
+    found: dict[str, Any] = {"type": str(type_), "tree": program_tree(type_)}
+    if not isinstance(type_, GtirProgram):
+        gt4py = structured(solved.inference.type_at(0))
+        if gt4py is not None:
+            found["gt4py"] = gt4py
+        return found
+    return found | program_report(solved.inference)

@@ -134,6 +134,12 @@ def read_offset_provider(path: str | Path) -> dict[str, Dimension | Connectivity
         raise ParseError(str(error), str(path)) from None
 
 
+def read_offset_types(path: str | Path) -> dict[str, OffsetType]:
+    """The offset-provider types in the JSON file `path` in GT4Py's form, as GTIR's typing
+    takes them; a malformed one (ours too) is a ParseError with the JSON path of the problem."""
+    return offset_types_from_json(loads(read_text(path), str(path)), str(path))
+
+
 def _is_gt4py_form(data: object) -> bool:
     """Whether a decoded document is GT4Py's offset-provider types (its entries have `"t"`)."""
     return isinstance(data, dict) and any(

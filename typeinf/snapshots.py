@@ -4,7 +4,8 @@ A program `NAME.itir` or `NAME.json` (with an optional offset provider `NAME.off
 has its expected types in `NAME.types`: for a fencil, one line per function definition, then
 the fencil's own signature; for an expression, its type; for a program with type errors, one
 `line:col: error: …` line per error. Types are in the located notation, so that nothing a later
-pass could change is hidden.
+pass could change is hidden. A GTIR program's (docs/gtir.md): one line per function definition,
+then its own `p(…)`; its offset provider is GT4Py's offset-provider types.
 """
 
 from __future__ import annotations
@@ -16,19 +17,35 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import iterir
+from iterir import Node
 from iterir.files import read_text
+from typeinf import gtir_infer
 from typeinf.diagnostics import Source, source_of
 from typeinf.errors import TypeInferenceError
-from typeinf.infer import Solved, solve
+from typeinf.gtir_infer import GtirSolved
+from typeinf.gtir_report import type_lines
+from typeinf.infer import AllowFree, Solved, solve
 from typeinf.notation import pformat_lines
-from typeinf.offsets import read_offset_provider
+from typeinf.offsets import read_offset_provider, read_offset_types
 
 EXPECTED_SUFFIX = ".types"
 PROVIDER_SUFFIX = ".offsets.json"
 IR_SUFFIXES = (".itir", ".json")
 
 
-def expected_text(checked: Solved, source: Source) -> str:
+def solve_either(
+    node: Node, provider: object, allow_free: AllowFree = False
+) -> Solved | GtirSolved:
+    """Every error of `node`, or its types: as GTIR where `typeinf.check` types it as GTIR
+    (`provider` then GT4Py's offset-provider types), else as the fencil IR."""
+    if not gtir_infer.claims(node, allow_free, None, provider):
+        solved = solve(node, provider, allow_free=allow_free)  # type: ignore[arg-type]  # the fencil IR's
+        if not (solved.errors and gtir_infer.after_error(node, None)):
+            return solved
+    return gtir_infer.solve(node, provider, None)
+
+
+def expected_text(checked: Solved | GtirSolved, source: Source) -> str:
     """What an expected-types file holds for a program solved: its types, or its errors."""
     if checked.errors:
         return "".join(
@@ -36,7 +53,9 @@ def expected_text(checked: Solved, source: Source) -> str:
         )
     type_ = checked.type
     assert type_ is not None  # `solve` gives the program's type when it finds no errors
-    return "".join(line + "\n" for line in pformat_lines(type_, locations=True))
+    if isinstance(checked, GtirSolved):
+        return "".join(line + "\n" for line in type_lines(type_))  # type: ignore[arg-type]  # GTIR's
+    return "".join(line + "\n" for line in pformat_lines(type_, locations=True))  # type: ignore[arg-type]  # the fencil IR's
 
 
 def _where(error: TypeInferenceError, source: Source) -> str:
@@ -105,12 +124,14 @@ def take(program: Path, folder: Path) -> Snapshot:
             )
         text = read_text(program)
         node = iterir.loads_ir(text, str(program))
-        provider = read_offset_provider(provider_path) if os.path.lexists(provider_path) else None
+        gtir = gtir_infer.claims(node, True, None, None)  # any GTIR mark: GTIR's provider
+        reader = read_offset_types if gtir else read_offset_provider
+        provider = reader(provider_path) if os.path.lexists(provider_path) else None
         snapshot.stored = read_text(expected) if os.path.lexists(expected) else None
     except iterir.ParseError as error:
         snapshot.problem = str(error)
         return snapshot
-    checked = solve(node, provider)
+    checked = gtir_infer.solve(node, provider, None) if gtir else solve(node, provider)
     snapshot.actual = expected_text(checked, source_of(str(program), text, node))
     snapshot.errors = len(checked.errors)
     return snapshot

@@ -1,0 +1,230 @@
+"""The command line, snapshots and the pytest fixture on GTIR (docs/gtir.md, "Typing"; the JSON
+report: docs/json-output.md, "GTIR"), on the GTIR example `examples/gtir_vertex_sum.itir` (a
+temporary, two function definitions, an `IfStmt`, a connectivity from its offset provider)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+from typeinf.cli import main
+
+EXAMPLE = ROOT / "examples" / "gtir_vertex_sum.itir"
+EDGE_SUM = (
+    "edge_sum :: (It[D₀, D₁, float64]) → float64 where D₂ = shift(D₀, Offset[Vertex→Edge]), D₁ ⊆ D₂"
+)
+SCALED = "scaled :: (It[D₀, D₁, T₂], It[D₃, D₄, T₂]) → T₂ where T₂: numeric, D₁ ⊆ D₀, D₄ ⊆ D₃"
+FIELD = "Field[[Vertex, KDimᵥ], float64]"
+SIGNATURE = f"vertex_sum(Field[[Edge, KDimᵥ], float64], {FIELD}, {FIELD}, int32, int32, bool)"
+BAD = """p(a: Field[[IDimₕ], f64], out: Field[[IDimₕ], i32], n: i32) {
+  out @ c⟨ IDimₕ: [0, n[ ⟩ ← a;
+  if (n) { out @ c⟨ IDimₕ: [0, n[ ⟩ ← a; } else { }
+}
+"""
+WROTE = "the expression written is `Field[[IDim], float64]`, its target `Field[[IDim], int32]`"
+
+
+def _run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(args)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_infer_prints_each_definition_then_the_program(capsys: pytest.CaptureFixture[str]) -> None:
+    assert _run(["infer", str(EXAMPLE)], capsys) == (0, f"{EDGE_SUM}\n{SCALED}\n{SIGNATURE}\n", "")
+    code, out, _ = _run(["infer", str(EXAMPLE), "--one-line"], capsys)
+    assert (code, out) == (0, f"{{{EDGE_SUM}, {SCALED}, {SIGNATURE}}}\n")
+    assert _run(["infer", str(EXAMPLE), "--defs"], capsys) == (0, f"{EDGE_SUM}\n{SCALED}\n", "")
+
+
+def test_infer_all_lists_every_typed_node(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(["infer", str(EXAMPLE), "--all"], capsys)
+    assert code == 0
+    lines = out.splitlines()
+    assert f"{EXAMPLE}:2:3: edge_sum = λ(it) → reduce(plus, 0.0)(ne… :: {EDGE_SUM}" in lines
+    assert f"{EXAMPLE}:1:129: flag: i1 :: bool" in lines
+    assert f"{EXAMPLE}:4:3: __tmp = temporary(domain=u⟨ Vertexₕ: [0… :: {FIELD}" in lines
+    code, _, err = _run(["infer", str(EXAMPLE), "--all", "--shared-names"], capsys)
+    assert code == 2 and "GTIR's are numbered each on its own" in err
+
+
+def test_json_reports_every_part_as_gt4py_records_it(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(["infer", str(EXAMPLE), "--json"], capsys)
+    assert code == 0
+    (report,) = json.loads(out)["files"]
+    field = {
+        "t": "FieldType",
+        "dims": [
+            {"t": "Dimension", "value": "Vertex", "kind": "horizontal"},
+            {"t": "Dimension", "value": "KDim", "kind": "vertical"},
+        ],
+        "dtype": {"t": "ScalarType", "kind": "float64", "shape": None},
+    }
+    assert [(p["name"], p["type"]) for p in report["params"]][1:] == [
+        ("w", FIELD),
+        ("out", FIELD),
+        ("nv", "int32"),
+        ("nk", "int32"),
+        ("flag", "bool"),
+    ]
+    assert report["params"][1]["gt4py"] == field
+    assert report["params"][5]["tree"] == "bool"
+    assert report["params"][1]["tree"]["dims"][1] == {
+        "class": "Dimension",
+        "value": "KDim",
+        "kind": "vertical",
+    }
+    definitions = report["function_definitions"]
+    assert [(d["name"], d["type"]) for d in definitions] == [
+        ("edge_sum", EDGE_SUM.removeprefix("edge_sum :: ")),
+        ("scaled", SCALED.removeprefix("scaled :: ")),
+    ]
+    assert not any("gt4py" in d for d in definitions)  # polymorphic: GT4Py has no form
+    (temporary,) = report["temporaries"]
+    assert (temporary["name"], temporary["type"], temporary["gt4py"]) == ("__tmp", FIELD, field)
+    assert [(s["path"], s["target"]) for s in report["set_ats"]] == [
+        ("0", "__tmp"),
+        ("1.t.0", "out"),
+        ("1.f.0", "out"),
+    ]
+    for set_at in report["set_ats"]:
+        assert set_at["expr"]["gt4py"] == set_at["target_type"]["gt4py"] == field
+        assert set_at["domain"]["type"] == "Domain[[Vertex, KDimᵥ]]"
+        assert set_at["domain"]["gt4py"] == {"t": "DomainType", "dims": field["dims"]}
+    assert report["diagnostics"] == []
+
+
+def test_json_of_an_expression_gives_gt4py_form_when_ground(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ground, open_ = tmp_path / "ground.itir", tmp_path / "open.itir"
+    ground.write_text("(a: Field[[IDimₕ], i32]) + (b: Field[[IDimₕ], i32])\n", encoding="utf-8")
+    open_.write_text("λ(x) → {x, (y: i32)}\n", encoding="utf-8")
+    code, out, _ = _run(["infer", "--json", str(ground), str(open_)], capsys)
+    first, second = json.loads(out)["files"]
+    assert code == 1  # `plus` of fields: the first is an error
+    assert (
+        first["type"] is None and first["diagnostics"][0]["kind"] == "UnsatisfiableConstraintError"
+    )
+    assert second["type"] == "(T₀) → tuple[T₀, int32]" and "gt4py" not in second
+    ground.write_text("get_domain_range((a: Field[[IDimₕ], i32]), IDimₕ)\n", encoding="utf-8")
+    code, out, _ = _run(["infer", "--json", str(ground)], capsys)
+    (report,) = json.loads(out)["files"]
+    assert report["gt4py"] == {
+        "t": "TupleType",
+        "types": [{"t": "ScalarType", "kind": "int32", "shape": None}] * 2,
+    }
+
+
+def test_every_independent_error_is_located(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "bad.itir"
+    bad.write_text(BAD, encoding="utf-8")
+    code, out, err = _run(["infer", str(bad)], capsys)
+    assert (code, out) == (1, "")
+    assert f"{bad}:2:30: error: {WROTE}\n" in err
+    assert f"{bad}:3:7: error: the condition of `if` must be `bool`, not `int32`\n" in err
+    assert f"{bad}:3:39: error: {WROTE}\n" in err
+    assert err.endswith(f"{bad}: 3 type errors\n")
+    code, _, err = _run(["infer", str(bad), "--max-errors", "1"], capsys)
+    assert code == 1 and err.endswith(
+        f"{bad}: 1 of at least 2 type errors shown (--max-errors 1)\n"
+    )
+    code, out, _ = _run(["infer", str(bad), "--json"], capsys)
+    (report,) = json.loads(out)["files"]
+    assert report["type"] is None and "params" not in report
+    assert [
+        (d["message"], d["span"]["line"], d["span"]["column"]) for d in report["diagnostics"]
+    ] == [
+        (WROTE, 2, 30),
+        ("the condition of `if` must be `bool`, not `int32`", 3, 7),
+        (WROTE, 3, 39),
+    ]
+
+
+def test_a_gtir_program_takes_gt4py_offset_provider_types(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ours = tmp_path / "ours.json"
+    ours.write_text(
+        '{"V2E": {"type": "Connectivity", "origin": "Vertex", "target": "Edge", '
+        '"max_neighbors": 6, "has_skip_values": false}}',
+        encoding="utf-8",
+    )
+    code, _, err = _run(["infer", str(EXAMPLE), "--offset-provider", str(ours)], capsys)
+    assert code == 2 and err.startswith(f"{ours}: ")
+    code, _, err = _run(
+        ["infer", str(EXAMPLE), "--offset-provider", str(tmp_path / "none.json")], capsys
+    )
+    assert code == 2
+    empty = tmp_path / "empty.json"
+    empty.write_text("{}", encoding="utf-8")
+    code, _, err = _run(["infer", str(EXAMPLE), "--offset-provider", str(empty)], capsys)
+    assert code == 1
+    assert "offset `V2E` is unknown: the offset provider does not name it" in err
+
+
+def test_snapshots_of_a_gtir_program(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for suffix in (".itir", ".offsets.json"):
+        shutil.copy(EXAMPLE.with_suffix("").with_suffix(suffix), tmp_path / f"g{suffix}")
+    (tmp_path / "bad.itir").write_text(BAD, encoding="utf-8")
+    code, out, _ = _run(["snapshot", "update", str(tmp_path)], capsys)
+    assert code == 1 and "1 created, 1 not updated (type errors)" in out
+    assert (tmp_path / "g.types").read_text(
+        encoding="utf-8"
+    ) == f"{EDGE_SUM}\n{SCALED}\n{SIGNATURE}\n"
+    code, out, _ = _run(["snapshot", "update", "--accept-errors", str(tmp_path)], capsys)
+    assert (tmp_path / "bad.types").read_text(encoding="utf-8").splitlines() == [
+        f"2:30: error: {WROTE}",
+        "3:7: error: the condition of `if` must be `bool`, not `int32`",
+        f"3:39: error: {WROTE}",
+    ]
+    assert _run(["snapshot", "check", str(tmp_path)], capsys)[:2] == (0, "2 match\n")
+    program = tmp_path / "g.itir"
+    text = program.read_text(encoding="utf-8")
+    program.write_text(text.replace("flag: bool", "flag: bool, m: i64"), encoding="utf-8")
+    code, out, _ = _run(["snapshot", "check", str(tmp_path)], capsys)
+    assert code == 1 and f"\n+{SIGNATURE[:-1]}, int64)\n" in out
+
+
+PLUGIN_TEST = """
+import iterir
+
+def test_gtir(typeinf_snapshot):
+    typeinf_snapshot.check(iterir.parse(
+        "p(a: Field[[IDimₕ], f64], out: Field[[IDimₕ], f64]) {"
+        " f = λ(x) → ·x; out @ c⟨ IDimₕ: [0, 5[ ⟩ ← as_fieldop(f, c⟨ IDimₕ: [0, 5[ ⟩)(a); }"
+    ))
+    typeinf_snapshot.check(
+        iterir.parse("(⇑(λ(it) → ·⟪V2Eₒ, 0ₒ⟫(it)))((e: Field[[Edgeₕ], i32]))"),
+        {"V2E": {"t": "NeighborConnectivityType",
+                 "domain": [{"t": "Dimension", "value": "Vertex", "kind": "horizontal"},
+                            {"t": "Dimension", "value": "V2E", "kind": "local"}],
+                 "codomain": {"t": "Dimension", "value": "Edge", "kind": "horizontal"},
+                 "skip_value": None, "dtype": "int32", "max_neighbors": 4}},
+        name="expression",
+    )
+"""
+
+
+def test_the_pytest_fixture_on_gtir(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_compiler=PLUGIN_TEST)
+    pytester.runpytest("-p", "no:cacheprovider", "--typeinf-update").assert_outcomes(passed=1)
+    folder = Path(pytester.path) / "__typeinf_snapshots__"
+    assert (folder / "test_compiler.test_gtir.types").read_text(encoding="utf-8") == (
+        "f :: (It[D₀, D₁, T₂]) → T₂ where D₁ ⊆ D₀\n"
+        "p(Field[[IDim], float64], Field[[IDim], float64])\n"
+    )
+    assert (folder / "test_compiler.test_gtir.expression.types").read_text(encoding="utf-8") == (
+        "Field[[Vertex], int32]\n"
+    )
+    pytester.runpytest("-p", "no:cacheprovider").assert_outcomes(passed=1)
+    pytester.makepyfile(test_compiler=PLUGIN_TEST.replace("f64", "f32"))
+    result = pytester.runpytest("-p", "no:cacheprovider")
+    result.assert_outcomes(failed=1)
+    assert "\n+p(Field[[IDim], float32], Field[[IDim], float32])\n" in result.stdout.str()
