@@ -12,7 +12,15 @@ from tests.conftest import ROOT
 from typeinf.cli import main
 
 EXAMPLES = ROOT / "examples"
-GALLERY = ["column_sum", "edge_sum", "gtir_vertex_sum", "hdiff", "laplacian", "nabla", "tridiagonal"]
+GALLERY = [
+    "column_sum",
+    "edge_sum",
+    "gtir_vertex_sum",
+    "hdiff",
+    "laplacian",
+    "nabla",
+    "tridiagonal",
+]
 
 
 def test_the_examples_match_their_snapshots(capsys: pytest.CaptureFixture[str]) -> None:
