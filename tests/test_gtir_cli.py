@@ -228,3 +228,34 @@ def test_the_pytest_fixture_on_gtir(pytester: pytest.Pytester) -> None:
     result = pytester.runpytest("-p", "no:cacheprovider")
     result.assert_outcomes(failed=1)
     assert "\n+p(Field[[IDim], float32], Field[[IDim], float32])\n" in result.stdout.str()
+
+
+def test_explain_says_why_a_gtir_node_has_its_type(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(["explain", f"{EXAMPLE}:7:109"], capsys)
+    assert code == 0
+    assert out.splitlines() == [
+        f"{EXAMPLE}:7:109: __tmp",
+        f"  :: {FIELD}",
+        "  because of a relation of `__tmp = temporary(domain=u⟨ Vertexₕ: [0…` at 4:3: "
+        "__tmp = temporary(domain=u⟨ Vertexₕ: [0, nv[, KDi…",
+        "  because of the typing of `__tmp` at 9:51: __tmp",
+    ]
+    code, out, _ = _run(["explain", f"{EXAMPLE}:3:24"], capsys)
+    assert out.splitlines()[1:] == [
+        "  :: T₀ where T₀: numeric",
+        "  because of the typing of `multiplies` at 3:22: ·a × ·b",
+    ]
+
+
+def test_explain_in_a_gtir_program_with_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "bad.itir"
+    bad.write_text(BAD, encoding="utf-8")
+    code, out, err = _run(["explain", f"{bad}:2:30"], capsys)
+    assert code == 1
+    assert (
+        out
+        == f"{bad}:2:30: a\n  :: Field[[IDim], float64]\n  (nothing constrains it beyond its own form)\n"
+    )
+    assert f"{bad}:2:30: error: {WROTE}\n" in err

@@ -34,8 +34,9 @@ from typeinf.diagnostics import (
 )
 from typeinf.docs_pages import pages
 from typeinf.errors import TypeInferenceError
-from typeinf.explain import innermost_at, why
+from typeinf.explain import innermost_at, why, why_gtir
 from typeinf.gtir_infer import GtirSolved
+from typeinf.gtir_notation import pformat_gtir
 from typeinf.infer import Solved, solve
 from typeinf.notation import Printer, pformat, pformat_lines, to_ascii
 from typeinf.offsets import read_offset_provider, read_offset_types
@@ -670,9 +671,12 @@ def _explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         )
         return EXIT_USAGE
     provider_path = _provider_path(path, args, err)
+    free = frozenset(args.allow_free)
     try:
         program = _read(path)
-        provider = None if provider_path is None else read_offset_provider(provider_path)
+        gtir = gtir_infer.claims(program.node, free, None, None)
+        reader = read_offset_types if gtir else read_offset_provider
+        provider = None if provider_path is None else reader(provider_path)
     except iterir.ParseError as error:
         err.write(f"{error}\n")
         return EXIT_USAGE
@@ -687,7 +691,10 @@ def _explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             f"{excerpt(source_line(program.text, int(line)), int(position))}\n"
         )
         return EXIT_USAGE
-    explained = why(program.node, node, provider, allow_free=frozenset(args.allow_free))
+    if gtir:
+        explained = why_gtir(program.node, node, provider)
+    else:
+        explained = why(program.node, node, provider, allow_free=free)
     color = _color(args.color, err)
     for found in explained.errors:
         err.write(render(found, program.source, color) + "\n")
@@ -695,7 +702,7 @@ def _explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if explained.type is None:
         out.write("  has no type: inference stopped before it (see the errors)\n")
         return EXIT_TYPE_ERROR
-    shown = pformat(explained.type, args.locations)
+    shown = pformat_gtir(explained.type) if gtir else pformat(explained.type, args.locations)
     out.write(f"  :: {to_ascii(shown) if args.ascii else shown}\n")
     for reason, at in explained.reasons:
         text = reason_text(reason)

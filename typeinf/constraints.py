@@ -122,6 +122,13 @@ class ShapedRule:
     builtin: str
 
 
+@dataclass(frozen=True, slots=True)
+class GtirRule:
+    """The typing rule of a GTIR construct (`typeinf.gtir_collect`): `what` names it."""
+
+    what: str
+
+
 Reason = (
     Argument
     | Call
@@ -138,6 +145,7 @@ Reason = (
     | ClosureStencil
     | ShapedRule
     | RelationOf
+    | GtirRule
 )
 
 

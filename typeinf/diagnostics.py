@@ -30,6 +30,7 @@ from typeinf.constraints import (
     ClosureStencil,
     Conflict,
     DomainRange,
+    GtirRule,
     InputUsedAsValue,
     NeighborsOperand,
     Note,
@@ -220,6 +221,8 @@ def reason_text(reason: Reason) -> str:
             return f"the typing rule of {builtin}"
         case RelationOf(callee):
             return f"a relation of {callee_text(callee)}"
+        case GtirRule(what):
+            return f"the typing of {what}"
 
 
 #: Why two types clash, in words.

@@ -9,9 +9,11 @@ from dataclasses import dataclass
 from iterir import Node
 from iterir.gcpause import gc_paused
 from iterir.traversal import walk
+from typeinf import gtir_infer
 from typeinf.constraints import Reason
 from typeinf.diagnostics import MAX_REASONS
 from typeinf.errors import TypeInferenceError
+from typeinf.gtir_collect import GtirInference
 from typeinf.infer import AllowFree, Provider, _program_type, every_error
 from typeinf.sizes import check_node_types
 from typeinf.terms import Type, roots
@@ -64,3 +66,21 @@ def why(
         assert history is not None  # every_error runs the explaining run
         reasons = history.of_type(list(roots(type_)))
         return Explained(type_, reasons[:MAX_REASONS], errors, max(0, len(reasons) - MAX_REASONS))
+
+
+def why_gtir(root: Node, target: Node, offset_provider: object = None) -> Explained:
+    """`why` for GTIR (`offset_provider`: GT4Py's offset-provider types): the explaining run
+    keeps what each typing rule joined (docs/gtir.md, "Typing")."""
+    try:
+        offsets = gtir_infer.offset_types(offset_provider)
+        inference = GtirInference(root, offsets, max_errors=1 << 30, explain=True)
+    except TypeInferenceError as error:
+        return Explained(None, [], [error])
+    errors = [error for _, error in sorted(inference.errors, key=lambda e: e[0])]
+    position = next(p for p, n in enumerate(inference.nodes) if n is target)
+    cell = inference.types[position]
+    history = inference.solver.history
+    if cell is None or history is None:
+        return Explained(None, [], errors)
+    reasons = history.of_type([cell])
+    return Explained(cell, reasons[:MAX_REASONS], errors, max(0, len(reasons) - MAX_REASONS))

@@ -44,7 +44,7 @@ from iterir.symbols import BindingKind, resolve
 from iterir.traversal import MOST_NODES, child_positions, preorder
 from iterir.vocabulary import GTIR_BUILTINS, PRIMITIVES
 from typeinf import gtir_terms as g
-from typeinf.constraints import RelationOf
+from typeinf.constraints import GtirRule, RelationOf
 from typeinf.constructors import DTUPLE, row
 from typeinf.errors import (
     GrammarBuiltinError,
@@ -77,6 +77,17 @@ from typeinf.unify import unify
 
 _PARAMETER = BindingKind.PARAMETER
 _BUILTIN = BindingKind.BUILTIN
+
+
+def rule_name(node: Node) -> str:
+    """What a node's constraints come from, in words: `` `as_fieldop` `` for a call (or an
+    applied call) of a builtin or definition, `` `it` `` for a name, else the node's kind."""
+    callee = node.fun if isinstance(node, FunCall) else node
+    if isinstance(callee, FunCall):
+        callee = callee.fun
+    if isinstance(callee, SymRef):
+        return f"`{callee.id}`"
+    return f"a {type(node).__name__}"
 
 
 def is_gtir(root: Node) -> bool:
@@ -124,14 +135,18 @@ class GtirInference:
         offset_types: Mapping[str, OffsetType] | None = None,
         *,
         max_errors: int = 1,
+        explain: bool = False,
     ) -> None:
-        """`offset_types`: what each offset name is (None: no offset provider given)."""
+        """`offset_types`: what each offset name is (None: no offset provider given);
+        `explain`: keep the history of what was joined and why (`typeinf explain`)."""
         self.offset_types = offset_types
         self.nodes, self.sizes = preorder(root, checked=True)
         self.root = root
         self.symbols = resolve(root, GTIR_BUILTINS, tree=(self.nodes, self.sizes))
         self.types: list[Cell | None] = [None] * len(self.nodes)
-        self.solver = GtirSolver(self.nodes, self.types)
+        self.solver = GtirSolver(self.nodes, self.types, explain)
+        if explain:  # an attribute, so that the fast run's `equal` tests nothing more
+            self.equal = self.equal_recorded  # type: ignore[method-assign]
         self.solver.equal = self.equal
         self.schemes: dict[int, Scheme] = {}
         self.errors: list[tuple[int, TypeInferenceError]] = []
@@ -221,15 +236,36 @@ class GtirInference:
         try:
             undecided = unify(expected, actual, [])
         except Mismatch:
-            shown, found = pformat_gtir_all([expected, actual])
-            raise UnsatisfiableConstraintError(
-                f"type mismatch: expected `{shown}`, found `{found}`",
-                self.nodes[position],
-                shown,
-                found,
-            ) from None
+            raise self.mismatch(expected, actual, position) from None
         for x, y in undecided:
             self.equal(x, y, position)
+
+    def mismatch(self, expected: Cell, actual: Cell, position: int) -> TypeInferenceError:
+        shown, found = pformat_gtir_all([expected, actual])
+        return UnsatisfiableConstraintError(
+            f"type mismatch: expected `{shown}`, found `{found}`",
+            self.nodes[position],
+            shown,
+            found,
+        )
+
+    def equal_recorded(
+        self, expected: Cell, actual: Cell, position: int, reason: object = None
+    ) -> None:
+        """`equal` in the explaining run: what it joins is kept in the history, with its reason
+        (a relation's, or the typing rule of the node at `position`)."""
+        history = self.solver.history
+        assert history is not None  # the explaining run keeps one
+        start = len(history.joins)
+        try:
+            undecided = unify(expected, actual, [], history.joins)
+        except Mismatch:
+            history.forget(start)
+            raise self.mismatch(expected, actual, position) from None
+        cause = reason if reason is not None else GtirRule(rule_name(self.nodes[position]))
+        history.record(start, position, cause)  # type: ignore[arg-type]  # a Reason
+        for x, y in undecided:
+            self.equal_recorded(x, y, position, reason)
 
     def type_at(self, position: int) -> Cell:
         cell = self.types[position]
