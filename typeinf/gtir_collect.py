@@ -45,7 +45,7 @@ from iterir.traversal import MOST_NODES, child_positions, preorder
 from iterir.vocabulary import GTIR_BUILTINS, PRIMITIVES
 from typeinf import gtir_terms as g
 from typeinf.constraints import GtirRule, RelationOf
-from typeinf.constructors import DTUPLE, row
+from typeinf.constructors import DEMPTY, DTUPLE, row, row_items
 from typeinf.errors import (
     GrammarBuiltinError,
     MalformedIRError,
@@ -62,6 +62,7 @@ from typeinf.gtir_rules import (
     Lifted,
     Moves,
     OnDomain,
+    Scalar,
     Shifted,
     Spread,
     scheme,
@@ -88,6 +89,15 @@ def rule_name(node: Node) -> str:
     if isinstance(callee, SymRef):
         return f"`{callee.id}`"
     return f"a {type(node).__name__}"
+
+
+def _length(cell: Cell) -> int | None:
+    """How many items a tuple known to end has; None for anything else."""
+    root = find(cell)
+    if root.ctor is not DTUPLE and root.ctor is not DEMPTY:
+        return None
+    items, tail = row_items(root)
+    return len(items) if tail.ctor is DEMPTY else None
 
 
 def is_gtir(root: Node) -> bool:
@@ -416,7 +426,21 @@ class GtirInference:
         if not (isinstance(index, Literal) and index.value.isdigit()):
             raise GrammarBuiltinError("the index of `tuple_get` must be an integer literal", index)
         items = [var(Sort.DTYPE) for _ in range(int(index.value) + 1)]
-        self.equal(row(DTUPLE, items, var(Sort.DROW)), self.type_at(args[1]), position)
+        operand = self.type_at(args[1])
+        try:
+            self.equal(row(DTUPLE, items, var(Sort.DROW)), operand, position)
+        except UnsatisfiableConstraintError:
+            length = _length(operand)
+            if length is None or length >= len(items):
+                raise
+            expected, found = pformat_gtir_all([row(DTUPLE, items, var(Sort.DROW)), operand])
+            raise UnsatisfiableConstraintError(
+                f"tuple index {index.value} is out of range: "
+                f"`{found}` has {length} element{'s' * (length != 1)}",
+                node,
+                expected,
+                found,
+            ) from None
         return items[-1]
 
     def rule_deref(self, position: int, node: FunCall, args: list[int]) -> Cell:
@@ -435,7 +459,7 @@ class GtirInference:
         name = node.args[1]
         if not (isinstance(name, SymRef) and name.id in PRIMITIVES):
             raise GrammarBuiltinError("the second argument of `cast_` must be a type name", name)
-        self.equal(var(Sort.DTYPE, _SCALARS), self.type_at(args[0]), position)
+        self.relate(Scalar(self.type_at(args[0])), position)
         return g.scalar(name.id)
 
     def rule_cartesian_domain(self, position: int, node: FunCall, args: list[int]) -> Cell:
@@ -736,7 +760,6 @@ class GtirInference:
         return None
 
 
-_SCALARS = frozenset(PRIMITIVES)
 #: The builtins that build a `concat_where` condition when given a dimension or a domain.
 _ON_DOMAINS = frozenset(
     ("eq", "not_eq", "less", "greater", "less_equal", "greater_equal", "and_", "or_")

@@ -23,6 +23,8 @@ read by `gtir_reader`) and the relations behind the rules that need more than on
 - `Along(own, local)`: a list `map_list` maps is along `local`, unless it is along none (a
   `make_const_list`'s, which goes with a list along any dimension).
 
+- `Scalar(value)`: what `cast_` converts is a scalar.
+
 - `Index(index)`: `list_get`'s index is an integer or an integer offset (`0ₒ`).
 
 Each waits until the type it reads (the argument, the element) is known to be a field, a
@@ -349,6 +351,23 @@ class Along(Relation):
     def show(self, name: Callable[[Cell], str]) -> str:
         own, local = self.cells
         return f"{name(own)} ∈ {{{name(local)}, none}}"
+
+
+class Scalar(Relation):
+    """`value` is a scalar (what `cast_` converts)."""
+
+    __slots__ = ()
+
+    def fire(self, equate: Equate) -> bool:
+        root = known(self.cells[0])
+        if root is None:
+            return False
+        if root.ctor is PRIM:
+            return True
+        raise CannotHold("`cast_` converts a scalar")
+
+    def show(self, name: Callable[[Cell], str]) -> str:
+        return f"{name(self.cells[0])}: scalar"
 
 
 class Index(Relation):

@@ -1,0 +1,198 @@
+"""Every error issue 14 lists for GTIR (GT4Py 1.2.3 raises a bare exception on each: GTIR.md
+section 1), located (file:line:col of the node at fault) and its full message pinned; and the
+checks GT4Py lacks (docs/gtir.md, "Where we differ from GT4Py"), each an error because no
+sample of GT4Py's violates it."""
+
+from __future__ import annotations
+
+import pytest
+
+import iterir
+import typeinf
+from iterir.nodes import Program
+from iterir.offset_types import offset_types_from_json
+from tests.test_gtir_samples import SAMPLES
+from tests.test_gtir_typing import V2E
+
+HEAD = "p(a: Field[[IDimₕ], f64], out: Field[[IDimₕ], f64], n: i32"
+D = "c⟨ IDimₕ: [0, n[ ⟩"
+VERTICES = "u⟨ Vertexₕ: [0, 5[ ⟩"
+
+#: (what, program text, offset provider, the first error as `str(error)` prints it)
+ERRORS = [
+    (
+        "mismatched scalar types in arithmetic",
+        "{1,\n (x: f32) + 1.0}",
+        None,
+        "e.itir:2:2: error: `plus` takes `(T₀, T₀) → T₀`, not `(float32, float64) → T₁`",
+    ),
+    (
+        "deref of a non-iterator",
+        "{1,\n ·(x: f64)}",
+        None,
+        "e.itir:2:2: error: type mismatch: expected `It[D₀, D₁, T₂]`, found `float64`",
+    ),
+    (
+        "deref of an iterator not defined at its position",
+        "as_fieldop(deref, c⟨ IDimₕ: [0, 5[ ⟩)(\n  (a: Field[[Vertexₕ], i32]))",
+        None,
+        "e.itir:1:12: error: `[Vertex] ⊆ [IDim]` cannot hold: [Vertex] not in [IDim]",
+    ),
+    (
+        "a tuple index out of range",
+        "{1, {(x: i32), 2}[2]}",
+        None,
+        "e.itir:1:5: error: tuple index 2 is out of range: `tuple[int32, int32]` has 2 elements",
+    ),
+    (
+        "an unknown offset",
+        f"as_fieldop(λ(it) → ·⟪E2Vₒ, 0ₒ⟫(it), {VERTICES})((e: Field[[Edgeₕ], f64]))",
+        {"V2E": V2E},
+        "e.itir:1:22: error: offset `E2V` is unknown: the offset provider does not name it",
+    ),
+    (
+        "an unknown offset, the offset provider empty",
+        f"as_fieldop(λ(it) → ·⟪E2Vₒ, 0ₒ⟫(it), {VERTICES})((e: Field[[Edgeₕ], f64]))",
+        {},
+        "e.itir:1:22: error: offset `E2V` is unknown: the offset provider does not name it",
+    ),
+    (
+        "an unknown offset, no offset provider",
+        f"as_fieldop(λ(it) → ·⟪E2Vₒ, 0ₒ⟫(it), {VERTICES})((e: Field[[Edgeₕ], f64]))",
+        None,
+        "e.itir:1:22: error: offset `E2V` is unknown: no offset provider was given",
+    ),
+    (
+        "a recursive definition",
+        f"{HEAD}) {{\n  f = λ(x) → g(x);\n  g = λ(x) → f(x);\n  out @ {D} ← a;\n}}",
+        None,
+        "e.itir:3:14: error: recursion is not allowed: f → g → f",
+    ),
+    (
+        "an IfStmt condition that is not bool",
+        f"{HEAD}) {{\n  if (n) {{ out @ {D} ← a; }} else {{ }}\n}}",
+        None,
+        "e.itir:2:7: error: the condition of `if` must be `bool`, not `int32`",
+    ),
+    (
+        "a SetAt whose expression and target differ in dimensions",
+        f"{HEAD}, b: Field[[IDimₕ, KDimᵥ], f64]) {{\n  out @ {D} ← b;\n}}",
+        None,
+        "e.itir:2:30: error: the expression written is `Field[[IDim, KDimᵥ], float64]`, its "
+        "target `Field[[IDim], float64]`",
+    ),
+    (
+        "a SetAt whose expression and target differ in dtype",
+        f"{HEAD}, b: Field[[IDimₕ], i32]) {{\n  out @ {D} ← b;\n}}",
+        None,
+        "e.itir:2:30: error: the expression written is `Field[[IDim], int32]`, its target "
+        "`Field[[IDim], float64]`",
+    ),
+    (
+        "an untyped program parameter",
+        f"{HEAD},\n  m) {{ out @ {D} ← a; }}",
+        None,
+        "e.itir:2:3: error: program parameter `m` has no type (GTIR types every parameter)",
+    ),
+    (
+        "a field of dimensions the domain cannot reach",
+        f"{HEAD}, b: Field[[IDimₕ, KDimᵥ], f64]) {{\n"
+        f"  out @ {D} ← as_fieldop(λ(it) → ·it, {D})(b);\n}}",
+        None,
+        "e.itir:2:49: error: `[IDim, KDimᵥ] ⊆ [IDim]` cannot hold: [KDimᵥ] not in [IDim]",
+    ),
+    (
+        "a connectivity applied at the wrong position",
+        "as_fieldop(λ(it) →\n  ·⟪V2Eₒ, 0ₒ⟫(it), c⟨ IDimₕ: [0, 5[ ⟩)((e: Field[[Edgeₕ], f64]))",
+        {"V2E": V2E},
+        "e.itir:2:4: error: `D₀ = shift([IDim], Offset[Vertex→Edge])` cannot hold: a shift from "
+        "[Vertex] applies to an iterator at [IDim]",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("what", "text", "provider", "expected"), ERRORS, ids=[w for w, *_ in ERRORS]
+)
+def test_each_error_is_located_and_said(
+    what: str, text: str, provider: dict | None, expected: str
+) -> None:
+    errors = typeinf.check(iterir.parse(text, "e.itir"), provider).errors
+    assert errors, what
+    assert str(errors[0]).splitlines()[0] == expected
+    with pytest.raises(typeinf.TypeInferenceError) as raised:
+        typeinf.infer(iterir.parse(text, "e.itir"), provider)
+    assert str(raised.value).splitlines()[0] == expected  # `infer` raises the first
+
+
+#: The checks GT4Py lacks (GTIR.md section 5), each with a program that violates it, the error,
+#: and the builtin whose every use in the samples passes it.
+CHECKS = [
+    (
+        "bool operands of and_/or_",
+        "and_(True, (x: i32))",
+        "e.itir:1:1: error: `and_` takes `(bool, bool) → bool`, not `(bool, int32) → T₀`",
+        "and_",
+    ),
+    (
+        "equal branches of if_",
+        "if_((c: bool), 1, 1.0)",
+        "e.itir:1:1: error: `if_` takes `(bool, T₀, T₀) → T₀`, not `(bool, int32, float64) → T₁`",
+        "if_",
+    ),
+    (
+        "integer named_range bounds",
+        "c⟨ IDimₕ: [0, (x: f64)[ ⟩",
+        "e.itir:1:4: error: `named_range` takes `(Dimension[T₀], int32, int32) → NamedRange[T₀]`, "
+        "not `(Dimension[IDim], int32, float64) → T₁`",
+        "named_range",
+    ),
+    (
+        "an offset unknown to an empty offset provider",
+        f"as_fieldop(λ(it) → ·⟪E2Vₒ, 0ₒ⟫(it), {VERTICES})((e: Field[[Edgeₕ], f64]))",
+        "e.itir:1:22: error: offset `E2V` is unknown: the offset provider does not name it",
+        "shift",
+    ),
+    (
+        "the source of cast_",
+        "cast_({(x: i32), 2}, float64)",
+        "e.itir:1:1: error: `tuple[int32, int32]: scalar` cannot hold: `cast_` converts a scalar",
+        "cast_",
+    ),
+]
+
+
+def _uses(builtin: str) -> int:
+    """How many calls of `builtin` the samples hold."""
+    return sum(
+        1
+        for sample in SAMPLES
+        for node in iterir.walk(iterir.from_json(sample["ir"]))
+        if isinstance(node, iterir.FunCall)
+        and isinstance(node.fun, iterir.SymRef)
+        and node.fun.id == builtin
+    )
+
+
+@pytest.mark.parametrize(
+    ("check", "text", "expected", "builtin"), CHECKS, ids=[c for c, *_ in CHECKS]
+)
+def test_each_check_gt4py_lacks_is_an_error(
+    check: str, text: str, expected: str, builtin: str
+) -> None:
+    """An error, not a warning: no sample violates it (all 942 type, each use of the builtin
+    with it: `test_gtir_typing_samples`), and the samples do use the builtin."""
+    errors = typeinf.check(iterir.parse(text, "e.itir"), {}).errors
+    assert [str(e).splitlines()[0] for e in errors] == [expected]
+    assert _uses(builtin) > 0, f"no sample calls `{builtin}`: the samples cannot decide {check}"
+
+
+def test_no_sample_violates_a_check_gt4py_lacks() -> None:
+    """Each sample types with every check an error (so none is a warning), with its own offset
+    provider: an empty one for the Cartesian programs, whose offsets are then all known."""
+    for sample in SAMPLES:
+        node = iterir.from_json(sample["ir"])
+        offsets = offset_types_from_json(sample["offset_provider_type"])
+        assert typeinf.check(node, offsets).errors == [], sample["id"]
+        if isinstance(node, Program) and not offsets:
+            assert typeinf.check(node, {}).errors == []
