@@ -143,9 +143,25 @@ SPEC = [
         "has 2 elements",
     ),
     (
-        "not yet",
-        "map_tuple(neg)({(x: f64), 1.0})",
-        "TypeInferenceError: builtin `map_tuple` is not typed yet on GTIR",
+        "map_tuple: a builtin instantiated per item",
+        "map_tuple(neg)({(x: f64), 1})",
+        "tuple[float64, int32]",
+    ),
+    (
+        "tree_map_tuple: each leaf",
+        "tree_map_tuple(neg)({(x: f64), {1, (y: f32)}})",
+        "tuple[float64, tuple[int32, float32]]",
+    ),
+    (
+        "map_tuple: a lambda is one function",
+        "map_tuple(λ(v) → v + 1)({(x: i32), 1})",
+        "tuple[int32, int32]",
+    ),
+    (
+        "map_tuple of a non-tuple",
+        "map_tuple(neg)((x: f64))",
+        "UnsatisfiableConstraintError: `T₁ = map_tuple((T₀) → T₀, float64)` cannot hold: "
+        "`map_tuple` and `tree_map_tuple` map over a tuple",
     ),
 ]
 

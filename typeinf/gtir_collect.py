@@ -65,6 +65,7 @@ from typeinf.gtir_rules import (
     Scalar,
     Shifted,
     Spread,
+    TupleMapped,
     scheme,
 )
 from typeinf.gtir_shifts import shifts_read
@@ -382,7 +383,7 @@ class GtirInference:
         args = self.args(position, node)
         callee = node.fun
         if isinstance(callee, SymRef) and self.types[position + 1] is None:
-            if callee.id in ("as_fieldop", "lift", "reduce", "map_list"):
+            if callee.id in ("as_fieldop", "lift", "reduce", "map_list", *_TUPLE_MAPS):
                 return None  # typed by the call that applies it
             if callee.id == "shift":
                 return self.shift(position, node)
@@ -410,6 +411,13 @@ class GtirInference:
             return self.reduce(position, callee, args)
         if isinstance(callee, FunCall) and _is_builtin_call(callee, "map_list"):
             return self.map_list(position, callee, args)
+        if (
+            isinstance(callee, FunCall)
+            and isinstance(callee.fun, SymRef)
+            and callee.fun.id in _TUPLE_MAPS
+            and _is_builtin_call(callee, callee.fun.id)
+        ):
+            return self.map_tuple(position, callee, args)
         return self.apply(self.type_at(position + 1), position, args)
 
     def apply(self, function: Cell, position: int, args: list[int]) -> Cell:
@@ -673,6 +681,25 @@ class GtirInference:
         self.types[position + 1] = g.function([self.type_at(a) for a in args], result)
         return g.list_of(result, local)
 
+    def map_tuple(self, position: int, inner: FunCall, args: list[int]) -> Cell:
+        """`map_tuple(f)(t)`: `f` applied to each item of the tuple `t`; `tree_map_tuple`
+        to each leaf of nested tuples (`TupleMapped`). A builtin `f` is instantiated afresh
+        for each item, as GT4Py types each application on its own."""
+        self.arity(inner, 1)
+        name = inner.fun.id  # type: ignore[union-attr]  # a builtin's name (see `call`)
+        if len(args) != 1:
+            raise GrammarBuiltinError(f"`{name}(f)` takes one tuple", self.nodes[position])
+        (function,) = self.args(position + 1, inner)
+        op = inner.args[0]
+        fresh = scheme(op.id) if isinstance(op, SymRef) and op.id in SIGNATURES else None
+        result = var(Sort.DTYPE)
+        mapped = TupleMapped(
+            fresh, name == "tree_map_tuple", self.type_at(function), self.type_at(args[0]), result
+        )
+        self.relate(mapped, position)
+        self.types[position + 1] = g.function([self.type_at(args[0])], result)
+        return result
+
     def element(self, position: int, local: Cell) -> Cell:
         """The element type of the list at `position`, along the dimension `local` (or along
         none: a `make_const_list` goes with a list along any dimension)."""
@@ -813,3 +840,6 @@ _RULES: dict[str, Callable[[GtirInference, int, FunCall, list[int]], Cell]] = {
     for name, rule in vars(GtirInference).items()
     if name.startswith("rule_")
 }
+
+#: The builtins that map a function over a tuple (`map_tuple`) or its leaves (`tree_map_tuple`).
+_TUPLE_MAPS = ("map_tuple", "tree_map_tuple")

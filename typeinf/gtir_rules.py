@@ -23,6 +23,9 @@ read by `gtir_reader`) and the relations behind the rules that need more than on
 - `Along(own, local)`: a list `map_list` maps is along `local`, unless it is along none (a
   `make_const_list`'s, which goes with a list along any dimension).
 
+- `TupleMapped(fresh, recursive, function, tuple, result)`: `map_tuple` (`tree_map_tuple` with
+  `recursive`) applies the function to each item (leaf) of the tuple.
+
 - `Scalar(value)`: what `cast_` converts is a scalar.
 
 - `Index(index)`: `list_get`'s index is an integer or an integer offset (`0ₒ`).
@@ -351,6 +354,55 @@ class Along(Relation):
     def show(self, name: Callable[[Cell], str]) -> str:
         own, local = self.cells
         return f"{name(own)} ∈ {{{name(local)}, none}}"
+
+
+class TupleMapped(Relation):
+    """`result` is `function` applied to each item of `argument`, a tuple (with `recursive`,
+    to each leaf of nested tuples); `fresh`, a builtin's scheme, gives each item an instance
+    of its own, else all items share `function`'s type."""
+
+    __slots__ = ("fresh", "recursive")
+
+    def __init__(
+        self, fresh: Scheme | None, recursive: bool, function: Cell, argument: Cell, result: Cell
+    ) -> None:
+        super().__init__(function, argument, result)
+        self.fresh, self.recursive = fresh, recursive
+
+    def copy(self, mapping: Callable[[Cell], Cell]) -> TupleMapped:
+        clone = super().copy(mapping)
+        clone.fresh, clone.recursive = self.fresh, self.recursive
+        return clone
+
+    def fire(self, equate: Equate) -> bool:
+        function, argument, result = self.cells
+        shape = _shape(argument)
+        if shape is None:
+            return False
+        kind, root = shape
+        if kind != "tuple":
+            raise CannotHold("`map_tuple` and `tree_map_tuple` map over a tuple")
+        items = _known_tuple(root) or []
+        nested = [self.recursive and _shape(item) is None for item in items]
+        if any(nested):
+            return False  # a leaf or a tuple: not known yet
+        results = [var(Sort.DTYPE) for _ in items]
+        for item, out in zip(items, results, strict=True):
+            shape = _shape(item)
+            if self.recursive and shape is not None and shape[0] == "tuple":
+                inner = TupleMapped(self.fresh, True, function, item, out)
+                if not inner.fire(equate):
+                    return False
+                continue
+            applied = function if self.fresh is None else self.fresh.instantiate()
+            equate(applied, g.function([item], out))
+        equate(result, g.tuple_of(results))
+        return True
+
+    def show(self, name: Callable[[Cell], str]) -> str:
+        function, argument, result = self.cells
+        which = "tree_map_tuple" if self.recursive else "map_tuple"
+        return f"{name(result)} = {which}({name(function)}, {name(argument)})"
 
 
 class Scalar(Relation):
