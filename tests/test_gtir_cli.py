@@ -72,6 +72,7 @@ def test_json_reports_every_part_as_gt4py_records_it(capsys: pytest.CaptureFixtu
         ("flag", "bool"),
     ]
     assert report["params"][1]["gt4py"] == field
+    assert report["params"][1]["gt4py_str"] == "Field[[Vertex, KDim], float64]"  # GT4Py's str()
     assert report["params"][5]["tree"] == "bool"
     assert report["params"][1]["tree"]["dims"][1] == {
         "class": "Dimension",
@@ -95,6 +96,10 @@ def test_json_reports_every_part_as_gt4py_records_it(capsys: pytest.CaptureFixtu
         assert set_at["expr"]["gt4py"] == set_at["target_type"]["gt4py"] == field
         assert set_at["domain"]["type"] == "Domain[[Vertex, KDimᵥ]]"
         assert set_at["domain"]["gt4py"] == {"t": "DomainType", "dims": field["dims"]}
+        assert set_at["domain"]["gt4py_str"] == (
+            "DomainType(dims=[Dimension(value='Vertex', kind=<DimensionKind.HORIZONTAL: "
+            "'horizontal'>), Dimension(value='KDim', kind=<DimensionKind.VERTICAL: 'vertical'>)])"
+        )
     assert report["diagnostics"] == []
 
 

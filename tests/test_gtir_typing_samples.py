@@ -4,7 +4,8 @@ docs/gtir.md, "Agreement with GT4Py") defines it; any disagreement fails the tes
 A record agrees when (1) it parses, loads and round-trips (`tests/test_gtir_samples.py`, for all
 942); (2) it types — the one record GT4Py rejects too; (3) every type GT4Py gives that is ground
 (the program's parameters, function definitions, temporaries, each `SetAt`'s expression, target
-and domain; an expression's own type) equals ours in GT4Py's structured form, and for a function
+and domain; an expression's own type) equals ours in GT4Py's structured form, printed exactly as
+GT4Py's `str()` (`typeinf.gt4py_text`), and for a function
 definition GT4Py's monomorphic type is an instance of our polymorphic one (relations included);
 (4) where GT4Py says `DeferredType` or "unknown", ours is consistent with it (unifies), counted
 as "more precise" when it says more. The test prints the counts (the README quotes them)."""
@@ -22,8 +23,9 @@ from iterir.nodes import Program
 from iterir.offset_types import offset_types_from_json
 from tests.test_gtir_samples import SAMPLES
 from typeinf.errors import TypeInferenceError
+from typeinf.gt4py_text import gt4py_str
 from typeinf.gtir_collect import GtirInference
-from typeinf.gtir_report import program_parts, structured
+from typeinf.gtir_report import ground_gt4py, program_parts, structured
 from typeinf.gtir_structured import from_gt4py
 from typeinf.relations import CannotHold
 from typeinf.schemes import Scheme, copy_graph
@@ -47,7 +49,7 @@ class Score:
 class Compared:
     what: str  # `param a`, `set_at 0.t.0 expr`, …
     ours: Cell
-    theirs: dict
+    theirs: dict  # GT4Py's `{"str", "json"}`
     scheme: Scheme | None = None  # a function definition's: GT4Py's type must be an instance
 
 
@@ -99,23 +101,23 @@ def _compared(inference: GtirInference, types: dict) -> Iterator[Compared]:
     a `SetAt`'s path and target text must be GT4Py's too (else an AssertionError)."""
     at = inference.type_at
     if not isinstance(inference.root, Program):
-        yield Compared("expression", at(0), types["root"]["json"])
+        yield Compared("expression", at(0), types["root"])
         return
     parts = program_parts(inference)
     for name, position in parts.params:
-        yield Compared(f"param {name}", at(position), types["params"][name]["json"])
+        yield Compared(f"param {name}", at(position), types["params"][name])
     for name, position in parts.definitions:
-        theirs = types["function_definitions"][name]["json"]
+        theirs = types["function_definitions"][name]
         yield Compared(f"definition {name}", at(position), theirs, inference.schemes[position])
     for name, position in parts.temporaries:
-        yield Compared(f"temporary {name}", at(position), types["temporaries"][name]["json"])
+        yield Compared(f"temporary {name}", at(position), types["temporaries"][name])
     assert [(s.path, iterir.pformat(s.node.target)) for s in parts.set_ats] == [
         (s["path"], s["target"]) for s in types["set_ats"]
     ]
     for ours, theirs in zip(parts.set_ats, types["set_ats"], strict=True):
-        yield Compared(f"set_at {ours.path} expr", at(ours.expr), theirs["expr"]["json"])
-        yield Compared(f"set_at {ours.path} target", at(ours.target), theirs["target_type"]["json"])
-        yield Compared(f"set_at {ours.path} domain", at(ours.domain), theirs["domain"]["json"])
+        yield Compared(f"set_at {ours.path} expr", at(ours.expr), theirs["expr"])
+        yield Compared(f"set_at {ours.path} target", at(ours.target), theirs["target_type"])
+        yield Compared(f"set_at {ours.path} domain", at(ours.domain), theirs["domain"])
 
 
 def _ground(data: dict) -> bool:
@@ -126,21 +128,27 @@ def _ground(data: dict) -> bool:
 def _score_one(result: Score, sample: dict, inference: GtirInference) -> None:
     for compared in _compared(inference, sample["gt4py_types"]):
         where = f"{sample['id']}: {compared.what}"
-        if _ground(compared.theirs):
+        theirs = compared.theirs["json"]
+        if _ground(theirs):
             result.ground += 1
             if compared.scheme is not None:
-                agrees = _instance(compared.scheme, compared.theirs)
+                agrees = _instance(compared.scheme, theirs)
             else:
-                agrees = structured(compared.ours) == compared.theirs
+                ours = ground_gt4py(compared.ours)
+                agrees = (
+                    ours is not None
+                    and gt.type_to_json(ours) == theirs
+                    and gt4py_str(ours) == compared.theirs["str"]  # printed as GT4Py prints it
+                )
             if agrees:
                 result.agree += 1
             else:
                 result.disagreements.append(f"{where}: ours is not GT4Py's")
             continue
         result.deferred += 1
-        if not _unifies(compared.ours, compared.theirs):
+        if not _unifies(compared.ours, theirs):
             result.disagreements.append(f"{where}: ours is inconsistent with GT4Py's")
-        elif _structure(compared.ours) > _structure(from_gt4py(gt.type_from_json(compared.theirs))):
+        elif _structure(compared.ours) > _structure(from_gt4py(gt.type_from_json(theirs))):
             result.more_precise += 1
 
 

@@ -5,8 +5,9 @@ and domain — the types GT4Py's own inference leaves for its passes to read, as
 name it: `2` the third statement of the body, `0.t.1` the second statement of the true branch of
 the first (an `IfStmt`), `0.f.0` the first of its false branch.
 
-Each type is given three ways: our notation, our value as a tree, and — when it is ground —
-GT4Py's structured form (`{"t": "FieldType", …}`), which a tool compares with GT4Py's."""
+Each type is given our notation, our value as a tree, and — when it is ground — GT4Py's
+structured form (`{"t": "FieldType", …}`) and GT4Py's `str()` of it, which a tool compares with
+GT4Py's."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from iterir import Node, pformat
 from iterir import gtir_types as gt
 from iterir.nodes import IfStmt, Program, SetAt
 from iterir.traversal import child_positions
+from typeinf.gt4py_text import gt4py_str
 from typeinf.gtir_collect import GtirInference
 from typeinf.gtir_infer import (
     GtirDefinition,
@@ -92,11 +94,17 @@ def _set_ats(inference: GtirInference, body: list[tuple[str, int]]) -> Iterator[
 def structured(cell: Cell) -> Any:
     """GT4Py's structured form of a ground type as JSON; None for a type that is not ground
     (a variable, an unknown set) or that GT4Py's form cannot say."""
+    ground = ground_gt4py(cell)
+    return None if ground is None else gt.type_to_json(ground)
+
+
+def ground_gt4py(cell: Cell) -> gt.GType | None:
+    """GT4Py's type of a ground type; None as for `structured`."""
     try:
-        data = gt.type_to_json(to_gt4py(cell))
+        value = to_gt4py(cell)
     except NotStructured:
         return None
-    return None if _deferred(data) else data
+    return None if _deferred(gt.type_to_json(value)) else value
 
 
 def _deferred(data: Any) -> bool:
@@ -129,12 +137,18 @@ def _dimensions_as_json(data: Any) -> Any:
 
 
 def typed(cell: Cell) -> dict[str, Any]:
-    """A type's entry: `type` (our notation), `tree`, and `gt4py` when it is ground."""
+    """A type's entry: `type` (our notation), `tree`, and when it is ground `gt4py` and
+    `gt4py_str`."""
     entry: dict[str, Any] = {"type": pformat_gtir(cell), "tree": json_tree(to_value(cell))}
-    gt4py = structured(cell)
-    if gt4py is not None:
-        entry["gt4py"] = gt4py
-    return entry
+    return entry | _gt4py_keys(cell)
+
+
+def _gt4py_keys(cell: Cell) -> dict[str, Any]:
+    """`gt4py` and `gt4py_str` of a ground type; nothing for another."""
+    value = ground_gt4py(cell)
+    if value is None:
+        return {}
+    return {"gt4py": gt.type_to_json(value), "gt4py_str": gt4py_str(value)}
 
 
 def program_tree(type_: GtirInferred) -> Any:
@@ -158,7 +172,8 @@ def _definition_tree(definition: GtirDefinition) -> Any:
 
 def program_report(inference: GtirInference) -> dict[str, Any]:
     """The report's GTIR keys of a program typed without errors: `params`,
-    `function_definitions`, `temporaries` (`[{"name", "type", "tree", "gt4py"?}]`) and
+    `function_definitions`, `temporaries` (`[{"name", "type", "tree", "gt4py"?,
+    "gt4py_str"?}]`) and
     `set_ats` (`[{"path", "target", "expr", "target_type", "domain"}]`, `target` the target's
     text, the other three types)."""
     parts = program_parts(inference)
@@ -167,9 +182,9 @@ def program_report(inference: GtirInference) -> dict[str, Any]:
     def definition(name: str, position: int) -> dict[str, Any]:
         shown = definition_at(inference, position)
         text = shown.text.removeprefix(f"{name} :: ")  # its type, with its `where` clause
-        entry = {"name": name, "type": text, "tree": json_tree(shown.type)}
-        gt4py = structured(at(position))
-        return entry if gt4py is None else {**entry, "gt4py": gt4py}
+        return {"name": name, "type": text, "tree": json_tree(shown.type)} | _gt4py_keys(
+            at(position)
+        )
 
     return {
         "params": [{"name": n, **typed(at(p))} for n, p in parts.params],
@@ -214,15 +229,13 @@ def every_node(solved: GtirSolved) -> list[tuple[Node, GtirInferred]]:
 
 def report(solved: GtirSolved) -> dict[str, Any]:
     """The keys of a GTIR file's `--json` report besides its diagnostics: `type` and `tree`
-    (null without them), `gt4py` for an expression of ground type, and a program's parts
+    (null without them), `gt4py` and `gt4py_str` for an expression of ground type, and a
+    program's parts
     (`program_report`)."""
     type_ = solved.type
     if type_ is None or solved.inference is None:
         return {"type": None}
     found: dict[str, Any] = {"type": str(type_), "tree": program_tree(type_)}
     if not isinstance(type_, GtirProgram):
-        gt4py = structured(solved.inference.type_at(0))
-        if gt4py is not None:
-            found["gt4py"] = gt4py
-        return found
+        return found | _gt4py_keys(solved.inference.type_at(0))
     return found | program_report(solved.inference)
