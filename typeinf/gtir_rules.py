@@ -405,35 +405,44 @@ class TupleMapped(Relation):
         return f"{name(result)} = {which}({name(function)}, {name(argument)})"
 
 
-class Scalar(Relation):
+class _Restricted(Relation):
+    """A type restricted to some kinds of type, checked once it is known; `label` names the
+    restriction in a `where` clause, `why` says it when it fails."""
+
+    __slots__ = ()
+    label = ""
+    why = ""
+
+    def holds(self, root: Cell) -> bool:
+        raise NotImplementedError
+
+    def fire(self, equate: Equate) -> bool:
+        root = known(self.cells[0])
+        if root is None:
+            return False
+        if self.holds(root):
+            return True
+        raise CannotHold(self.why)
+
+    def show(self, name: Callable[[Cell], str]) -> str:
+        return f"{name(self.cells[0])}: {self.label}"
+
+
+class Scalar(_Restricted):
     """`value` is a scalar (what `cast_` converts)."""
 
     __slots__ = ()
+    label, why = "scalar", "`cast_` converts a scalar"
 
-    def fire(self, equate: Equate) -> bool:
-        root = known(self.cells[0])
-        if root is None:
-            return False
-        if root.ctor is PRIM:
-            return True
-        raise CannotHold("`cast_` converts a scalar")
-
-    def show(self, name: Callable[[Cell], str]) -> str:
-        return f"{name(self.cells[0])}: scalar"
+    def holds(self, root: Cell) -> bool:
+        return root.ctor is PRIM
 
 
-class Index(Relation):
+class Index(_Restricted):
     """`index` is an integer scalar or `Offset[int32]` (`list_get`'s index)."""
 
     __slots__ = ()
+    label, why = "index", "an index is an integer or an integer offset"
 
-    def fire(self, equate: Equate) -> bool:
-        root = known(self.cells[0])
-        if root is None:
-            return False
-        if root.ctor is g.OFFSET_AMOUNT or (root.ctor is PRIM and root.label in INTEGERS):
-            return True
-        raise CannotHold("an index is an integer or an integer offset")
-
-    def show(self, name: Callable[[Cell], str]) -> str:
-        return f"{name(self.cells[0])}: index"
+    def holds(self, root: Cell) -> bool:
+        return root.ctor is g.OFFSET_AMOUNT or (root.ctor is PRIM and root.label in INTEGERS)
