@@ -13,6 +13,7 @@ from iterir.nodes import Program
 from iterir.offset_types import offset_types_from_json
 from tests.test_gtir_samples import SAMPLES
 from tests.test_gtir_typing import V2E
+from typeinf.diagnostics import render, source_of
 
 HEAD = "p(a: Field[[IDimₕ], f64], out: Field[[IDimₕ], f64], n: i32"
 D = "c⟨ IDimₕ: [0, n[ ⟩"
@@ -196,3 +197,30 @@ def test_no_sample_violates_a_check_gt4py_lacks() -> None:
         assert typeinf.check(node, offsets).errors == [], sample["id"]
         if isinstance(node, Program) and not offsets:
             assert typeinf.check(node, {}).errors == []
+
+
+def test_a_type_error_notes_the_rules_behind_each_side() -> None:
+    """As for fencils, `check` gives a GTIR type error notes on where its types come from (the
+    explaining run, made only when there are errors)."""
+    text = "p(a: Field[[IDimₕ], f64], n: i32) {\n  a @ c⟨ IDimₕ: [0, n[ ⟩ ← as_fieldop(λ(x) → ·x + 1, c⟨ IDimₕ: [0, n[ ⟩)(a);\n}"
+    (error,) = typeinf.check(iterir.parse(text, "e.itir")).errors
+    assert error.message == (
+        "type mismatch: expected `(It[D₀, D₁, int32]) → int32`, found "
+        "`(It[[IDim], [IDim], float64]) → T₂`"
+    )
+    assert [(note, iterir.pformat(node)) for note, node in error.notes] == [
+        ("`(It[D₀, D₁, int32]) → int32` comes from the typing of `deref`", "·x"),
+        ("`(It[D₀, D₁, int32]) → int32` comes from the typing of `plus`", "·x + 1"),
+        (
+            "`(It[[IDim], [IDim], float64]) → T₂` comes from the typing of `cartesian_domain`",
+            "c⟨ IDimₕ: [0, n[ ⟩",
+        ),
+        ("`(It[[IDim], [IDim], float64]) → T₂` comes from a relation of `a`", "a"),
+    ]
+    program = iterir.parse(text, "e.itir")
+    (error,) = typeinf.check(program).errors
+    rendered = render(error, source_of("e.itir", text, program), False).splitlines()
+    assert rendered[0] == "e.itir:2:39: error: " + error.message
+    assert (
+        "  note: `(It[D₀, D₁, int32]) → int32` comes from the typing of `plus` at 2:46" in rendered
+    )

@@ -46,6 +46,7 @@ from iterir.vocabulary import GTIR_BUILTINS, PRIMITIVES
 from typeinf import gtir_terms as g
 from typeinf.constraints import GtirRule, RelationOf
 from typeinf.constructors import DEMPTY, DTUPLE, row, row_items
+from typeinf.diagnostics import MAX_REASONS, reason_text
 from typeinf.errors import (
     GrammarBuiltinError,
     MalformedIRError,
@@ -252,12 +253,23 @@ class GtirInference:
             self.equal(x, y, position)
 
     def mismatch(self, expected: Cell, actual: Cell, position: int) -> TypeInferenceError:
+        """The error two types that cannot be one are; in the explaining run, with a note for
+        each rule that gave either side its type."""
         shown, found = pformat_gtir_all([expected, actual])
+        history = self.solver.history
+        notes = []
+        if history is not None:
+            for text, cell in ((shown, expected), (found, actual)):
+                notes += [
+                    (f"`{text}` comes from {reason_text(reason)}", node)
+                    for reason, node in history.of_type([cell])[:MAX_REASONS]
+                ]
         return UnsatisfiableConstraintError(
             f"type mismatch: expected `{shown}`, found `{found}`",
             self.nodes[position],
             shown,
             found,
+            notes=notes,
         )
 
     def equal_recorded(
@@ -401,6 +413,7 @@ class GtirInference:
                         node,
                         error.expected,
                         error.actual,
+                        notes=error.notes,
                     ) from None
             raise TypeInferenceError(f"builtin `{callee.id}` is not typed yet on GTIR", node)
         if isinstance(callee, FunCall) and _is_builtin_call(callee, "as_fieldop"):
@@ -769,6 +782,7 @@ class GtirInference:
                 error.node,
                 error.expected,
                 error.actual,
+                notes=error.notes,
             ) from None
         self.type_at(domain)  # a domain, or a tuple of them for a tuple target: its rules said
 
@@ -781,6 +795,7 @@ class GtirInference:
                 error.node,
                 error.expected,
                 error.actual,
+                notes=error.notes,
             ) from None
 
     def nothing(self, position: int, node: Node) -> None:

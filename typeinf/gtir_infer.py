@@ -205,8 +205,18 @@ def solve(node: Node, provider: object, max_errors: int | None) -> GtirSolved:
         inference = GtirInference(node, offsets, max_errors=max(max_errors or 1 << 30, 2))
     except TypeInferenceError as error:  # before any part could be typed: a malformed tree
         return GtirSolved(None, [error])
-    errors = [error for _, error in sorted(inference.errors, key=lambda e: e[0])][:max_errors]
+    errors = _sorted(inference)[:max_errors]
+    if errors:  # errors are rare: the explaining run gives them the notes of their reasons
+        limit = max(max_errors or 1 << 30, 2)
+        explained = _sorted(GtirInference(node, offsets, max_errors=limit, explain=True))
+        if [e.message for e in explained[: len(errors)]] == [e.message for e in errors]:
+            errors = explained[: len(errors)]
     return GtirSolved(inference, errors)
+
+
+def _sorted(inference: GtirInference) -> list[TypeInferenceError]:
+    """The errors of `inference`, in the order of their parts."""
+    return [error for _, error in sorted(inference.errors, key=lambda e: e[0])]
 
 
 def check(
