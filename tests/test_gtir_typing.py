@@ -367,3 +367,14 @@ def test_if_statements_nest_deeper_than_python_recurses() -> None:
     deep = program("p", flat.params, [statement])
     errors = typeinf.check(deep, max_errors=2).errors
     assert [e.message for e in errors] == ["the condition of `if` must be `bool`, not `int32`"] * 2
+
+
+def test_infer_all_numbers_the_variables_over_the_program() -> None:
+    """As for fencils: a node's type relates to its parent's (one variable, one number)."""
+    program = iterir.parse("λ(x) → λ(y) → {x, (z: i32), y}")
+    types = typeinf.infer_all(program)
+    inner = program.expr  # type: ignore[attr-defined]
+    y_type = types[id(inner.params[0])]
+    assert repr(y_type) == "Var(sort='dtype', number=1)"
+    assert types[id(inner.expr)].items[2] == y_type  # type: ignore[union-attr]
+    assert str(types[id(inner.params[0])]) == "T₀"  # printed on its own, numbered afresh

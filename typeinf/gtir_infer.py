@@ -14,7 +14,7 @@ from iterir.offset_types import NeighborConnectivityType, OffsetType, offset_typ
 from iterir.traversal import child_positions, walk
 from typeinf.errors import TypeInferenceError
 from typeinf.gtir_collect import GtirInference, is_gtir
-from typeinf.gtir_notation import pformat_gtir
+from typeinf.gtir_notation import GtirPrinter, pformat_gtir
 from typeinf.gtir_values import Cyclic, GtirValue, to_value
 from typeinf.terms import DefinitionType
 
@@ -120,7 +120,10 @@ def infer(node: Node, provider: object = None) -> GtirInferred:
 
 def _node_types(inference: GtirInference, complete: bool) -> dict[int, GtirInferred]:
     """Every typed node's type by `id(node)` (its first occurrence), in pre-order; the
-    program's own only if `complete` (no errors)."""
+    program's own only if `complete` (no errors). The nodes' variables are numbered together,
+    over the program (as `infer_all` numbers a fencil's), so that a node's type relates to its
+    parent's; a function definition's and the program's are numbered on their own."""
+    numbers = GtirPrinter([cell for cell in inference.types if cell is not None]).numbers
     result: dict[int, GtirInferred] = {}
     for position, (node, cell) in enumerate(zip(inference.nodes, inference.types, strict=True)):
         if id(node) in result:
@@ -131,7 +134,7 @@ def _node_types(inference: GtirInference, complete: bool) -> dict[int, GtirInfer
             result[id(node)] = definition_at(inference, position)
         elif cell is not None and not isinstance(node, Program):
             try:
-                result[id(node)] = to_value(cell)
+                result[id(node)] = to_value(cell, numbers)
             except Cyclic:
                 continue  # a type that contains itself: only a failed part leaves one
     return result

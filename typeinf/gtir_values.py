@@ -150,10 +150,12 @@ _MADE: dict[Any, Callable[[list[Any]], GtirType]] = {
 _OF_ONE_DIMENSION: dict[type, Any] = {NamedRange: g.NAMED_RANGE, DimensionType: g.DIMENSION}
 
 
-def to_value(top: Cell) -> GtirValue:
+def to_value(top: Cell, numbers: dict[int, int] | None = None) -> GtirValue:
     """The value of a GTIR type, its variables numbered as `typeinf.gtir_notation` prints
-    them; Cyclic for a type that contains itself."""
-    numbers = GtirPrinter([top]).numbers
+    them (or by `numbers`, a `GtirPrinter`'s over several types, by the id of each variable);
+    Cyclic for a type that contains itself."""
+    if numbers is None:
+        numbers = GtirPrinter([top]).numbers
     done: dict[int, Any] = {}
     entered: set[int] = set()
     stack: list[tuple[Cell, bool]] = [(find(top), False)]
