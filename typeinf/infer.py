@@ -30,7 +30,7 @@ from iterir.gcpause import gc_paused
 from iterir.traversal import child_positions, walk
 from typeinf import arguments, gtir_infer
 from typeinf.collect import Inference
-from typeinf.convert import Converter, to_value
+from typeinf.convert import Converter, result_value
 from typeinf.errors import InternalError, TypeInferenceError
 from typeinf.offsets import OffsetProvider, load_offset_provider
 from typeinf.relations import Relation
@@ -185,7 +185,7 @@ def infer(
             raise
         result = _program_type(inference, _position(inference, program), inference.types)
         assert result is not None  # the root has a type: a name without one is an error
-        value = to_value(result)
+        value = result_value(result)
         del inference, result
     return value
 

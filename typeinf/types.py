@@ -38,8 +38,10 @@ class Type:
     `str(t)` is the compact notation, `format(t, "located")` the located one (both as
     `typeinf.notation` prints the same type, variables numbered afresh from 0)."""
 
-    __slots__ = ("_hash",)
+    __slots__ = ("_fill", "_hash")
     _hash: int  # the structural hash, once computed (`_hash`)
+    #: What fills the fields of a value made before them (`on_demand`), until it has.
+    _fill: Callable[[Type], None]
     #: The dataclass fields, in order (filled in for each class by `_value`).
     _names: ClassVar[tuple[str, ...]] = ()
 
@@ -76,6 +78,21 @@ class Type:
         except AttributeError:
             return _hash(self)
 
+    def __getattr__(self, name: str) -> Any:
+        """Reached only for a field not set: a value made on demand (`on_demand`) has its
+        fields filled now, at the first read of any."""
+        if name in self._names:
+            try:
+                fill = _FILL.__get__(self)
+            except AttributeError:
+                pass
+            else:
+                fill(self)
+                _FILL.__delete__(self)  # and what it held is let go
+                return getattr(self, name)
+        message = f"{type(self).__name__!r} object has no attribute {name!r}"
+        raise AttributeError(message, name=name, obj=self)
+
     def alpha_eq(self, other: Type) -> bool:
         """Whether `other` is this type with its variables renamed (one to one, each keeping
         its sort and family)."""
@@ -83,6 +100,24 @@ class Type:
 
 
 _SPECS = {"": False, "compact": False, "located": True}
+#: The slot of `Type._fill`, read and cleared without going through `__getattr__`.
+_FILL: Any = Type.__dict__["_fill"]
+
+
+def on_demand(cls: type[_T], fill: Callable[[Type], None]) -> _T:
+    """A `cls` whose fields `fill` sets (with `adopt`) when any of them is first read: reading
+    a field, comparing, hashing, printing or matching it. From outside it is the value `fill`
+    gives, made then: immutable, and the same whenever it is read."""
+    value = object.__new__(cls)
+    _FILL.__set__(value, fill)
+    return value
+
+
+def adopt(shell: Type, value: Type) -> None:
+    """Fill the fields of `shell` (made by `on_demand`) with those of `value`, of its class."""
+    assert type(shell) is type(value)
+    for name in value._names:
+        getattr(type(value), name).__set__(shell, getattr(value, name))
 
 
 @dataclass_transform(frozen_default=True, eq_default=False)
