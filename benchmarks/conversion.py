@@ -52,7 +52,7 @@ def measure(shape: str, size: int) -> dict[str, float]:
     import iterir
     import typeinf
     from iterir.gcpause import gc_paused
-    from typeinf.convert import result_value
+    from typeinf import convert
     from typeinf.infer import NodeTypes, _node_types, _program_type, _solved
     from typeinf.within import subject
 
@@ -64,7 +64,8 @@ def measure(shape: str, size: int) -> dict[str, float]:
         program = _program_type(solved, 0, solved.types)
         inferred = time.perf_counter()
         assert program is not None  # the root of a program without errors has a type
-        value = result_value(program)
+        # What `infer` hands out (`to_value` in versions before `result_value`, for `--base`).
+        value = getattr(convert, "result_value", convert.to_value)(program)
         converted = time.perf_counter()
         _first_field(value)
         made = time.perf_counter()
