@@ -82,7 +82,6 @@ from typeinf.types import (
     Var,
     adopt,
     fast_maker,
-    fill,
     on_demand,
 )
 
@@ -116,24 +115,6 @@ class Converter:
     def __init__(self) -> None:
         self.memo: dict[Cell, Any] = {}  # a root cell → its value
         self.numbers = itertools.count()  # the next variable's number, and on
-        #: A root cell → its value handed out before it was converted (`shell`), which the
-        #: walk fills when it meets the cell, in place of making a new one.
-        self.shells: dict[Cell, Type] = {}
-
-    def shell(self, cell: Cell, fill: Callable[[Type], None]) -> Any:
-        """The value of `cell`'s type now, without converting it: the one converted, a constant,
-        or a value made on demand (`on_demand`: `fill` must convert it) of its class, one per
-        root cell, which the walk fills in place when it meets the cell."""
-        root = find(cell)
-        value = self.memo.get(root)
-        if value is None:
-            value = self.shells.get(root)
-        if value is None:
-            if not root.args and root.ctor is not None:  # a constant: numbers no variable
-                value = self.memo[root] = _constant(root)
-            else:
-                value = self.shells[root] = on_demand(_CLASSES.get(root.ctor, Constructed), fill)
-        return value
 
     def program(self, type_: CellType) -> Inferred:
         """A program-level type's value (raises `Cyclic`). Its parts convert in one walk, in
@@ -211,7 +192,6 @@ class Converter:
         memo = self.memo
         get = memo.get
         leaf = self.leaf
-        shells = self.shells
         # `cells` are the parts of a frame without a cell, which ends the walk.
         frames: list[tuple[Cell | None, Iterator[Cell], list[Any]]] = [(None, iter(cells), [])]
         while True:
@@ -241,11 +221,7 @@ class Converter:
                                     raise Cyclic
                                 leaves.append(value)
                             else:
-                                if shells and part in shells:  # handed out: filled in place
-                                    value = fill(shells.pop(part), *leaves)
-                                else:
-                                    value = _val(*leaves)
-                                memo[part] = value
+                                value = memo[part] = _val(*leaves)
                                 values.append(value)
                                 continue
                         # Marked as being converted in the memo itself: meeting it again
@@ -262,19 +238,15 @@ class Converter:
                     return values
                 frames.pop()
                 ctor = root.ctor
-                shell = shells.pop(root, None) if shells else None  # handed out: filled
                 if ctor is VAL:
-                    value = _val(*values) if shell is None else fill(shell, *values)
+                    value = _val(*values)
                 elif ctor is FUN:
                     result = values.pop()
                     tail = values.pop()
-                    fields = (tuple(values), result, None if tail is _EMPTY else tail)
-                    value = _fun(*fields) if shell is None else fill(shell, *fields)
+                    value = _fun(tuple(values), result, None if tail is _EMPTY else tail)
                 else:
                     build: Callable[[Cell, list[Any]], Any] = _BUILD.get(ctor, _constructed)
                     value = build(root, values)
-                    if shell is not None:
-                        value = fill(shell, *map(value.__getattribute__, value._names))
                 memo[root] = value
                 frames[-1][2].append(value)
 
@@ -284,9 +256,9 @@ class Converter:
             value = self.memo[cell] = _constant(cell)
             return value
         family = cell.family
-        fields = (cell.sort.value, next(self.numbers), None if family is None else _family(family))
-        shell = self.shells.pop(cell, None) if self.shells else None  # handed out: filled
-        value = self.memo[cell] = _var(*fields) if shell is None else fill(shell, *fields)
+        value = self.memo[cell] = _var(
+            cell.sort.value, next(self.numbers), None if family is None else _family(family)
+        )
         return value
 
 
@@ -345,18 +317,6 @@ def _constructed(cell: Cell, parts: list[Any]) -> Constructed:
     return Constructed(cell.ctor.name, tuple(parts), cell.label)
 
 
-#: The class of a structure's value, by its constructor (a variable's: None).
-_CLASSES: dict[Constructor | None, type[Type]] = {
-    None: Var,
-    VAL: Val,
-    FUN: Fun,
-    TTUPLE: Tuple,
-    DTUPLE: Tuple,
-    LTUPLE: Tuple,
-    LIST: List,
-    VALTUPLE: ValRow,
-    VALLISTTUPLE: ListRow,
-}
 _BUILD: dict[Constructor | None, Callable[[Cell, list[Any]], Any]] = {
     LIST: lambda cell, parts: _list(*parts),
     TTUPLE: _build_row,

@@ -35,9 +35,8 @@ from typeinf.errors import InternalError, TypeInferenceError
 from typeinf.offsets import OffsetProvider, load_offset_provider
 from typeinf.relations import Relation
 from typeinf.sizes import check_node_types
-from typeinf.terms import Cell, ClosureType, DefinitionType, FencilType, Type
-from typeinf.types import Closure, Definition, Fencil, Inferred, adopt, made, on_demand
-from typeinf.types import Type as Value
+from typeinf.terms import ClosureType, DefinitionType, FencilType, Type
+from typeinf.types import Inferred
 from typeinf.within import Subject, subject
 
 Provider = OffsetProvider | dict[str, Any] | None
@@ -218,8 +217,11 @@ def infer_all(
         result = NodeTypes(_node_types(inference, complete=True))
         del inference
         if attach:
-            # Values made on demand, then plain look-ups, with the collector paused.
-            get = result._every().get
+            # One conversion, then plain look-ups, with the collector paused: a full collection
+            # meanwhile would scan the program, its cells and its values. Measured
+            # (balanced_stencil, 100,000 nodes): 0.27–0.30 s to convert and attach, and 0.5–0.75 s
+            # for one full collection, which the benchmark's process met there unpaused.
+            get = result._converted().get
             for current in walk(node):
                 value = get(id(current))
                 if value is not None:
@@ -267,86 +269,60 @@ def _program_positions(inference: Inference) -> list[int]:
 
 
 class NodeTypes(Mapping[int, Inferred]):
-    """The types of a program's nodes by `id(node)`, in pre-order, read-only. Reading a node's
-    type hands out its value at once, made on demand (`typeinf.types.on_demand`): its fields are
-    filled when first read, by converting the types in pre-order up to it (once), so every
-    value is the one converting them all in order gives (one numbering over the program, shared
-    parts once) whatever order they are read in; a value handed out for a cell is the one the
-    walk fills when it meets the cell, so a node's value is the part of its parent's.
-    Keys, `len` and `in` convert nothing. Runs of node types convert in one walk each
-    (`Converter.programs`). Measured (`benchmarks/conversion.py`, 100,000 nodes): reading every
-    value costs FIXME of inference, 0.3–1.1× made at once (a new value for about every node);
-    reading a field of each then makes them, about as before."""
+    """The types of a program's nodes by `id(node)`, in pre-order, read-only, made into values
+    when first read: reading a node's type converts the types before it in pre-order too
+    (once), so every value is the one converting them all in order gives (one numbering over
+    the program, shared parts once) whatever order they are read in. Keys, `len` and `in`
+    convert nothing. Runs of node types convert in one walk each (`Converter.programs`).
+    Measured (`benchmarks/conversion.py`): nothing up front; reading every value once costs
+    0.3–1.0× inference (a new value for about every node), 0.6–1.8× before the runs."""
 
     def __init__(self, types: dict[int, Type], *, eager: bool = False) -> None:
         self._known: dict[int, Any] = types  # the keys: the cells' until all are converted
-        self._values: dict[int, Inferred] = {}  # converted, in pre-order
-        self._handed: dict[int, Inferred] = {}  # handed out before they were converted
-        self._programs: dict[int, Value] = {}  # those of them of a program-level type
+        self._values: dict[int, Inferred] = {}
         self._pending: Iterator[tuple[int, Type]] | None = iter(types.items())
         self._taken = 0  # how many of `_pending` were converted
         self._converter = Converter()
         if eager:  # after errors: a type that contains itself is left out, so keys change
             self._convert(None)
 
-    def _convert(self, count: int | None) -> None:
-        """Convert the next `count` types in pre-order (all with None), filling the values
-        handed out for them. A type that contains itself, which only a failed inference leaves
-        (its `InfiniteTypeError` says so), is left out."""
+    def _convert(self, key: int | None) -> None:
+        """Convert in pre-order up to `key`'s type (all with None). A type that contains
+        itself, which only a failed inference leaves (its `InfiniteTypeError` says so), is
+        left out."""
         pending = self._pending
         if pending is None:
             return
-        batch = list(pending if count is None else islice(pending, count))
+        batch = []
+        for item in pending:
+            batch.append(item)
+            if item[0] == key:
+                break
+        # Past `key`, as many again as were converted before: a reader of every value pauses
+        # the collector a logarithmic number of times, not once per node. Measured (read every
+        # value, 100,000 nodes): many_closures 0.53 → 0.39 s, balanced_stencil 0.84 → 0.61 s.
+        batch += islice(pending, self._taken + len(batch))
         self._taken += len(batch)
         with gc_paused():
-            found = self._converter.programs(batch)
-        # A node's value handed out is the one converted (filled in place), but for a
-        # program-level type, whose value is made of its parts': it takes that one's fields.
-        for key in [k for k in self._programs if k in found]:
-            adopt(self._programs.pop(key), cast(Value, found[key]))
-            found[key] = self._handed[key]
-        self._values.update(found)
-        if count is None or self._taken == len(self._known):
+            self._values.update(self._converter.programs(batch))
+        if key is None or self._taken == len(self._known):
             self._pending = None  # all converted: the cells are let go
             self._known = self._values
-            del self._converter, self._handed
+            del self._converter
 
-    def _fill(self, value: Value) -> None:
-        """Convert until `value`, handed out for a node, is filled: each time as many types
-        again as were converted before, so that reading every value pauses the collector a
-        logarithmic number of times. Measured (read every value, 100,000 nodes): many_closures
-        0.53 → 0.39 s, balanced_stencil 0.84 → 0.61 s (against converting up to it)."""
-        while not made(value) and self._pending is not None:
-            self._convert(max(self._taken, 1))
-
-    def _value(self, key: int) -> Inferred:
-        """The value of `key`'s type, made on demand if it was not converted yet."""
-        known = self._values.get(key)
-        if known is None and self._pending is not None:
-            known = self._handed.get(key)
-            if known is None:
-                type_ = self._known[key]
-                if type(type_) is Cell:
-                    known = self._converter.shell(type_, self._fill)
-                else:
-                    program = self._programs[key] = on_demand(
-                        _PROGRAM_VALUES[type(type_)], self._fill
-                    )
-                    known = cast(Inferred, program)
-                self._handed[key] = known
-        if known is None:
-            raise KeyError(key)
-        return known
-
-    def _every(self) -> dict[int, Inferred]:
-        """Every node's value, handed out now (for `attach`), by key."""
-        if self._pending is not None:
-            handed = self._value
-            return {key: handed(key) for key in self._known}
+    def _converted(self) -> dict[int, Inferred]:
+        """Every value, converted now (the dict this mapping reads from then on), for `attach`."""
+        self._convert(None)
         return self._values
 
     def __getitem__(self, key: int) -> Inferred:
-        return self._value(key)
+        try:
+            return self._values[key]
+        except KeyError:
+            if key not in self._known:
+                raise
+        self._convert(key)
+        return self._values[key]
 
     def __iter__(self) -> Iterator[int]:
         return iter(self._known)
@@ -359,14 +335,6 @@ class NodeTypes(Mapping[int, Inferred]):
 
     def __repr__(self) -> str:
         return repr(dict(self))
-
-
-#: The class of a program-level type's value.
-_PROGRAM_VALUES: dict[type, type[Value]] = {
-    DefinitionType: Definition,
-    ClosureType: Closure,
-    FencilType: Fencil,
-}
 
 
 @dataclass

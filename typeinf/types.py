@@ -88,9 +88,8 @@ class Type:
                 pass
             else:
                 fill(self)
-                if made(self):
-                    return getattr(self, name)
-                raise AssertionError(f"{fill!r} did not fill its value")
+                _FILL.__delete__(self)  # and what it held is let go
+                return getattr(self, name)
         message = f"{type(self).__name__!r} object has no attribute {name!r}"
         raise AttributeError(message, name=name, obj=self)
 
@@ -114,27 +113,11 @@ def on_demand(cls: type[_T], fill: Callable[[Type], None]) -> _T:
     return value
 
 
-def fill(shell: _T, *fields: object) -> _T:
-    """`shell` (made by `on_demand`) with its fields set, in order, and what was to fill them
-    let go."""
-    for slot, field in zip(_SLOTS[type(shell)], fields, strict=True):
-        slot.__set__(shell, field)
-    _FILL.__delete__(shell)
-    return shell
-
-
 def adopt(shell: Type, value: Type) -> None:
-    """Fill `shell` with the fields of `value`, of its class."""
-    fill(shell, *map(value.__getattribute__, value._names))
-
-
-def made(value: Type) -> bool:
-    """Whether `value`'s fields are set: False for one made on demand until it is filled."""
-    try:
-        _FILL.__get__(value)
-    except AttributeError:
-        return True
-    return False
+    """Fill the fields of `shell` (made by `on_demand`) with those of `value`, of its class."""
+    assert type(shell) is type(value)
+    for name in value._names:
+        getattr(type(value), name).__set__(shell, getattr(value, name))
 
 
 @dataclass_transform(frozen_default=True, eq_default=False)
@@ -142,7 +125,6 @@ def _value(cls: type[_T]) -> type[_T]:
     """`cls` as a frozen dataclass (compared, hashed and printed by `Type`'s methods)."""
     made: Any = dataclass(frozen=True, slots=True, eq=False, repr=False)(cls)
     made._names = tuple(f.name for f in fields(made) if not f.name.startswith("_"))
-    _SLOTS[made] = tuple(getattr(made, name) for name in made._names)
     _DEFAULTS[made] = {f.name: f.default for f in fields(made) if f.default is not MISSING}
     return made  # type: ignore[no-any-return]
 
@@ -158,8 +140,6 @@ _T = TypeVar("_T", bound=Type)
 
 #: Each class's fields that have a default, with it.
 _DEFAULTS: dict[type, dict[str, object]] = {}
-#: Each class's fields' slots (their descriptors), in order.
-_SLOTS: dict[type, tuple[Any, ...]] = {}
 
 
 # -- types and their parts ------------------------------------------------------------------------
