@@ -88,8 +88,9 @@ class Type:
                 pass
             else:
                 fill(self)
-                _FILL.__delete__(self)  # and what it held is let go
-                return getattr(self, name)
+                if made(self):
+                    return getattr(self, name)
+                raise AssertionError(f"{fill!r} did not fill its value")
         message = f"{type(self).__name__!r} object has no attribute {name!r}"
         raise AttributeError(message, name=name, obj=self)
 
@@ -114,10 +115,21 @@ def on_demand(cls: type[_T], fill: Callable[[Type], None]) -> _T:
 
 
 def adopt(shell: Type, value: Type) -> None:
-    """Fill the fields of `shell` (made by `on_demand`) with those of `value`, of its class."""
-    assert type(shell) is type(value)
+    """Fill the fields of `shell` (made by `on_demand`) with those of `value`, of its class, and
+    let go of what was to fill them."""
+    assert type(shell) is type(value) and not made(shell)
     for name in value._names:
         getattr(type(value), name).__set__(shell, getattr(value, name))
+    _FILL.__delete__(shell)
+
+
+def made(value: Type) -> bool:
+    """Whether `value`'s fields are set: False for one made on demand until it is filled."""
+    try:
+        _FILL.__get__(value)
+    except AttributeError:
+        return True
+    return False
 
 
 @dataclass_transform(frozen_default=True, eq_default=False)
