@@ -165,7 +165,7 @@ def infer(
     within: Node | None = None,
 ) -> Inferred:
     """The most general type of `node` (an expression, definition, closure or fencil), as a
-    value of `typeinf.types`.
+    value of `typeinf.types` (a fencil's made at the first read of any of its fields).
 
     A free name is an error unless `allow_free` names it (or is True): it is then an unknown,
     one type shared by its uses. `within`: the fencil that `node`, one of its function

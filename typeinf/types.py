@@ -17,6 +17,9 @@ gives in the order the located notation numbers them, from 0 for each result (`i
 to its parent's). Two types that differ only by renaming are `alpha_eq`. Every walk here uses an
 explicit stack: a 100,000-level type compares, hashes and prints at Python's default recursion
 limit; shared parts are visited once.
+
+A value can be made before its fields (`on_demand`: the fencil's type `infer` returns), which
+are filled at the first read of any of them; `made` tells whether they are.
 """
 
 from __future__ import annotations
