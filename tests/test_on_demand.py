@@ -19,7 +19,7 @@ from tests.conftest import ROOT
 from tests.welltyped import well_typed_fencils
 from typeinf.convert import to_value
 from typeinf.infer import _program_type, _solved
-from typeinf.types import Fencil, Type, Val, made, on_demand, tree
+from typeinf.types import Fencil, Type, Val, adopt, made, on_demand, tree
 from typeinf.within import subject
 
 
@@ -92,21 +92,22 @@ def test_before_it_is_made_a_value_is_immutable_and_has_only_its_fields() -> Non
 def test_a_fill_that_fails_is_tried_again_at_the_next_read() -> None:
     calls = []
 
-    def fill(shell: Type) -> None:
+    def fill(shell: Fencil) -> None:
         calls.append(shell)
         if len(calls) == 1:
             raise MemoryError("the first time")
-        typeinf.types.adopt(shell, Val("Value", "float64", "Scalar"))
+        adopt(shell, Fencil("f", (), (Val("Value", "float64", "Scalar"),)))
 
-    value = on_demand(Val, fill)
+    value = on_demand(Fencil, fill)
     with pytest.raises(MemoryError):
-        value.dtype  # noqa: B018
+        value.params  # noqa: B018
     assert not made(value)
-    assert value == Val("Value", "float64", "Scalar") and made(value) and len(calls) == 2
-    assert value.dtype == "float64" and len(calls) == 2
+    assert value == Fencil("f", (), (Val("Value", "float64", "Scalar"),))
+    assert made(value) and len(calls) == 2
+    assert value.name == "f" and len(calls) == 2
 
 
 def test_a_fill_that_does_not_fill_is_a_bug_said_as_one() -> None:
-    value = on_demand(Val, lambda shell: None)
+    value = on_demand(Fencil, lambda shell: None)
     with pytest.raises(AssertionError, match="did not fill its value"):
-        value.kind  # noqa: B018
+        value.name  # noqa: B018

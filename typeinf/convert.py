@@ -343,7 +343,7 @@ def result_value(type_: CellType) -> Inferred:
     if type(type_) is not FencilType:
         return to_value(type_)
 
-    def fill(shell: Type) -> None:
+    def fill(shell: Fencil) -> None:
         with gc_paused():  # as inference: only acyclic values are made
             adopt(shell, to_value(type_))
 
