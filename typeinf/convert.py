@@ -337,9 +337,9 @@ def result_value(type_: CellType) -> Inferred:
     """`to_value` of what `infer` found (which contains no cycle), but a fencil's value is made
     when first read (`on_demand`): its type holds every definition's, which a caller that only
     checks that the fencil is well typed never reads. Measured (chained_definitions, beside
-    inference, `benchmarks.conversion --base`, 5 rounds): what `infer` adds, 11.2 → 0.0% at
-    10,000 nodes and 14.5 → 0.0% at 100,000; the first read then costs what converting at once
-    did (11.2%, 15.7%)."""
+    inference, `benchmarks.conversion --base`, 5 rounds): what `infer` adds, 11.4 → 0.0% at
+    10,000 nodes and 17.5 → 0.0% at 100,000; the first read then costs what converting at once
+    did (12.0%, 14.3%)."""
     if type(type_) is not FencilType:
         return to_value(type_)
 
