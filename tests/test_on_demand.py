@@ -7,6 +7,8 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+import sys
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -15,6 +17,7 @@ from hypothesis import given, settings
 
 import iterir
 import typeinf
+from benchmarks.shapes import chained_definitions
 from tests.conftest import ROOT
 from tests.welltyped import well_typed_fencils
 from typeinf.convert import to_value
@@ -111,3 +114,25 @@ def test_a_fill_that_does_not_fill_is_a_bug_said_as_one() -> None:
     value = on_demand(Fencil, lambda shell: None)
     with pytest.raises(AssertionError, match="did not fill its value"):
         value.name  # noqa: B018
+
+
+def test_threads_reading_one_value_made_on_demand_see_one_value() -> None:
+    """The first reader fills it; readers meanwhile wait and see the same parts."""
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads switch often, inside the fill too
+    try:
+        for _ in range(3):
+            value = typeinf.infer(chained_definitions(2000))
+            seen: list[object] = []
+
+            def read(fencil: Fencil = value, into: list[object] = seen) -> None:
+                into.append(fencil.definitions)
+
+            threads = [threading.Thread(target=read) for _ in range(4)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            assert len(seen) == 4 and all(s is value.definitions for s in seen)
+    finally:
+        sys.setswitchinterval(switch)

@@ -24,6 +24,7 @@ are filled at the first read of any of them; `made` tells whether they are.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import MISSING, dataclass, fields
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, dataclass_transform
@@ -107,7 +108,9 @@ class OnDemand(Type):
             except AttributeError:
                 pass
             else:
-                fill(self)
+                with _FILLING:  # one thread fills it; the others wait, then read it
+                    if not made(self):
+                        fill(self)
                 if made(self):
                     return getattr(self, name)
                 raise AssertionError(f"{fill!r} did not fill its value")
@@ -118,6 +121,8 @@ class OnDemand(Type):
 #: The slot of `OnDemand._fill`, read and cleared without going through `__getattr__`.
 _FILL: Any = OnDemand.__dict__["_fill"]
 _D = TypeVar("_D", bound=OnDemand)
+#: Held while a value made on demand is filled (by the thread that first reads it).
+_FILLING = threading.RLock()
 
 
 def on_demand(cls: type[_D], fill: Callable[[_D], None]) -> _D:
