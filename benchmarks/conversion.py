@@ -6,12 +6,16 @@ values, beside the inference that solved them, on the benchmark shapes.
 
 Each (shape, size) runs in a fresh interpreter: it infers the program (cells, as `infer` does
 before converting), then measures, each as a share of the inference:
-- `type`: converting the program's type (what `infer` adds);
+- `type`: what `infer` adds to hand out the program's type (a fencil's is made when first
+  read: nothing then);
+- `made`: `type` and reading one field of the value (the fencil's type made);
 - `list`: listing every node's type in cells (what `infer_all` and `check` add before any
   conversion: it builds the types of builtins called directly, which inference never needs);
 - `all`: making the mapping of every node's type (`NodeTypes`, which converts a value when first
   read);
-- `read`: reading every value of it once (what a caller that reads them all pays);
+- `read`: reading every value of it once;
+- `fields`: then reading one field of each (a value made on demand is made then): `read` and
+  `fields` together are what a caller that uses every node's type pays;
 - `attach`: `infer_all(attach=True)` on the same inference, less `list`.
 
 With `--base REV`, the git revision REV (exported with `git archive` into a temporary folder)
@@ -25,6 +29,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import math
 import os
 import statistics
 import subprocess
@@ -40,14 +45,14 @@ from benchmarks.shapes import SHAPES
 
 HERE = Path(__file__).resolve().parent.parent
 #: What `--base` compares, each as a share of the inference.
-FIGURES = ("type", "list", "read", "attach")
+FIGURES = ("type", "made", "list", "read", "fields", "attach")
 
 
 def measure(shape: str, size: int) -> dict[str, float]:
     import iterir
     import typeinf
     from iterir.gcpause import gc_paused
-    from typeinf.convert import to_value
+    from typeinf import convert
     from typeinf.infer import NodeTypes, _node_types, _program_type, _solved
     from typeinf.within import subject
 
@@ -59,15 +64,20 @@ def measure(shape: str, size: int) -> dict[str, float]:
         program = _program_type(solved, 0, solved.types)
         inferred = time.perf_counter()
         assert program is not None  # the root of a program without errors has a type
-        to_value(program)
+        # What `infer` hands out (`to_value` in versions before `result_value`, for `--base`).
+        value = getattr(convert, "result_value", convert.to_value)(program)
         converted = time.perf_counter()
+        _first_field(value)
+        made = time.perf_counter()
         every = _node_types(solved, complete=True)
         listed = time.perf_counter()
         mapping = NodeTypes(every)
         mapped = time.perf_counter()
-        for key in mapping:
-            mapping[key]
+        values = [mapping[key] for key in mapping]
         read = time.perf_counter()
+        for each in values:
+            _first_field(each)
+        fields = time.perf_counter()
     # `infer_all(attach=True)` on the inference solved above, less the listing of its types.
     # The module (`typeinf.infer` is also the function).
     importlib.import_module("typeinf.infer")._solved = lambda *_: solved
@@ -78,16 +88,23 @@ def measure(shape: str, size: int) -> dict[str, float]:
         "nodes": nodes,
         "infer": inferred - start,
         "type": converted - inferred,
-        "list": listed - converted,
+        "made": made - inferred,
+        "list": listed - made,
         "all": mapped - listed,
         "read": read - mapped,
-        "attach": attached - attaching - (listed - converted),
+        "fields": fields - read,
+        "attach": attached - attaching - (listed - made),
     }
 
 
+def _first_field(value: Any) -> None:
+    """Read the first field of `value` (which makes a value made on demand)."""
+    getattr(value, value._names[0])
+
+
 def compare(base: str, sizes: list[int], shapes: list[str], rounds: int) -> None:
-    """Print, per shape and size, the medians of `type` and `read` as shares of inference for
-    REV and for this working tree, measured interleaved."""
+    """Print, per shape and size, the medians of `FIGURES` as shares of inference for REV and
+    for this working tree, measured interleaved (`nan`: a figure REV does not measure)."""
     print(f"calibration: a 10-million-step Python loop takes {calibration():.2f} s now")
     with tempfile.TemporaryDirectory() as scratch:
         archive = subprocess.run(
@@ -95,7 +112,7 @@ def compare(base: str, sizes: list[int], shapes: list[str], rounds: int) -> None
         )
         subprocess.run(["tar", "-x", "-C", scratch], input=archive.stdout, check=True)
         versions = [("base", Path(scratch)), ("head", HERE)]
-        print(f"{'shape':<22} {'nodes':>7}", *(f"{f + ' % base → head':>21}" for f in FIGURES))
+        print(f"{'shape':<22} {'nodes':>7}", *(f"{f + ' %':>16}" for f in FIGURES))
         for shape in shapes:
             for size in sizes:
                 runs: dict[str, list[dict[str, Any]]] = {"base": [], "head": []}
@@ -103,11 +120,13 @@ def compare(base: str, sizes: list[int], shapes: list[str], rounds: int) -> None
                     for name, root in versions if i % 2 == 0 else versions[::-1]:
                         runs[name].append(in_version(root, shape, size))
                 share = {
-                    (name, figure): statistics.median(100 * r[figure] / r["infer"] for r in done)
+                    (name, figure): statistics.median(
+                        100 * r.get(figure, math.nan) / r["infer"] for r in done
+                    )
                     for name, done in runs.items()
                     for figure in FIGURES
                 }
-                cells = (f"{share['base', f]:>10.1f} → {share['head', f]:<8.1f}" for f in FIGURES)
+                cells = (f"{share['base', f]:>7.1f} → {share['head', f]:<6.1f}" for f in FIGURES)
                 print(f"{shape:<22} {runs['head'][0]['nodes']:>7}", *cells, flush=True)
     print(f"calibration: a 10-million-step Python loop takes {calibration():.2f} s now")
 
@@ -145,11 +164,13 @@ def main() -> None:
             ("infer s", lambda r: f"{r['infer']:.2f}"),
             ("type ms", lambda r: f"{r['type'] * 1000:.1f}"),
             ("type %", lambda r: f"{100 * r['type'] / r['infer']:.1f}"),
+            ("made %", lambda r: f"{100 * r['made'] / r['infer']:.1f}"),
             ("list %", lambda r: f"{100 * r['list'] / r['infer']:.1f}"),
             ("all ms", lambda r: f"{r['all'] * 1000:.1f}"),
             ("all %", lambda r: f"{100 * r['all'] / r['infer']:.1f}"),
             ("read s", lambda r: f"{r['read']:.2f}"),
             ("read %", lambda r: f"{100 * r['read'] / r['infer']:.1f}"),
+            ("fields %", lambda r: f"{100 * r['fields'] / r['infer']:.1f}"),
             ("attach %", lambda r: f"{100 * r['attach'] / r['infer']:.1f}"),
         ],
         timed="infer",
