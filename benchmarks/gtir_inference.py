@@ -151,10 +151,9 @@ def compare(samples: int, budget: float, rounds: int) -> None:
     for record in records:
         offsets = offset_types_from_json(record["offset_provider_type"])
         row(record["id"], iterir.from_json(record["ir"]), offsets)
-    shape_offsets = offset_types_from_json(OFFSET_TYPES)
     for shape, build in GTIR_SHAPES.items():
         for size, bigger in zip(LADDER, (*LADDER[1:], 0), strict=True):
-            theirs = row(f"{shape} ({size:,})", build(size), shape_offsets)
+            theirs = row(f"{shape} ({size:,})", build(size), OFFSET_TYPES)
             if theirs is None or not bigger or theirs * bigger / size > budget:
                 break
     print(f"calibration: a 10-million-step Python loop takes {calibration():.2f} s now")

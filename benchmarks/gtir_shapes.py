@@ -31,24 +31,16 @@ from iterir.builders import (
     unstructured_domain,
 )
 from iterir.nodes import Program
+from iterir.offset_types import NeighborConnectivityType
 
 IDIM, KDIM = axis("IDim", "horizontal"), axis("KDim", "vertical")
 IK = [dim("IDim"), dim("KDim", "vertical")]
 INT32 = scalar("int32")
-#: The offset-provider types the programs need (GT4Py's JSON form): `V2E`, from each vertex to
-#: four edges.
+#: The offset-provider types the programs need: `V2E`, from each vertex to four edges.
 OFFSET_TYPES = {
-    "V2E": {
-        "t": "NeighborConnectivityType",
-        "domain": [
-            {"t": "Dimension", "value": "Vertex", "kind": "horizontal"},
-            {"t": "Dimension", "value": "V2E", "kind": "local"},
-        ],
-        "codomain": {"t": "Dimension", "value": "Edge", "kind": "horizontal"},
-        "skip_value": None,
-        "dtype": "int32",
-        "max_neighbors": 4,
-    }
+    "V2E": NeighborConnectivityType(
+        (dim("Vertex"), dim("V2E", "local")), dim("Edge"), None, "int32", 4
+    )
 }
 
 
