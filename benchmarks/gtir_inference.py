@@ -1,7 +1,7 @@
 """GTIR inference: throughput, scaling and peak memory; and the same programs typed by GT4Py 1.2.3.
 
     python3 -m benchmarks.gtir_inference [--sizes 10000 100000 1000000] [--shapes …]
-    python3 -m benchmarks.gtir_inference --gt4py [--rounds 5] [--samples 20] [--budget 60]
+    python3 -m benchmarks.gtir_inference --gt4py [--rounds 3] [--samples 20] [--budget 60]
 
 Times are CPU seconds (`time.process_time`; the work is single-threaded), as in
 `benchmarks.end_to_end`: on the shared 2-core machine, with a load average of 5, a call of a
@@ -183,7 +183,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(add_help=False)
     parser.add_argument("--gt4py", action="store_true")
     parser.add_argument("--in-gt4py-venv", action="store_true")
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--samples", type=int, default=20)
     parser.add_argument("--budget", type=float, default=60.0)
     known, _ = parser.parse_known_args()
