@@ -2,7 +2,8 @@
 
 Each takes a size (roughly the number of nodes) and returns a node built without recursion, in
 the forms GT4Py's lowering produces: `SetAt`s of `as_fieldop`s over a program's fields, nested
-`concat_where`/`if_`, and `neighbors`/`reduce` stencils on an unstructured mesh.
+`concat_where`/`if_`, and `neighbors`/`reduce` stencils on an unstructured mesh. The programs
+type (every parameter is typed, as GTIR requires); the unstructured one with `OFFSET_TYPES`.
 """
 
 from __future__ import annotations
@@ -30,9 +31,17 @@ from iterir.builders import (
     unstructured_domain,
 )
 from iterir.nodes import Program
+from iterir.offset_types import NeighborConnectivityType
 
 IDIM, KDIM = axis("IDim", "horizontal"), axis("KDim", "vertical")
 IK = [dim("IDim"), dim("KDim", "vertical")]
+INT32 = scalar("int32")
+#: The offset-provider types the programs need: `V2E`, from each vertex to four edges.
+OFFSET_TYPES = {
+    "V2E": NeighborConnectivityType(
+        (dim("Vertex"), dim("V2E", "local")), dim("Edge"), None, "int32", 4
+    )
+}
 
 
 def _domain() -> FunCall:
@@ -51,7 +60,7 @@ def setat_program(nodes: int) -> Program:
     """Many `out_i @ c⟨…⟩ ← as_fieldop(stencil, c⟨…⟩)(f_j, f_k);` over 16 shared fields: ~47
     nodes a statement."""
     fields = [sym(f"f{i}", type=field(IK, "float64")) for i in range(16)]
-    params = [*fields, sym("ni", type=scalar("int32")), sym("nk", type=scalar("int32"))]
+    params = [*fields, sym("ni", type=INT32), sym("nk", type=INT32)]
     body = []
     for i in range(max(nodes // 47, 1)):
         fun = as_fieldop(_stencil(), _domain())
@@ -71,7 +80,9 @@ def deep_concat_where(nodes: int) -> Program:
         else:
             condition = call("less" if i % 4 else "greater_equal")(KDIM, i)
             node = call("concat_where")(condition, SymRef("b"), node)
-    params = [sym("a", type=field(IK, "float64")), sym("b", type=field(IK, "float64")), "n", "out"]
+    fields = [sym(name, type=field(IK, "float64")) for name in ("a", "b", "out")]
+    sizes = [sym(name, type=INT32) for name in ("n", "ni", "nk")]
+    params = [*fields, *sizes]
     return program("nested", params, [set_at("out", _domain(), node)])
 
 
@@ -86,7 +97,7 @@ def unstructured_program(nodes: int) -> Program:
         neighbors = call("neighbors")(offset("V2E"), "it")
         stencil = lam("it")(call(call("reduce")("plus", 0.0))(neighbors))
         body.append(set_at(f"v{i % 8}", domain, call(as_fieldop(stencil, domain))(f"e{i % 8}")))
-    return program("unstructured", [*edges, *vertices, "nv"], body)
+    return program("unstructured", [*edges, *vertices, sym("nv", type=INT32)], body)
 
 
 def deep_gtir(levels: int) -> Node:

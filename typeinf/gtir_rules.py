@@ -49,7 +49,7 @@ from typeinf.packaged import data_folder
 from typeinf.relations import CannotHold, Equate, Relation, known
 from typeinf.schemes import Scheme
 from typeinf.signatures import _entries
-from typeinf.terms import INTEGERS, Cell, Sort, find, var
+from typeinf.terms import INTEGERS, Cell, Sort, find, root_of, var
 
 
 def _load() -> dict[str, str]:
@@ -72,6 +72,23 @@ SIGNATURES: dict[str, str] = _load()
 def scheme(name: str) -> Scheme:
     """The generalized type of the builtin `name` (read once)."""
     return Scheme(parse_gtir_type(SIGNATURES[name]))
+
+
+@cache
+def call_plan(name: str) -> tuple[Scheme, tuple[int, ...], int] | None:
+    """Where, among the cells of a copy of the builtin `name`'s scheme, its parameters and its
+    result are (None unless it takes a fixed number of parameters): a call then unifies each
+    argument with its parameter, without building the function type of the call."""
+    generalized = scheme(name)
+    function = generalized.cells[-1]
+    if function.ctor is not g.FUNCTION:
+        return None
+    params, tail = row_items(function.args[0])
+    if tail.ctor is not DEMPTY:
+        return None
+    index = {id(cell): i for i, cell in enumerate(generalized.cells)}
+    at = tuple(index[id(root_of(p))] for p in params)
+    return generalized, at, index[id(root_of(function.args[1]))]
 
 
 def _known_tuple(cell: Cell) -> list[Cell] | None:

@@ -63,12 +63,16 @@ def unify(
     try:
         _solve(a, b, postponed, trail, joins)
     except Mismatch:
-        # Undo this constraint's partial work, so that the error shows the types as they were.
-        for cell, parent, rank, sort, family in reversed(trail[start:]):
-            cell.parent, cell.rank, cell.sort, cell.family = parent, rank, sort, family
-        del trail[start:]
+        undo(trail, start)  # so that the error shows the types as they were
         raise
     return postponed
+
+
+def undo(trail: Trail, start: int = 0) -> None:
+    """Undo the changes recorded on `trail` from `start` on, last first, and forget them."""
+    for cell, parent, rank, sort, family in reversed(trail[start:]):
+        cell.parent, cell.rank, cell.sort, cell.family = parent, rank, sort, family
+    del trail[start:]
 
 
 def _solve(a: Cell, b: Cell, postponed: list[tuple[Cell, Cell]], trail: Trail | None,
