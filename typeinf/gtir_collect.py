@@ -159,8 +159,11 @@ class GtirInference:
         self.symbols = resolve(root, GTIR_BUILTINS, tree=(self.nodes, self.sizes))
         self.types: list[Cell | None] = [None] * len(self.nodes)
         self.solver = GtirSolver(self.nodes, self.types, explain)
-        if explain:  # an attribute, so that the fast run's `equal` tests nothing more
+        if explain:  # attributes, so that the fast run tests nothing more
             self.equal = self.equal_recorded  # type: ignore[method-assign]
+            # Every join goes through `equal_recorded`: a builtin's call by `apply`, since
+            # `signature_call`'s unification binds variables without recording why.
+            self.signature_call = self.apply_signature  # type: ignore[method-assign]
         self.solver.equal = self.equal
         self.schemes: dict[int, Scheme] = {}
         self.errors: list[tuple[int, TypeInferenceError]] = []
@@ -453,6 +456,10 @@ class GtirInference:
                 return cells[result]
             except Mismatch:
                 undo(trail)
+        return self.apply_signature(name, position, args)
+
+    def apply_signature(self, name: str, position: int, args: list[int]) -> Cell:
+        """A call of the builtin `name`: an instance of its scheme applied to the arguments."""
         return self.apply(scheme(name).instantiate(), position, args)
 
     def apply(self, function: Cell, position: int, args: list[int]) -> Cell:
