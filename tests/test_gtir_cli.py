@@ -264,3 +264,22 @@ def test_explain_in_a_gtir_program_with_errors(
         == f"{bad}:2:30: a\n  :: Field[[IDim], float64]\n  (nothing constrains it beyond its own form)\n"
     )
     assert f"{bad}:2:30: error: {WROTE}\n" in err
+
+
+def test_explain_at_a_builtin_name_or_the_program_gives_the_enclosing_type(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A builtin's name and a statement have no type of their own: the nearest enclosing node
+    that has one is explained (the call; for the program, its type built from its parts)."""
+    code, out, err = _run(["explain", f"{EXAMPLE}:2:22"], capsys)
+    assert (code, err) == (0, "")
+    assert out.splitlines()[:3] == [
+        f"{EXAMPLE}:2:22: reduce",
+        "  has no type of its own; the enclosing reduce(plus, 0.0) at 2:22 has",
+        "  :: (List[float64, V2Eₗ]) → float64",
+    ]
+    for position in ("1:1", "6:3"):
+        code, out, err = _run(["explain", f"{EXAMPLE}:{position}"], capsys)
+        assert (code, err) == (0, "")
+        assert f"  :: {{{EDGE_SUM}, {SCALED}, {SIGNATURE}}}" in out.splitlines()
+        assert "because of the typing of `neighbors` at 2:40" in out

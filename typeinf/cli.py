@@ -35,14 +35,14 @@ from typeinf.diagnostics import (
 from typeinf.docs_pages import pages
 from typeinf.errors import TypeInferenceError
 from typeinf.explain import innermost_at, why, why_gtir
-from typeinf.gtir_infer import GtirSolved
+from typeinf.gtir_infer import GtirInferred, GtirSolved
 from typeinf.gtir_notation import pformat_gtir
 from typeinf.infer import Solved, solve
 from typeinf.notation import Printer, pformat, pformat_lines, to_ascii
 from typeinf.offsets import read_offset_provider, read_offset_types
 from typeinf.snapshots import IR_SUFFIXES, programs, sibling_provider, take
 from typeinf.streams import OutputError, guarded
-from typeinf.terms import DefinitionType, FencilType, Type
+from typeinf.terms import Cell, DefinitionType, FencilType, Type
 from typeinf.types import tree
 
 EXIT_OK, EXIT_TYPE_ERROR, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
@@ -702,7 +702,18 @@ def _explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if explained.type is None:
         out.write("  has no type: inference stopped before it (see the errors)\n")
         return EXIT_TYPE_ERROR
-    shown = pformat_gtir(explained.type) if gtir else pformat(explained.type, args.locations)
+    if explained.of is not None:
+        of = explained.of
+        out.write(
+            f"  has no type of its own; the enclosing {iterir.pformat_short(of, 40)} at "
+            f"{program.source.at(of)} has\n"
+        )
+    if isinstance(explained.type, Cell):
+        shown = pformat_gtir(explained.type) if gtir else pformat(explained.type, args.locations)
+    elif isinstance(explained.type, GtirInferred):  # a GTIR program's, as `infer` prints it
+        shown = str(explained.type)
+    else:
+        shown = pformat(explained.type, args.locations)
     out.write(f"  :: {to_ascii(shown) if args.ascii else shown}\n")
     for reason, at in explained.reasons:
         text = reason_text(reason)
