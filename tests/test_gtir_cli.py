@@ -10,8 +10,14 @@ from pathlib import Path
 
 import pytest
 
+import iterir
+import typeinf
 from tests.conftest import ROOT
+from tests.test_offset_types_cli import _as_offset_types
 from typeinf.cli import main
+from typeinf.diagnostics import Source
+from typeinf.route import solve_either
+from typeinf.snapshots import expected_text
 
 EXAMPLE = ROOT / "examples" / "gtir_vertex_sum.itir"
 EDGE_SUM = (
@@ -283,3 +289,44 @@ def test_explain_at_a_builtin_name_or_the_program_gives_the_enclosing_type(
         assert (code, err) == (0, "")
         assert f"  :: {{{EDGE_SUM}, {SCALED}, {SIGNATURE}}}" in out.splitlines()
         assert "because of the typing of `neighbors` at 2:40" in out
+
+
+@pytest.mark.parametrize(
+    ("text", "provider", "expected"),
+    [  # an expression both IRs type: GT4Py's offset-provider types make it GTIR's
+        ("λ(it) → ·⟪V2Eₒ, 0ₒ⟫(it)", "gtir", "(It[D₀, D₁, T₂]) → T₂"),
+        ("λ(it) → ·⟪V2Eₒ, 0ₒ⟫(it)", "fencil", "(It[Vertex, Edge, T₀¹]) → T₀¹"),
+        ("λ(it) → ·it", None, "(It[T₀¹]) → T₀¹"),  # no GTIR mark: the fencil IR's
+    ],
+)
+def test_the_command_line_snapshots_the_fixture_and_the_api_type_an_input_alike(
+    text: str,
+    provider: str | None,
+    expected: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    program = tmp_path / "e.itir"
+    program.write_text(text + "\n", encoding="utf-8")
+    node = iterir.parse(text)
+    data = None
+    if provider is not None:
+        source = EXAMPLE if provider == "gtir" else ROOT / "examples" / "edge_sum.itir"
+        data = json.loads(source.with_suffix("").with_suffix(".offsets.json").read_text())
+        (tmp_path / "e.offsets.json").write_text(json.dumps(data), encoding="utf-8")
+    api = str(typeinf.infer(node, data))
+    assert str(typeinf.check(node, data).type) == api
+    assert _run(["infer", str(program)], capsys)[1] == api + "\n"
+    located = _run(["infer", "--locations", str(program)], capsys)[1]
+    assert _run(["snapshot", "update", str(tmp_path)], capsys)[0] == 0
+    assert (tmp_path / "e.types").read_text(encoding="utf-8") == located
+    assert expected_text(solve_either(node, data), Source()) == located  # the fixture's
+    assert api == expected
+
+
+def test_a_fencil_with_gt4pys_offset_provider_types_is_the_fencil_irs() -> None:
+    """GT4Py's form is read for a fencil too: `typeinf.infer` typed it as GTIR and crashed."""
+    nabla = ROOT / "examples" / "nabla.itir"
+    ours = json.loads(nabla.with_suffix(".offsets.json").read_text(encoding="utf-8"))
+    node = iterir.parse(nabla.read_text(encoding="utf-8"))
+    assert typeinf.infer(node, _as_offset_types(ours)) == typeinf.infer(node, ours)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import functools
 import os
 import sys
 import textwrap
@@ -37,9 +36,10 @@ from typeinf.errors import TypeInferenceError
 from typeinf.explain import innermost_at, why, why_gtir
 from typeinf.gtir_infer import GtirInferred, GtirSolved
 from typeinf.gtir_notation import pformat_gtir
-from typeinf.infer import Solved, solve
+from typeinf.infer import AllowFree, Solved
 from typeinf.notation import Printer, pformat, pformat_lines, to_ascii
-from typeinf.offsets import read_offset_provider, read_offset_types
+from typeinf.offsets import read_offset_json
+from typeinf.route import read_provider, solve_either, typed_as_gtir
 from typeinf.snapshots import IR_SUFFIXES, programs, sibling_provider, take
 from typeinf.streams import OutputError, guarded
 from typeinf.terms import Cell, DefinitionType, FencilType, Type
@@ -283,11 +283,9 @@ def _infer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.shared_names and not args.all:
         err.write("typeinf: error: --shared-names numbers the types of --all: give both\n")
         return EXIT_USAGE
-    read_provider = functools.cache(read_offset_provider)  # files may share one
-    read_types = functools.cache(read_offset_types)  # GTIR's: GT4Py's offset-provider types
     try:
-        if args.offset_provider:  # first: a bad one stops before any file
-            read_provider(args.offset_provider)
+        if args.offset_provider:  # first: one that is not JSON stops before any file
+            read_offset_json(args.offset_provider)
     except iterir.ParseError as error:
         err.write(f"{error}\n")
         return EXIT_USAGE
@@ -295,12 +293,10 @@ def _infer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     reports: list[_Report] = []
     for path in args.files:
         provider_path = _provider_path(path, args, err)
-        free = frozenset(args.allow_free)
+        free = frozenset(args.allow_free) or False
         try:
             program = _read(path)
-            gtir = gtir_infer.claims(program.node, free, None, None)
-            reader = read_types if gtir else read_provider
-            provider = None if provider_path is None else reader(provider_path)
+            provider = read_provider(program.node, free, provider_path)
         except iterir.ParseError as error:
             code = EXIT_USAGE
             reports.append(
@@ -313,7 +309,8 @@ def _infer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             if not args.json:
                 err.write(f"{error}\n")
             continue
-        if gtir and args.shared_names:
+        checked, more = _checked(program, provider, args.max_errors, free)
+        if isinstance(checked, GtirSolved) and args.shared_names:
             err.write(
                 f"typeinf: {_filename(path)}: error: --shared-names numbers the fencil IR's types; "
                 "GTIR's are numbered each on its own\n"
@@ -321,7 +318,6 @@ def _infer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             code = EXIT_USAGE
             continue
         warnings = bidi_warnings(program.node, program.text)
-        checked, more = _checked(program, provider, args.max_errors, free, gtir)
         if checked.errors:
             code = max(code, EXIT_TYPE_ERROR)
         if args.json:
@@ -337,26 +333,16 @@ def _infer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _checked(
-    program: _Program, provider: object, limit: int | None, free: frozenset[str], gtir: bool
+    program: _Program, provider: object, limit: int | None, free: AllowFree
 ) -> tuple[Solved | GtirSolved, bool]:
-    """`solve` keeping at most `limit` errors, and whether there are more: it is asked for one more
-    than it keeps, as counting them all would check the whole program, which --max-errors spares.
-    `free`: the names allowed to be free (--allow-free); `gtir`: the program is GTIR (then
-    `provider` is GT4Py's offset-provider types)."""
-    if gtir:
-        if limit is None:
-            return gtir_infer.solve(program.node, provider, None), False
-        solved = gtir_infer.solve(program.node, provider, limit + 1)
-        more = len(solved.errors) > limit
-        del solved.errors[limit:]
-        return solved, more
-    assert provider is None or isinstance(provider, dict)
-    if limit is None:
-        return solve(program.node, provider, allow_free=free), False
-    checked = solve(program.node, provider, max_errors=limit + 1, allow_free=free)
-    more = len(checked.errors) > limit
+    """`solve_either` keeping at most `limit` errors, and whether there are more: it is asked for
+    one more than it keeps, as counting them all would check the whole program, which
+    --max-errors spares. `free`: the names allowed to be free (--allow-free)."""
+    checked = solve_either(program.node, provider, free, None if limit is None else limit + 1)
+    if limit is None or len(checked.errors) <= limit:
+        return checked, False
     del checked.errors[limit:]
-    return checked, more
+    return checked, True
 
 
 def _print_report(
@@ -671,12 +657,10 @@ def _explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         )
         return EXIT_USAGE
     provider_path = _provider_path(path, args, err)
-    free = frozenset(args.allow_free)
+    free = frozenset(args.allow_free) or False
     try:
         program = _read(path)
-        gtir = gtir_infer.claims(program.node, free, None, None)
-        reader = read_offset_types if gtir else read_offset_provider
-        provider = None if provider_path is None else reader(provider_path)
+        provider = read_provider(program.node, free, provider_path)
     except iterir.ParseError as error:
         err.write(f"{error}\n")
         return EXIT_USAGE
@@ -691,10 +675,11 @@ def _explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             f"{excerpt(source_line(program.text, int(line)), int(position))}\n"
         )
         return EXIT_USAGE
+    gtir = typed_as_gtir(program.node, provider, free)
     if gtir:
         explained = why_gtir(program.node, node, provider)
     else:
-        explained = why(program.node, node, provider, allow_free=free)
+        explained = why(program.node, node, provider, allow_free=free)  # type: ignore[arg-type]  # the fencil IR's
     color = _color(args.color, err)
     for found in explained.errors:
         err.write(render(found, program.source, color) + "\n")

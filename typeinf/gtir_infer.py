@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from iterir import FunctionDefinition, Node
 from iterir import gtir_types as gt
-from iterir.nodes import GTIR_CLASSES, Program
+from iterir.nodes import GTIR_CLASSES, FencilDefinition, Program, StencilClosure
 from iterir.offset_types import NeighborConnectivityType, OffsetType, offset_types_from_json
 from iterir.traversal import child_positions, walk
 from typeinf.errors import TypeInferenceError
@@ -76,7 +76,8 @@ def _program_type(inference: GtirInference) -> GtirInferred:
 
 def claims(node: Node, allow_free: object, within: Node | None, provider: object) -> bool:
     """Whether `infer` and friends type `node` as GTIR before trying the fencil IR: a GTIR
-    root; an offset provider in GT4Py's form (GTIR's, `iterir.offset_types`); or, where free
+    root; an offset provider in GT4Py's form (GTIR's, `iterir.offset_types`) for a tree that
+    is not a fencil (which reads that form too); or, where free
     names are allowed (a typed free name is GTIR's, an unknown the fencil IR's), any GTIR
     mark. Other trees try the fencil IR first, so that its speed is unchanged: a GTIR
     expression fails there, and `after_error` sends it here."""
@@ -84,7 +85,7 @@ def claims(node: Node, allow_free: object, within: Node | None, provider: object
         return False
     return (
         isinstance(node, GTIR_CLASSES)
-        or _gt4py_form(provider)
+        or (_gt4py_form(provider) and not isinstance(node, FencilDefinition | StencilClosure))
         or (allow_free is not False and is_gtir(node))
     )
 
