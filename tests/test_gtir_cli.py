@@ -23,7 +23,8 @@ EXAMPLE = ROOT / "examples" / "gtir_vertex_sum.itir"
 EDGE_SUM = (
     "edge_sum :: (It[D₀, D₁, float64]) → float64 where D₂ = shift(D₀, Offset[Vertex→Edge]), D₁ ⊆ D₂"
 )
-SCALED = "scaled :: (It[D₀, D₁, T₂], It[D₃, D₄, T₂]) → T₂ where T₂: numeric, D₁ ⊆ D₀, D₄ ⊆ D₃"
+SCALED_WHERE = ["T₂: numeric", "D₁ ⊆ D₀", "D₄ ⊆ D₃"]
+SCALED = f"scaled :: (It[D₀, D₁, T₂], It[D₃, D₄, T₂]) → T₂ where {', '.join(SCALED_WHERE)}"
 FIELD = "Field[[Vertex, KDimᵥ], float64]"
 SIGNATURE = f"vertex_sum(Field[[Edge, KDimᵥ], float64], {FIELD}, {FIELD}, int32, int32, bool)"
 BAD = """p(a: Field[[IDimₕ], f64], out: Field[[IDimₕ], i32], n: i32) {
@@ -91,6 +92,14 @@ def test_json_reports_every_part_as_gt4py_records_it(capsys: pytest.CaptureFixtu
         ("scaled", SCALED.removeprefix("scaled :: ")),
     ]
     assert not any("gt4py" in d for d in definitions)  # polymorphic: GT4Py has no form
+    relations = [["D₂ = shift(D₀, Offset[Vertex→Edge])", "D₁ ⊆ D₂"], SCALED_WHERE]
+    assert [d["relations"] for d in definitions] == relations
+    trees = report["tree"]["definitions"]  # as a fencil's definitions' trees keep them
+    assert [(d["name"], d["relations"]) for d in trees] == [
+        ("edge_sum", relations[0]),
+        ("scaled", relations[1]),
+    ]
+    assert trees[0]["type"] == definitions[0]["tree"]
     (temporary,) = report["temporaries"]
     assert (temporary["name"], temporary["type"], temporary["gt4py"]) == ("__tmp", FIELD, field)
     assert [(s["path"], s["target"]) for s in report["set_ats"]] == [

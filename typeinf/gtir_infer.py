@@ -14,7 +14,7 @@ from iterir.offset_types import NeighborConnectivityType, OffsetType, offset_typ
 from iterir.traversal import child_positions, walk
 from typeinf.errors import TypeInferenceError
 from typeinf.gtir_collect import GtirInference, is_gtir
-from typeinf.gtir_notation import GtirPrinter, pformat_gtir
+from typeinf.gtir_notation import GtirPrinter, pformat_gtir, where_clauses
 from typeinf.gtir_values import Cyclic, GtirValue, to_value
 from typeinf.terms import DefinitionType
 
@@ -27,6 +27,8 @@ class GtirDefinition:
     name: str
     type: GtirValue
     text: str
+    #: The parts of its `where` clause (`D₁ ⊆ D₂`, `T₂: numeric`), in order.
+    relations: tuple[str, ...] = ()
 
     def __str__(self) -> str:
         return self.text
@@ -59,8 +61,9 @@ def definition_at(inference: GtirInference, position: int) -> GtirDefinition:
     cell = inference.type_at(position)
     scheme = inference.schemes.get(position)
     relations = () if scheme is None else scheme.relations
-    text = pformat_gtir(DefinitionType(node.id, cell, relations))
-    return GtirDefinition(node.id, to_value(cell), text)
+    definition = DefinitionType(node.id, cell, relations)
+    text = pformat_gtir(definition)
+    return GtirDefinition(node.id, to_value(cell), text, tuple(where_clauses(definition)))
 
 
 def _program_type(inference: GtirInference) -> GtirInferred:

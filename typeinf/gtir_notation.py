@@ -155,6 +155,12 @@ def pformat_gtir(type_: Type) -> str:
     return printer.format(type_) + printer.where()
 
 
+def where_clauses(type_: Type) -> list[str]:
+    """The parts of `pformat_gtir(type_)`'s `where` clause, in order, numbered as it numbers
+    them (`D₁ ⊆ D₂`): what a `--json` report lists beside the type."""
+    return GtirPrinter([type_]).clauses()
+
+
 def pformat_gtir_all(types: list[Type]) -> list[str]:
     """Several GTIR types numbered together (a variable one number in all), as a message that
     shows an expected and a found type needs; no `where` clauses."""

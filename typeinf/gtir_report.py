@@ -167,7 +167,14 @@ def program_tree(type_: GtirInferred) -> Any:
 
 
 def _definition_tree(definition: GtirDefinition) -> Any:
-    return {"class": "Definition", "name": definition.name, "type": json_tree(definition.type)}
+    """As a fencil's definition's: its type, and the `where` clause's parts (`relations`),
+    without which the type reads as too general."""
+    return {
+        "class": "Definition",
+        "name": definition.name,
+        "type": json_tree(definition.type),
+        "relations": list(definition.relations),
+    }
 
 
 def program_report(inference: GtirInference) -> dict[str, Any]:
@@ -182,9 +189,9 @@ def program_report(inference: GtirInference) -> dict[str, Any]:
     def definition(name: str, position: int) -> dict[str, Any]:
         shown = definition_at(inference, position)
         text = shown.text.removeprefix(f"{name} :: ")  # its type, with its `where` clause
-        return {"name": name, "type": text, "tree": json_tree(shown.type)} | _gt4py_keys(
-            at(position)
-        )
+        tree = json_tree(shown.type)
+        found = {"name": name, "type": text, "tree": tree, "relations": list(shown.relations)}
+        return found | _gt4py_keys(at(position))
 
     return {
         "params": [{"name": n, **typed(at(p))} for n, p in parts.params],
