@@ -339,3 +339,17 @@ def test_a_fencil_with_gt4pys_offset_provider_types_is_the_fencil_irs() -> None:
     ours = json.loads(nabla.with_suffix(".offsets.json").read_text(encoding="utf-8"))
     node = iterir.parse(nabla.read_text(encoding="utf-8"))
     assert typeinf.infer(node, _as_offset_types(ours)) == typeinf.infer(node, ours)
+
+
+def test_ascii_spells_gtir_types_in_ascii(capsys: pytest.CaptureFixture[str]) -> None:
+    for options in ([], ["--defs"], ["--one-line"]):
+        code, out, _ = _run(["infer", str(EXAMPLE), "--ascii", *options], capsys)
+        assert code == 0 and out.isascii(), out
+    out = _run(["infer", str(EXAMPLE), "--ascii"], capsys)[1]
+    assert "where D2 = shift(D0, Offset[Vertex->Edge]), D1 <= D2" in out
+    assert "Field[[Vertex, KDim^v], float64]" in out
+    lines = _run(["infer", str(EXAMPLE), "--ascii", "--all"], capsys)[1].splitlines()
+    assert all(line.rpartition(" :: ")[2].isascii() for line in lines)  # the types
+    explained = _run(["explain", f"{EXAMPLE}:1:1", "--ascii"], capsys)[1].splitlines()
+    assert explained[1].startswith("  :: {edge_sum :: (It[D0, D1, float64]) -> float64")
+    assert explained[1].isascii()

@@ -35,7 +35,7 @@ from typeinf.docs_pages import pages
 from typeinf.errors import TypeInferenceError
 from typeinf.explain import innermost_at, why, why_gtir
 from typeinf.gtir_infer import GtirInferred, GtirSolved
-from typeinf.gtir_notation import pformat_gtir
+from typeinf.gtir_notation import pformat_gtir, to_ascii_gtir
 from typeinf.infer import AllowFree, Solved
 from typeinf.notation import Printer, pformat, pformat_lines, to_ascii
 from typeinf.offsets import read_offset_json
@@ -196,7 +196,7 @@ def _common(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--ascii",
         action="store_true",
-        help="print types in their ASCII spelling (->, T0, ^1, ^c, ^s: typeinf docs notation)",
+        help="print types in their ASCII spelling (->, T0, ^1, ^c, ^s; GTIR's KDim^v, <=: typeinf docs notation, gtir)",
     )
     command.add_argument(
         "--offset-provider",
@@ -414,7 +414,7 @@ def _print_gtir(
     err: TextIO,
 ) -> None:
     """A GTIR program's types (docs/gtir.md, "Typing"), as `_print_report` prints a fencil's."""
-    spell = to_ascii if args.ascii else str
+    spell = to_ascii_gtir if args.ascii else str
     if args.all:
         for node, value in gtir_report.every_node(checked):
             where = program.source.where(node)
@@ -699,7 +699,8 @@ def _explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         shown = str(explained.type)
     else:
         shown = pformat(explained.type, args.locations)
-    out.write(f"  :: {to_ascii(shown) if args.ascii else shown}\n")
+    spelled = (to_ascii_gtir if gtir else to_ascii)(shown) if args.ascii else shown
+    out.write(f"  :: {spelled}\n")
     for reason, at in explained.reasons:
         text = reason_text(reason)
         out.write(
