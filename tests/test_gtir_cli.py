@@ -24,6 +24,7 @@ EDGE_SUM = (
     "edge_sum :: (It[D₀, D₁, float64]) → float64 where D₂ = shift(D₀, Offset[Vertex→Edge]), D₁ ⊆ D₂"
 )
 SCALED_WHERE = ["T₂: numeric", "D₁ ⊆ D₀", "D₄ ⊆ D₃"]
+SCALED_SHARED = "scaled :: (It[D₂, D₃, T₄], It[D₅, D₆, T₄]) → T₄, vertex_sum("
 SCALED = f"scaled :: (It[D₀, D₁, T₂], It[D₃, D₄, T₂]) → T₂ where {', '.join(SCALED_WHERE)}"
 FIELD = "Field[[Vertex, KDimᵥ], float64]"
 SIGNATURE = f"vertex_sum(Field[[Edge, KDimᵥ], float64], {FIELD}, {FIELD}, int32, int32, bool)"
@@ -55,8 +56,30 @@ def test_infer_all_lists_every_typed_node(capsys: pytest.CaptureFixture[str]) ->
     assert f"{EXAMPLE}:2:3: edge_sum = λ(it) → reduce(plus, 0.0)(ne… :: {EDGE_SUM}" in lines
     assert f"{EXAMPLE}:1:129: flag: i1 :: bool" in lines
     assert f"{EXAMPLE}:4:3: __tmp = temporary(domain=u⟨ Vertexₕ: [0… :: {FIELD}" in lines
-    code, _, err = _run(["infer", str(EXAMPLE), "--all", "--shared-names"], capsys)
-    assert code == 2 and "GTIR's are numbered each on its own" in err
+
+
+def test_shared_names_number_every_gtir_node_s_type_as_one(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """As the fencil IR's: one numbering, so one `where` clause, on a line of its own."""
+    code, out, err = _run(["infer", str(EXAMPLE), "--all", "--shared-names"], capsys)
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    shared = {line.partition(": ")[2] for line in lines}
+    assert {
+        "scaled = λ(a, b) → ·a × ·b; :: scaled :: (It[D₂, D₃, T₄], It[D₅, D₆, T₄]) → T₄",
+        "a :: It[D₂, D₃, T₄]",
+        "b :: It[D₅, D₆, T₄]",
+        "·a × ·b :: T₄",
+        "it :: It[D₀, D₁, float64]",
+    } <= shared
+    assert lines[-1] == (
+        "where T₄: numeric, D₇ = shift(D₀, Offset[Vertex→Edge]), D₁ ⊆ D₇, D₃ ⊆ D₂, D₆ ⊆ D₅"
+    )
+    assert f":: {{edge_sum :: (It[D₀, D₁, float64]) → float64, {SCALED_SHARED}" in lines[0]
+    code, out, _ = _run(["infer", str(EXAMPLE), "--all", "--shared-names", "--json"], capsys)
+    (report,) = json.loads(out)["files"]  # the file is reported, not left out
+    assert code == 0 and report["file"] == str(EXAMPLE) and report["diagnostics"] == []
 
 
 def test_json_reports_every_part_as_gt4py_records_it(capsys: pytest.CaptureFixture[str]) -> None:

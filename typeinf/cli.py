@@ -310,13 +310,6 @@ def _infer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 err.write(f"{error}\n")
             continue
         checked, more = _checked(program, provider, args.max_errors, free)
-        if isinstance(checked, GtirSolved) and args.shared_names:
-            err.write(
-                f"typeinf: {_filename(path)}: error: --shared-names numbers the fencil IR's types; "
-                "GTIR's are numbered each on its own\n"
-            )
-            code = EXIT_USAGE
-            continue
         warnings = bidi_warnings(program.node, program.text)
         if checked.errors:
             code = max(code, EXIT_TYPE_ERROR)
@@ -416,9 +409,16 @@ def _print_gtir(
     """A GTIR program's types (docs/gtir.md, "Typing"), as `_print_report` prints a fencil's."""
     spell = to_ascii_gtir if args.ascii else str
     if args.all:
-        for node, value in gtir_report.every_node(checked):
+        if args.shared_names:  # one numbering, so one `where` clause, on a line of its own
+            texts, shared = gtir_report.every_node_shared(checked)
+        else:
+            texts = [(n, str(v)) for n, v in gtir_report.every_node(checked)]
+            shared = ""
+        for node, text in texts:
             where = program.source.where(node)
-            out.write(f"{where}: {iterir.pformat_short(node, 40)} :: {spell(str(value))}\n")
+            out.write(f"{where}: {iterir.pformat_short(node, 40)} :: {spell(text)}\n")
+        if shared:
+            out.write(spell(shared) + "\n")
         return
     type_ = checked.type
     assert type_ is not None  # no errors (see `_print_report`): the program has its type

@@ -56,14 +56,21 @@ GtirInferred = GtirValue | GtirDefinition | GtirProgram
 
 def definition_at(inference: GtirInference, position: int) -> GtirDefinition:
     """The generalized type of the function definition at pre-order `position`."""
+    definition = definition_type(inference, position)
+    text = pformat_gtir(definition)
+    return GtirDefinition(
+        definition.name, to_value(definition.type), text, tuple(where_clauses(definition))
+    )
+
+
+def definition_type(inference: GtirInference, position: int) -> DefinitionType:
+    """The function definition at pre-order `position` as the core prints one: its type and
+    the relations it is subject to."""
     node = inference.nodes[position]
     assert isinstance(node, FunctionDefinition)
-    cell = inference.type_at(position)
     scheme = inference.schemes.get(position)
     relations = () if scheme is None else scheme.relations
-    definition = DefinitionType(node.id, cell, relations)
-    text = pformat_gtir(definition)
-    return GtirDefinition(node.id, to_value(cell), text, tuple(where_clauses(definition)))
+    return DefinitionType(node.id, inference.type_at(position), relations)
 
 
 def _program_type(inference: GtirInference) -> GtirInferred:

@@ -109,7 +109,8 @@ class Printer:
     def __init__(self, types: list[Type], locations: bool = False) -> None:
         self.locations = locations
         self.shown: frozenset[int] = frozenset() if locations else _shown_locations(types)
-        self.relations = [r for type_ in types for r in relations_of(type_)]
+        # Once each: a definition's relations are both its own and its program's.
+        self.relations = list({id(r): r for t in types for r in relations_of(t)}.values())
         self.numbers: dict[int, int] = {}
         self.variables: list[Cell] = []
         self.written_out = WrittenOut()
