@@ -93,15 +93,9 @@ def _set_ats(inference: GtirInference, body: list[tuple[str, int]]) -> Iterator[
             pending.extend(reversed(branches))
 
 
-def structured(cell: Cell) -> Any:
-    """GT4Py's structured form of a ground type as JSON; None for a type that is not ground
-    (a variable, an unknown set) or that GT4Py's form cannot say."""
-    ground = ground_gt4py(cell)
-    return None if ground is None else gt.type_to_json(ground)
-
-
 def ground_gt4py(cell: Cell) -> gt.GType | None:
-    """GT4Py's type of a ground type; None as for `structured`."""
+    """GT4Py's type of a ground type; None for a type that is not ground (a variable, an
+    unknown set) or that GT4Py's form cannot say."""
     try:
         value = to_gt4py(cell)
     except NotStructured:
