@@ -214,7 +214,8 @@ def _common(command: argparse.ArgumentParser) -> None:
         default=[],
         metavar="NAME[,NAME…]",
         help="type these free names as unknowns instead of reporting them as not defined "
-        "(repeatable; typeinf docs rules)",
+        "(repeatable; the fencil IR's: GTIR has no unknowns, a free name there needs its type; "
+        "typeinf docs rules)",
     )
     command.add_argument(
         "--color",
