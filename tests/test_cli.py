@@ -134,7 +134,7 @@ def test_an_internal_error_exits_3_with_one_line_and_a_traceback_only_when_asked
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr("typeinf.cli.solve", broken)
+    monkeypatch.setattr("typeinf.cli.solve_either", broken)
     monkeypatch.delenv("TYPEINF_TRACEBACK", raising=False)
     assert main(["infer", str(EXAMPLE)]) == 3
     captured = capsys.readouterr()

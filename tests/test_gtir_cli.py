@@ -10,14 +10,22 @@ from pathlib import Path
 
 import pytest
 
+import iterir
+import typeinf
 from tests.conftest import ROOT
+from tests.test_offset_types_cli import _as_offset_types
 from typeinf.cli import main
+from typeinf.diagnostics import Source
+from typeinf.route import solve_either
+from typeinf.snapshots import expected_text
 
 EXAMPLE = ROOT / "examples" / "gtir_vertex_sum.itir"
 EDGE_SUM = (
     "edge_sum :: (It[D₀, D₁, float64]) → float64 where D₂ = shift(D₀, Offset[Vertex→Edge]), D₁ ⊆ D₂"
 )
-SCALED = "scaled :: (It[D₀, D₁, T₂], It[D₃, D₄, T₂]) → T₂ where T₂: numeric, D₁ ⊆ D₀, D₄ ⊆ D₃"
+SCALED_WHERE = ["T₂: numeric", "D₁ ⊆ D₀", "D₄ ⊆ D₃"]
+SCALED_SHARED = "scaled :: (It[D₂, D₃, T₄], It[D₅, D₆, T₄]) → T₄, vertex_sum("
+SCALED = f"scaled :: (It[D₀, D₁, T₂], It[D₃, D₄, T₂]) → T₂ where {', '.join(SCALED_WHERE)}"
 FIELD = "Field[[Vertex, KDimᵥ], float64]"
 SIGNATURE = f"vertex_sum(Field[[Edge, KDimᵥ], float64], {FIELD}, {FIELD}, int32, int32, bool)"
 BAD = """p(a: Field[[IDimₕ], f64], out: Field[[IDimₕ], i32], n: i32) {
@@ -48,8 +56,30 @@ def test_infer_all_lists_every_typed_node(capsys: pytest.CaptureFixture[str]) ->
     assert f"{EXAMPLE}:2:3: edge_sum = λ(it) → reduce(plus, 0.0)(ne… :: {EDGE_SUM}" in lines
     assert f"{EXAMPLE}:1:129: flag: i1 :: bool" in lines
     assert f"{EXAMPLE}:4:3: __tmp = temporary(domain=u⟨ Vertexₕ: [0… :: {FIELD}" in lines
-    code, _, err = _run(["infer", str(EXAMPLE), "--all", "--shared-names"], capsys)
-    assert code == 2 and "GTIR's are numbered each on its own" in err
+
+
+def test_shared_names_number_every_gtir_node_s_type_as_one(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """As the fencil IR's: one numbering, so one `where` clause, on a line of its own."""
+    code, out, err = _run(["infer", str(EXAMPLE), "--all", "--shared-names"], capsys)
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    shared = {line.partition(": ")[2] for line in lines}
+    assert {
+        "scaled = λ(a, b) → ·a × ·b; :: scaled :: (It[D₂, D₃, T₄], It[D₅, D₆, T₄]) → T₄",
+        "a :: It[D₂, D₃, T₄]",
+        "b :: It[D₅, D₆, T₄]",
+        "·a × ·b :: T₄",
+        "it :: It[D₀, D₁, float64]",
+    } <= shared
+    assert lines[-1] == (
+        "where T₄: numeric, D₇ = shift(D₀, Offset[Vertex→Edge]), D₁ ⊆ D₇, D₃ ⊆ D₂, D₆ ⊆ D₅"
+    )
+    assert f":: {{edge_sum :: (It[D₀, D₁, float64]) → float64, {SCALED_SHARED}" in lines[0]
+    code, out, _ = _run(["infer", str(EXAMPLE), "--all", "--shared-names", "--json"], capsys)
+    (report,) = json.loads(out)["files"]  # the file is reported, not left out
+    assert code == 0 and report["file"] == str(EXAMPLE) and report["diagnostics"] == []
 
 
 def test_json_reports_every_part_as_gt4py_records_it(capsys: pytest.CaptureFixture[str]) -> None:
@@ -85,6 +115,14 @@ def test_json_reports_every_part_as_gt4py_records_it(capsys: pytest.CaptureFixtu
         ("scaled", SCALED.removeprefix("scaled :: ")),
     ]
     assert not any("gt4py" in d for d in definitions)  # polymorphic: GT4Py has no form
+    relations = [["D₂ = shift(D₀, Offset[Vertex→Edge])", "D₁ ⊆ D₂"], SCALED_WHERE]
+    assert [d["relations"] for d in definitions] == relations
+    trees = report["tree"]["definitions"]  # as a fencil's definitions' trees keep them
+    assert [(d["name"], d["relations"]) for d in trees] == [
+        ("edge_sum", relations[0]),
+        ("scaled", relations[1]),
+    ]
+    assert trees[0]["type"] == definitions[0]["tree"]
     (temporary,) = report["temporaries"]
     assert (temporary["name"], temporary["type"], temporary["gt4py"]) == ("__tmp", FIELD, field)
     assert [(s["path"], s["target"]) for s in report["set_ats"]] == [
@@ -264,3 +302,77 @@ def test_explain_in_a_gtir_program_with_errors(
         == f"{bad}:2:30: a\n  :: Field[[IDim], float64]\n  (nothing constrains it beyond its own form)\n"
     )
     assert f"{bad}:2:30: error: {WROTE}\n" in err
+
+
+def test_explain_at_a_builtin_name_or_the_program_gives_the_enclosing_type(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A builtin's name and a statement have no type of their own: the nearest enclosing node
+    that has one is explained (the call; for the program, its type built from its parts)."""
+    code, out, err = _run(["explain", f"{EXAMPLE}:2:22"], capsys)
+    assert (code, err) == (0, "")
+    assert out.splitlines()[:3] == [
+        f"{EXAMPLE}:2:22: reduce",
+        "  has no type of its own; the enclosing reduce(plus, 0.0) at 2:22 has",
+        "  :: (List[float64, V2Eₗ]) → float64",
+    ]
+    for position in ("1:1", "6:3"):
+        code, out, err = _run(["explain", f"{EXAMPLE}:{position}"], capsys)
+        assert (code, err) == (0, "")
+        assert f"  :: {{{EDGE_SUM}, {SCALED}, {SIGNATURE}}}" in out.splitlines()
+        assert "because of the typing of `neighbors` at 2:40" in out
+
+
+@pytest.mark.parametrize(
+    ("text", "provider", "expected"),
+    [  # an expression both IRs type: GT4Py's offset-provider types make it GTIR's
+        ("λ(it) → ·⟪V2Eₒ, 0ₒ⟫(it)", "gtir", "(It[D₀, D₁, T₂]) → T₂"),
+        ("λ(it) → ·⟪V2Eₒ, 0ₒ⟫(it)", "fencil", "(It[Vertex, Edge, T₀¹]) → T₀¹"),
+        ("λ(it) → ·it", None, "(It[T₀¹]) → T₀¹"),  # no GTIR mark: the fencil IR's
+    ],
+)
+def test_the_command_line_snapshots_the_fixture_and_the_api_type_an_input_alike(
+    text: str,
+    provider: str | None,
+    expected: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    program = tmp_path / "e.itir"
+    program.write_text(text + "\n", encoding="utf-8")
+    node = iterir.parse(text)
+    data = None
+    if provider is not None:
+        source = EXAMPLE if provider == "gtir" else ROOT / "examples" / "edge_sum.itir"
+        data = json.loads(source.with_suffix("").with_suffix(".offsets.json").read_text())
+        (tmp_path / "e.offsets.json").write_text(json.dumps(data), encoding="utf-8")
+    api = str(typeinf.infer(node, data))
+    assert str(typeinf.check(node, data).type) == api
+    assert _run(["infer", str(program)], capsys)[1] == api + "\n"
+    located = _run(["infer", "--locations", str(program)], capsys)[1]
+    assert _run(["snapshot", "update", str(tmp_path)], capsys)[0] == 0
+    assert (tmp_path / "e.types").read_text(encoding="utf-8") == located
+    assert expected_text(solve_either(node, data), Source()) == located  # the fixture's
+    assert api == expected
+
+
+def test_a_fencil_with_gt4pys_offset_provider_types_is_the_fencil_irs() -> None:
+    """GT4Py's form is read for a fencil too: `typeinf.infer` typed it as GTIR and crashed."""
+    nabla = ROOT / "examples" / "nabla.itir"
+    ours = json.loads(nabla.with_suffix(".offsets.json").read_text(encoding="utf-8"))
+    node = iterir.parse(nabla.read_text(encoding="utf-8"))
+    assert typeinf.infer(node, _as_offset_types(ours)) == typeinf.infer(node, ours)
+
+
+def test_ascii_spells_gtir_types_in_ascii(capsys: pytest.CaptureFixture[str]) -> None:
+    for options in ([], ["--defs"], ["--one-line"]):
+        code, out, _ = _run(["infer", str(EXAMPLE), "--ascii", *options], capsys)
+        assert code == 0 and out.isascii(), out
+    out = _run(["infer", str(EXAMPLE), "--ascii"], capsys)[1]
+    assert "where D2 = shift(D0, Offset[Vertex->Edge]), D1 <= D2" in out
+    assert "Field[[Vertex, KDim^v], float64]" in out
+    lines = _run(["infer", str(EXAMPLE), "--ascii", "--all"], capsys)[1].splitlines()
+    assert all(line.rpartition(" :: ")[2].isascii() for line in lines)  # the types
+    explained = _run(["explain", f"{EXAMPLE}:1:1", "--ascii"], capsys)[1].splitlines()
+    assert explained[1].startswith("  :: {edge_sum :: (It[D0, D1, float64]) -> float64")
+    assert explained[1].isascii()

@@ -224,3 +224,18 @@ def test_a_type_error_notes_the_rules_behind_each_side() -> None:
     assert (
         "  note: `(It[D₀, D₁, int32]) → int32` comes from the typing of `plus` at 2:46" in rendered
     )
+
+
+def test_an_untyped_parameter_is_said_once_at_its_declaration_not_at_each_use() -> None:
+    text = (
+        "p(a, out: Field[[IDimₕ], f64], b) {\n"
+        "  out @ c⟨ IDimₕ: [0, 5[ ⟩ ← a;\n"
+        "  out @ c⟨ IDimₕ: [0, 5[ ⟩ ← a;\n"
+        "  out @ c⟨ IDimₕ: [0, 5[ ⟩ ← b;\n"
+        "}\n"
+    )
+    errors = typeinf.check(iterir.parse(text, "e.itir")).errors
+    assert [str(e).splitlines()[0] for e in errors] == [
+        "e.itir:1:3: error: program parameter `a` has no type (GTIR types every parameter)",
+        "e.itir:1:32: error: program parameter `b` has no type (GTIR types every parameter)",
+    ]

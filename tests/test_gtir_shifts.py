@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 import iterir
+from tests.test_parser_fuzz import CPU_SECONDS_PER_INPUT, cpu_time_limit
 from typeinf.gtir_shifts import shifts_read
 
 
@@ -44,3 +45,15 @@ def test_shifts_read(stencil: str, inputs: int, expected: list[list[str]] | None
 def test_a_deep_stencil_is_given_up_not_a_recursion_error() -> None:
     text = "λ(a) → " + "(λ(x) → " * 400 + "·a" + ")(1)" * 400
     assert shifts_read(iterir.parse(text), 1) is None
+
+
+def test_nested_lifts_that_read_their_input_twice_are_run_once_each() -> None:
+    """Each lifted iterator is read once however often its readers read it: 40 nested lifts
+    each reading its input twice (once shifted, so that the reads differ) took 2^40 runs. A
+    guard against hangs, on CPU time (not a speed test)."""
+    inner = "a"
+    for _ in range(40):
+        inner = f"(↑(λ(x) → ·x + ·⟪IDimₕ→IDimₕ, 1ₒ⟫(x)))({inner})"
+    with cpu_time_limit(CPU_SECONDS_PER_INPUT):
+        found = _read(f"λ(a) → ·{inner}", 1)
+    assert found == [["", "IDimₕ→IDimₕ"] + [" ".join(["IDimₕ→IDimₕ"] * n) for n in range(2, 41)]]

@@ -14,11 +14,11 @@ from hypothesis import strategies as st
 
 from iterir import gtir_types as gt
 from tests.test_constructors import _constructors
-from tests.test_gtir_properties import dimensions, scalar_kinds
+from tests.test_gtir_properties import dimensions, gtir_types, scalar_kinds
 from tests.test_gtir_samples import SAMPLES
 from typeinf import convert
 from typeinf.codegen import compiled
-from typeinf.gtir_notation import pformat_gtir, pformat_gtir_all
+from typeinf.gtir_notation import pformat_gtir, pformat_gtir_all, to_ascii_gtir
 from typeinf.gtir_reader import parse_gtir_type
 from typeinf.gtir_structured import (
     NotStructured,
@@ -454,3 +454,29 @@ def test_every_gtir_constructor_unifies_instantiates_and_matches() -> None:
         unify(
             scheme.instantiate(), parse_gtir_type(INSTANCE.replace("Field[[KDimᵥ]", "Field[[IDim]"))
         )
+
+
+def test_the_ascii_spelling_of_every_sample_type_reads_back() -> None:
+    """As the fencil's (tests/test_notation.py): `--ascii` prints what reads back the same."""
+    for text in SAMPLE_TYPES:
+        shown = str(_from_json(text))
+        spelled = to_ascii_gtir(shown)
+        assert spelled.isascii(), spelled
+        assert str(to_value(parse_gtir_type(spelled))) == shown
+
+
+@given(gtir_types)
+def test_the_ascii_spelling_of_a_gtir_type_reads_back(type_: gt.GType) -> None:
+    try:
+        shown = pformat_gtir(from_gt4py(type_))
+    except ValueError:  # a type our terms refuse (said by the reading tests)
+        return
+    assert pformat_gtir(parse_gtir_type(to_ascii_gtir(shown))) == shown
+
+
+def test_the_ascii_spelling_has_every_mark_of_gtir_s_notation() -> None:
+    text = "(It[D₀, [IDim, V2Eₗ, KDimᵥ], T₁]) → T₁ where D₂ = D₀ ∪ D₁, D₁ ⊆ D₀, D₃ ∈ {D₄, none}"
+    assert to_ascii_gtir(text) == (
+        "(It[D0, [IDim, V2E^l, KDim^v], T1]) -> T1 where D2 = D0 | D1, D1 <= D0, D3 in {D4, none}"
+    )
+    assert to_ascii_gtir("IDimₕ") == "IDim^h"

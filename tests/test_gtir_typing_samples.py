@@ -12,8 +12,9 @@ as "more precise" when it says more. The test prints the counts (the README quot
 
 from __future__ import annotations
 
+import copy
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import iterir
@@ -25,7 +26,7 @@ from tests.test_gtir_samples import SAMPLES
 from typeinf.errors import TypeInferenceError
 from typeinf.gt4py_text import gt4py_str
 from typeinf.gtir_collect import GtirInference
-from typeinf.gtir_report import ground_gt4py, program_parts, structured
+from typeinf.gtir_report import ground_gt4py, program_parts
 from typeinf.gtir_structured import from_gt4py
 from typeinf.relations import CannotHold
 from typeinf.schemes import Scheme, copy_graph
@@ -186,19 +187,58 @@ def test_every_sample_types_and_agrees_with_gt4py() -> None:
     assert result.ground > 5_000 and result.deferred > 0  # the scoring saw what it scores
 
 
-def test_a_disagreement_is_reported() -> None:
-    """The scoring can fail: a sample whose recorded type is changed disagrees."""
-    (sample,) = [s for s in SAMPLES if s["id"] == "test_hdiff.test_hdiff.pre.01"]
+def _scored(sample: dict) -> Score:
+    """`score` of one record."""
+    result = Score()
     program = iterir.from_json(sample["ir"])
     inference = GtirInference(program, offset_types_from_json(sample["offset_provider_type"]))
-    param = inference.type_at(program_parts(inference).params[0][1])
-    wrong = gt.type_to_json(
-        gt.FieldType((gt.Dimension("IDim"), gt.Dimension("JDim")), gt.ScalarType("float32"))
-    )
-    assert structured(param) != wrong and not _unifies(param, wrong)
-    assert structured(param) == gt.type_to_json(
-        gt.FieldType((gt.Dimension("IDim"), gt.Dimension("JDim")), gt.ScalarType("float64"))
-    )
+    _score_one(result, sample, inference)
+    return result
+
+
+def _field(kind: str, dims: list[dict]) -> dict:
+    return {
+        "t": "FieldType",
+        "dims": dims,
+        "dtype": {"t": "ScalarType", "kind": kind, "shape": None},
+    }
+
+
+def test_a_disagreement_is_reported() -> None:
+    """The scoring can fail: a record whose recorded type is changed disagrees, at that type."""
+    (sample,) = [s for s in SAMPLES if s["id"] == "test_anton_toy.test_anton_toy.pre.01"]
+    assert _scored(sample).disagreements == []
+    where = f"{sample['id']}: "
+    dims = [{"t": "Dimension", "value": d, "kind": "horizontal"} for d in ("IDim", "JDim", "KDim")]
+    assert sample["gt4py_types"]["params"]["inp"]["json"] == _field("float64", dims)
+
+    def tampered(change: Callable[[dict], None]) -> list[str]:
+        record = copy.deepcopy(sample)
+        change(record["gt4py_types"])
+        return _scored(record).disagreements
+
+    def param(value: dict) -> Callable[[dict], None]:
+        return lambda types: types["params"]["inp"].update(value)
+
+    assert tampered(param({"json": _field("float32", dims)})) == [
+        where + "param inp: ours is not GT4Py's"
+    ]
+    assert tampered(param({"str": "Field[[IDim, JDim, KDim], float32]"})) == [
+        where + "param inp: ours is not GT4Py's"  # the same type, printed otherwise
+    ]
+    deferred = {
+        "t": "FieldType",
+        "dims": dims[:1],
+        "dtype": {"t": "DeferredType", "constraint": None},
+    }
+    assert tampered(param({"json": deferred})) == [
+        where + "param inp: ours is inconsistent with GT4Py's"  # deferred, and not ours
+    ]
+
+    def returns_int32(types: dict) -> None:  # no instance of `lap_flat`'s type
+        types["function_definitions"]["lap_flat"]["json"]["returns"]["kind"] = "int32"
+
+    assert tampered(returns_int32) == [where + "definition lap_flat: ours is not GT4Py's"]
 
 
 def test_every_typed_program_ties_each_set_at_both_ways() -> None:

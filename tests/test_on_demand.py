@@ -22,7 +22,7 @@ from tests.conftest import ROOT
 from tests.welltyped import well_typed_fencils
 from typeinf.convert import to_value
 from typeinf.infer import _program_type, _solved
-from typeinf.types import Fencil, Type, Val, adopt, made, on_demand, tree
+from typeinf.types import Fencil, FillError, Type, Val, adopt, made, on_demand, tree
 from typeinf.within import subject
 
 
@@ -114,6 +114,25 @@ def test_a_fill_that_does_not_fill_is_a_bug_said_as_one() -> None:
     value = on_demand(Fencil, lambda shell: None)
     with pytest.raises(AssertionError, match="did not fill its value"):
         value.name  # noqa: B018
+
+
+def test_an_attribute_error_while_filling_is_not_taken_for_a_missing_field() -> None:
+    def fill(shell: Fencil) -> None:
+        raise AttributeError("a bug inside the fill")
+
+    for read in (
+        lambda v: hasattr(v, "name"),
+        lambda v: getattr(v, "params", "DEFAULT"),
+        lambda v: v.name,
+    ):
+        with pytest.raises(FillError, match="failed: a bug inside the fill") as caught:
+            read(on_demand(Fencil, fill))
+        assert isinstance(caught.value.__cause__, AttributeError)
+    matched = on_demand(Fencil, fill)
+    with pytest.raises(FillError):
+        match matched:
+            case Fencil(name=_):
+                pass
 
 
 def test_threads_reading_one_value_made_on_demand_see_one_value() -> None:

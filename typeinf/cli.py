@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import functools
 import os
 import sys
 import textwrap
@@ -35,14 +34,15 @@ from typeinf.diagnostics import (
 from typeinf.docs_pages import pages
 from typeinf.errors import TypeInferenceError
 from typeinf.explain import innermost_at, why, why_gtir
-from typeinf.gtir_infer import GtirSolved
-from typeinf.gtir_notation import pformat_gtir
-from typeinf.infer import Solved, solve
+from typeinf.gtir_infer import GtirInferred, GtirSolved
+from typeinf.gtir_notation import pformat_gtir, to_ascii_gtir
+from typeinf.infer import AllowFree, Solved
 from typeinf.notation import Printer, pformat, pformat_lines, to_ascii
-from typeinf.offsets import read_offset_provider, read_offset_types
+from typeinf.offsets import read_offset_json
+from typeinf.route import read_provider, solve_either, typed_as_gtir
 from typeinf.snapshots import IR_SUFFIXES, programs, sibling_provider, take
 from typeinf.streams import OutputError, guarded
-from typeinf.terms import DefinitionType, FencilType, Type
+from typeinf.terms import Cell, DefinitionType, FencilType, Type
 from typeinf.types import tree
 
 EXIT_OK, EXIT_TYPE_ERROR, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
@@ -196,7 +196,7 @@ def _common(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--ascii",
         action="store_true",
-        help="print types in their ASCII spelling (->, T0, ^1, ^c, ^s: typeinf docs notation)",
+        help="print types in their ASCII spelling (->, T0, ^1, ^c, ^s; GTIR's KDim^v, <=: typeinf docs notation, gtir)",
     )
     command.add_argument(
         "--offset-provider",
@@ -214,7 +214,8 @@ def _common(command: argparse.ArgumentParser) -> None:
         default=[],
         metavar="NAME[,NAME…]",
         help="type these free names as unknowns instead of reporting them as not defined "
-        "(repeatable; typeinf docs rules)",
+        "(repeatable; the fencil IR's: GTIR has no unknowns, a free name there needs its type; "
+        "typeinf docs rules)",
     )
     command.add_argument(
         "--color",
@@ -283,11 +284,9 @@ def _infer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.shared_names and not args.all:
         err.write("typeinf: error: --shared-names numbers the types of --all: give both\n")
         return EXIT_USAGE
-    read_provider = functools.cache(read_offset_provider)  # files may share one
-    read_types = functools.cache(read_offset_types)  # GTIR's: GT4Py's offset-provider types
     try:
-        if args.offset_provider:  # first: a bad one stops before any file
-            read_provider(args.offset_provider)
+        if args.offset_provider:  # first: one that is not JSON stops before any file
+            read_offset_json(args.offset_provider)
     except iterir.ParseError as error:
         err.write(f"{error}\n")
         return EXIT_USAGE
@@ -295,12 +294,10 @@ def _infer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     reports: list[_Report] = []
     for path in args.files:
         provider_path = _provider_path(path, args, err)
-        free = frozenset(args.allow_free)
+        free = frozenset(args.allow_free) or False
         try:
             program = _read(path)
-            gtir = gtir_infer.claims(program.node, free, None, None)
-            reader = read_types if gtir else read_provider
-            provider = None if provider_path is None else reader(provider_path)
+            provider = read_provider(program.node, free, provider_path)
         except iterir.ParseError as error:
             code = EXIT_USAGE
             reports.append(
@@ -313,15 +310,8 @@ def _infer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             if not args.json:
                 err.write(f"{error}\n")
             continue
-        if gtir and args.shared_names:
-            err.write(
-                f"typeinf: {_filename(path)}: error: --shared-names numbers the fencil IR's types; "
-                "GTIR's are numbered each on its own\n"
-            )
-            code = EXIT_USAGE
-            continue
+        checked, more = _checked(program, provider, args.max_errors, free)
         warnings = bidi_warnings(program.node, program.text)
-        checked, more = _checked(program, provider, args.max_errors, free, gtir)
         if checked.errors:
             code = max(code, EXIT_TYPE_ERROR)
         if args.json:
@@ -337,26 +327,16 @@ def _infer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _checked(
-    program: _Program, provider: object, limit: int | None, free: frozenset[str], gtir: bool
+    program: _Program, provider: object, limit: int | None, free: AllowFree
 ) -> tuple[Solved | GtirSolved, bool]:
-    """`solve` keeping at most `limit` errors, and whether there are more: it is asked for one more
-    than it keeps, as counting them all would check the whole program, which --max-errors spares.
-    `free`: the names allowed to be free (--allow-free); `gtir`: the program is GTIR (then
-    `provider` is GT4Py's offset-provider types)."""
-    if gtir:
-        if limit is None:
-            return gtir_infer.solve(program.node, provider, None), False
-        solved = gtir_infer.solve(program.node, provider, limit + 1)
-        more = len(solved.errors) > limit
-        del solved.errors[limit:]
-        return solved, more
-    assert provider is None or isinstance(provider, dict)
-    if limit is None:
-        return solve(program.node, provider, allow_free=free), False
-    checked = solve(program.node, provider, max_errors=limit + 1, allow_free=free)
-    more = len(checked.errors) > limit
+    """`solve_either` keeping at most `limit` errors, and whether there are more: it is asked for
+    one more than it keeps, as counting them all would check the whole program, which
+    --max-errors spares. `free`: the names allowed to be free (--allow-free)."""
+    checked = solve_either(program.node, provider, free, None if limit is None else limit + 1)
+    if limit is None or len(checked.errors) <= limit:
+        return checked, False
     del checked.errors[limit:]
-    return checked, more
+    return checked, True
 
 
 def _print_report(
@@ -428,11 +408,18 @@ def _print_gtir(
     err: TextIO,
 ) -> None:
     """A GTIR program's types (docs/gtir.md, "Typing"), as `_print_report` prints a fencil's."""
-    spell = to_ascii if args.ascii else str
+    spell = to_ascii_gtir if args.ascii else str
     if args.all:
-        for node, value in gtir_report.every_node(checked):
+        if args.shared_names:  # one numbering, so one `where` clause, on a line of its own
+            texts, shared = gtir_report.every_node_shared(checked)
+        else:
+            texts = [(n, str(v)) for n, v in gtir_report.every_node(checked)]
+            shared = ""
+        for node, text in texts:
             where = program.source.where(node)
-            out.write(f"{where}: {iterir.pformat_short(node, 40)} :: {spell(str(value))}\n")
+            out.write(f"{where}: {iterir.pformat_short(node, 40)} :: {spell(text)}\n")
+        if shared:
+            out.write(spell(shared) + "\n")
         return
     type_ = checked.type
     assert type_ is not None  # no errors (see `_print_report`): the program has its type
@@ -671,12 +658,10 @@ def _explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         )
         return EXIT_USAGE
     provider_path = _provider_path(path, args, err)
-    free = frozenset(args.allow_free)
+    free = frozenset(args.allow_free) or False
     try:
         program = _read(path)
-        gtir = gtir_infer.claims(program.node, free, None, None)
-        reader = read_offset_types if gtir else read_offset_provider
-        provider = None if provider_path is None else reader(provider_path)
+        provider = read_provider(program.node, free, provider_path)
     except iterir.ParseError as error:
         err.write(f"{error}\n")
         return EXIT_USAGE
@@ -691,10 +676,11 @@ def _explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             f"{excerpt(source_line(program.text, int(line)), int(position))}\n"
         )
         return EXIT_USAGE
+    gtir = typed_as_gtir(program.node, provider, free)
     if gtir:
         explained = why_gtir(program.node, node, provider)
     else:
-        explained = why(program.node, node, provider, allow_free=free)
+        explained = why(program.node, node, provider, allow_free=free)  # type: ignore[arg-type]  # the fencil IR's
     color = _color(args.color, err)
     for found in explained.errors:
         err.write(render(found, program.source, color) + "\n")
@@ -702,8 +688,20 @@ def _explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if explained.type is None:
         out.write("  has no type: inference stopped before it (see the errors)\n")
         return EXIT_TYPE_ERROR
-    shown = pformat_gtir(explained.type) if gtir else pformat(explained.type, args.locations)
-    out.write(f"  :: {to_ascii(shown) if args.ascii else shown}\n")
+    if explained.of is not None:
+        of = explained.of
+        out.write(
+            f"  has no type of its own; the enclosing {iterir.pformat_short(of, 40)} at "
+            f"{program.source.at(of)} has\n"
+        )
+    if isinstance(explained.type, Cell):
+        shown = pformat_gtir(explained.type) if gtir else pformat(explained.type, args.locations)
+    elif isinstance(explained.type, GtirInferred):  # a GTIR program's, as `infer` prints it
+        shown = str(explained.type)
+    else:
+        shown = pformat(explained.type, args.locations)
+    spelled = (to_ascii_gtir if gtir else to_ascii)(shown) if args.ascii else shown
+    out.write(f"  :: {spelled}\n")
     for reason, at in explained.reasons:
         text = reason_text(reason)
         out.write(

@@ -4,6 +4,7 @@ see `history`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from iterir import Node
@@ -14,6 +15,7 @@ from typeinf.constraints import Reason
 from typeinf.diagnostics import MAX_REASONS
 from typeinf.errors import TypeInferenceError
 from typeinf.gtir_collect import GtirInference
+from typeinf.gtir_infer import GtirInferred
 from typeinf.infer import AllowFree, Provider, _program_type, every_error
 from typeinf.sizes import check_node_types
 from typeinf.terms import Type, roots
@@ -21,11 +23,27 @@ from typeinf.terms import Type, roots
 
 @dataclass
 class Explained:
-    type: Type | None  # None when inference stopped before reaching the node
+    #: None when inference stopped before reaching the node; a GTIR program's is a `GtirProgram`.
+    type: Type | GtirInferred | None
     #: In evaluation order, each with the node it is about; at most `MAX_REASONS`.
     reasons: list[tuple[Reason, Node]]
     errors: list[TypeInferenceError]
     more: int = 0  # how many more reasons there are than `reasons` shows
+    #: The node whose type `type` is, when `target` has none of its own (a builtin's name, a
+    #: statement): the nearest enclosing one that has (`enclosing_typed`); None: `target`'s.
+    of: Node | None = None
+
+
+def enclosing_typed(sizes: Sequence[int], position: int, typed: Callable[[int], bool]) -> int:
+    """The position of the nearest node enclosing the one at pre-order `position` (itself
+    first) that is `typed`; the root (0) when none is, for the caller to type from its parts."""
+    current = position
+    while current and not typed(current):
+        parent = current - 1
+        while parent + sizes[parent] <= current:  # not an ancestor: its subtree ends before
+            parent -= 1
+        current = parent
+    return current
 
 
 def innermost_at(root: Node, line: int, column: int) -> Node | None:
@@ -53,19 +71,30 @@ def why(
             return Explained(None, [], [error])
         errors = [error for _, error in inference.errors]
         position = next(p for p, n in enumerate(inference.nodes) if n is target)
+        types = inference.types
+
+        def typed(at: int) -> bool:  # a grammar builtin has no type of its own
+            try:
+                return _program_type(inference, at, types) is not None
+            except TypeInferenceError:
+                return False
+
+        found = enclosing_typed(inference.sizes, position, typed)
         try:
-            type_ = _program_type(inference, position, inference.types)
-        except TypeInferenceError:  # a grammar builtin: it has no type of its own
+            type_ = _program_type(inference, found, types)
+        except TypeInferenceError:
             type_ = None
         if type_ is None:
             return Explained(None, [], errors)
-        too_large = check_node_types([target], {id(target): type_})
+        of = None if found == position else inference.nodes[found]
+        too_large = check_node_types([of or target], {id(of or target): type_})
         if too_large is not None:  # it cannot be shown: said as an error (docs/rules.md)
             return Explained(None, [], [*errors, too_large])
         history = inference.solver.history
         assert history is not None  # every_error runs the explaining run
         reasons = history.of_type(list(roots(type_)))
-        return Explained(type_, reasons[:MAX_REASONS], errors, max(0, len(reasons) - MAX_REASONS))
+        more = max(0, len(reasons) - MAX_REASONS)
+        return Explained(type_, reasons[:MAX_REASONS], errors, more, of)
 
 
 def why_gtir(root: Node, target: Node, offset_provider: object = None) -> Explained:
@@ -78,9 +107,19 @@ def why_gtir(root: Node, target: Node, offset_provider: object = None) -> Explai
         return Explained(None, [], [error])
     errors = [error for _, error in sorted(inference.errors, key=lambda e: e[0])]
     position = next(p for p, n in enumerate(inference.nodes) if n is target)
-    cell = inference.types[position]
+    types = inference.types
+    found = enclosing_typed(inference.sizes, position, lambda at: types[at] is not None)
+    of = None if found == position else inference.nodes[found]
     history = inference.solver.history
-    if cell is None or history is None:
+    assert history is not None  # an explaining run
+    cell = types[found]
+    type_: Type | GtirInferred
+    if cell is not None:
+        type_, cells = cell, [cell]
+    elif errors:  # the program's type is built from its parts, which errors leave unfinished
         return Explained(None, [], errors)
-    reasons = history.of_type([cell])
-    return Explained(cell, reasons[:MAX_REASONS], errors, max(0, len(reasons) - MAX_REASONS))
+    else:
+        type_ = gtir_infer._program_type(inference)
+        cells = [cell for cell in types if cell is not None]
+    reasons = history.of_type(cells)
+    return Explained(type_, reasons[:MAX_REASONS], errors, max(0, len(reasons) - MAX_REASONS), of)

@@ -314,6 +314,8 @@ class GtirInference:
         if node.type is not None:
             return self.declared(node.type, node)
         if isinstance(self.root, Program) and _is_program_parameter(self.root, node):
+            # Said once, here: its uses (typed after it) find it a type that fits anything.
+            self.types[position] = var(Sort.DTYPE)
             raise TypeInferenceError(
                 f"program parameter `{node.id}` has no type (GTIR types every parameter)", node
             )

@@ -10,12 +10,12 @@ from dataclasses import dataclass
 from iterir import FunctionDefinition, Node
 from iterir import gtir_types as gt
 from iterir.gcpause import gc_paused
-from iterir.nodes import GTIR_CLASSES, Program
+from iterir.nodes import GTIR_CLASSES, FencilDefinition, Program, StencilClosure
 from iterir.offset_types import NeighborConnectivityType, OffsetType, offset_types_from_json
 from iterir.traversal import child_positions, walk
 from typeinf.errors import TypeInferenceError
 from typeinf.gtir_collect import GtirInference, is_gtir
-from typeinf.gtir_notation import GtirPrinter, pformat_gtir
+from typeinf.gtir_notation import GtirPrinter, pformat_gtir, where_clauses
 from typeinf.gtir_values import Cyclic, GtirValue, to_value
 from typeinf.terms import DefinitionType
 
@@ -28,6 +28,8 @@ class GtirDefinition:
     name: str
     type: GtirValue
     text: str
+    #: The parts of its `where` clause (`D₁ ⊆ D₂`, `T₂: numeric`), in order.
+    relations: tuple[str, ...] = ()
 
     def __str__(self) -> str:
         return self.text
@@ -55,13 +57,21 @@ GtirInferred = GtirValue | GtirDefinition | GtirProgram
 
 def definition_at(inference: GtirInference, position: int) -> GtirDefinition:
     """The generalized type of the function definition at pre-order `position`."""
+    definition = definition_type(inference, position)
+    text = pformat_gtir(definition)
+    return GtirDefinition(
+        definition.name, to_value(definition.type), text, tuple(where_clauses(definition))
+    )
+
+
+def definition_type(inference: GtirInference, position: int) -> DefinitionType:
+    """The function definition at pre-order `position` as the core prints one: its type and
+    the relations it is subject to."""
     node = inference.nodes[position]
     assert isinstance(node, FunctionDefinition)
-    cell = inference.type_at(position)
     scheme = inference.schemes.get(position)
     relations = () if scheme is None else scheme.relations
-    text = pformat_gtir(DefinitionType(node.id, cell, relations))
-    return GtirDefinition(node.id, to_value(cell), text)
+    return DefinitionType(node.id, inference.type_at(position), relations)
 
 
 def _program_type(inference: GtirInference) -> GtirInferred:
@@ -77,7 +87,8 @@ def _program_type(inference: GtirInference) -> GtirInferred:
 
 def claims(node: Node, allow_free: object, within: Node | None, provider: object) -> bool:
     """Whether `infer` and friends type `node` as GTIR before trying the fencil IR: a GTIR
-    root; an offset provider in GT4Py's form (GTIR's, `iterir.offset_types`); or, where free
+    root; an offset provider in GT4Py's form (GTIR's, `iterir.offset_types`) for a tree that
+    is not a fencil (which reads that form too); or, where free
     names are allowed (a typed free name is GTIR's, an unknown the fencil IR's), any GTIR
     mark. Other trees try the fencil IR first, so that its speed is unchanged: a GTIR
     expression fails there, and `after_error` sends it here."""
@@ -85,7 +96,7 @@ def claims(node: Node, allow_free: object, within: Node | None, provider: object
         return False
     return (
         isinstance(node, GTIR_CLASSES)
-        or _gt4py_form(provider)
+        or (_gt4py_form(provider) and not isinstance(node, FencilDefinition | StencilClosure))
         or (allow_free is not False and is_gtir(node))
     )
 

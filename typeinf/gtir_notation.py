@@ -25,7 +25,7 @@ from iterir.gtir_types import ABBREVIATED, KIND_SUFFIXES, Dimension
 from iterir.vocabulary import PRIMITIVES
 from typeinf import gtir_terms as g
 from typeinf.constructors import DEMPTY, DTUPLE, PRIM, Constructor, row_items
-from typeinf.notation import Piece, Printer, subscript
+from typeinf.notation import Piece, Printer, subscript, to_ascii
 from typeinf.sizes import check_printable
 from typeinf.terms import Cell, Sort, Type, find
 
@@ -147,12 +147,34 @@ _ARMS: dict[Constructor, Callable[[GtirPrinter, Cell], list[Piece]]] = {
 }
 
 
+#: The ASCII spelling of GTIR's own marks, beside the core's (`notation.ASCII_SPELLING`):
+#: `to_ascii_gtir` writes it, `typeinf.gtir_reader` reads a kind's back (`KDim^v`).
+GTIR_ASCII_SPELLING: dict[str, str] = {
+    **{suffix: "^" + kind[0] for kind, suffix in KIND_SUFFIXES.items()},
+    "⊆": "<=",
+    "∪": "|",
+    "∈": "in",
+}
+_GTIR_ASCII = str.maketrans(GTIR_ASCII_SPELLING)
+
+
+def to_ascii_gtir(text: str) -> str:
+    """GTIR's printed notation in its ASCII spelling (`--ascii`): `KDim^v`, `D1 <= D2`."""
+    return to_ascii(text.translate(_GTIR_ASCII))
+
+
 def pformat_gtir(type_: Type) -> str:
     """A GTIR type in the notation, with its `where` clause; raises TypeTooLargeError for a
     type too large to write out (as `notation.pformat`)."""
     check_printable([type_])
     printer = GtirPrinter([type_])
     return printer.format(type_) + printer.where()
+
+
+def where_clauses(type_: Type) -> list[str]:
+    """The parts of `pformat_gtir(type_)`'s `where` clause, in order, numbered as it numbers
+    them (`D₁ ⊆ D₂`): what a `--json` report lists beside the type."""
+    return GtirPrinter([type_]).clauses()
 
 
 def pformat_gtir_all(types: list[Type]) -> list[str]:

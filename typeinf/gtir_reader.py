@@ -12,7 +12,8 @@
     dim   := NAME [KIND] | QUOTED [KIND] | VAR
 
 A variable's place gives its sort (a dimension set is written `D₀`, anything else `T₀`; one
-number is one variable). `->` reads as `→`; a scalar may be abbreviated as GT4Py's text writes it
+number is one variable). `->` reads as `→`, and `KDim^v` as `KDimᵥ` (the ASCII spelling,
+`gtir_notation.to_ascii_gtir`); a scalar may be abbreviated as GT4Py's text writes it
 (`f64`, `i1`); a dimension's kind is `ₕ`, `ᵥ` or `ₗ` after its name, horizontal when there is
 none. A set of dimensions must be written in GT4Py's canonical order (horizontal < local <
 vertical, then by name): a set written otherwise is an error, not silently reordered. Types
@@ -30,6 +31,7 @@ from typing import NamedTuple
 from iterir.gtir_types import ABBREVIATED, MAX_DEPTH, SUFFIX_KINDS, Dimension
 from iterir.vocabulary import PRIMITIVES
 from typeinf.constructors import D_EMPTY, DTUPLE, row
+from typeinf.gtir_notation import GTIR_ASCII_SPELLING
 from typeinf.gtir_terms import (
     CARTESIAN_OFFSET,
     DIMENSION,
@@ -54,8 +56,8 @@ from typeinf.terms import Cell, Sort, find, make
 _TOKEN = re.compile(
     r"""[ \t\r\n]*(?:
       (?P<VAR>[TD](?:[₀-₉]+|[0-9]+)(?![A-Za-z0-9_]))
-    | (?P<NAME>[A-Za-z_][A-Za-z0-9_]*[ₕᵥₗ]?)
-    | (?P<QUOTED>`(?:[^`\\]|\\.)*`[ₕᵥₗ]?)
+    | (?P<NAME>[A-Za-z_][A-Za-z0-9_]*(?:[ₕᵥₗ]|\^[hvl])?)
+    | (?P<QUOTED>`(?:[^`\\]|\\.)*`(?:[ₕᵥₗ]|\^[hvl])?)
     | (?P<MARK>→|->|[\[\](),*:])
     | (?P<EOF>\Z)
     | (?P<BAD>.))""",
@@ -226,6 +228,8 @@ class _Reader:
         text, kind = token.text, "horizontal"
         if text[-1] in SUFFIX_KINDS:
             text, kind = text[:-1], SUFFIX_KINDS[text[-1]]
+        elif text[-2:] in _ASCII_KINDS:  # `KDim^v`, the ASCII spelling of `KDimᵥ`
+            text, kind = text[:-2], _ASCII_KINDS[text[-2:]]
         if token.kind == "QUOTED":
             try:
                 text = json.loads('"' + text[1:-1] + '"')
@@ -279,6 +283,10 @@ class _Reader:
             return make(OFFSET, tag)
         self.take()
         return make(CARTESIAN_OFFSET, tag, self.dim())
+
+
+#: A kind's ASCII spelling (`gtir_notation.GTIR_ASCII_SPELLING`), by the kind it stands for.
+_ASCII_KINDS = {GTIR_ASCII_SPELLING[suffix]: kind for suffix, kind in SUFFIX_KINDS.items()}
 
 
 def _tokenize(match: re.Match[str]) -> _Token:

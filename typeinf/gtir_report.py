@@ -17,7 +17,7 @@ from typing import Any
 
 from iterir import Node, pformat
 from iterir import gtir_types as gt
-from iterir.nodes import IfStmt, Program, SetAt
+from iterir.nodes import FunctionDefinition, IfStmt, Program, SetAt
 from iterir.traversal import child_positions
 from typeinf.gt4py_text import gt4py_str
 from typeinf.gtir_collect import GtirInference
@@ -27,12 +27,14 @@ from typeinf.gtir_infer import (
     GtirProgram,
     GtirSolved,
     definition_at,
+    definition_type,
     typed_nodes,
 )
-from typeinf.gtir_notation import pformat_gtir
+from typeinf.gtir_notation import GtirPrinter, pformat_gtir
 from typeinf.gtir_structured import NotStructured, to_gt4py
 from typeinf.gtir_values import GtirValue, to_value
-from typeinf.terms import Cell
+from typeinf.sizes import check_printable
+from typeinf.terms import Cell, FencilType, Type
 from typeinf.types import tree
 
 
@@ -91,15 +93,9 @@ def _set_ats(inference: GtirInference, body: list[tuple[str, int]]) -> Iterator[
             pending.extend(reversed(branches))
 
 
-def structured(cell: Cell) -> Any:
-    """GT4Py's structured form of a ground type as JSON; None for a type that is not ground
-    (a variable, an unknown set) or that GT4Py's form cannot say."""
-    ground = ground_gt4py(cell)
-    return None if ground is None else gt.type_to_json(ground)
-
-
 def ground_gt4py(cell: Cell) -> gt.GType | None:
-    """GT4Py's type of a ground type; None as for `structured`."""
+    """GT4Py's type of a ground type; None for a type that is not ground (a variable, an
+    unknown set) or that GT4Py's form cannot say."""
     try:
         value = to_gt4py(cell)
     except NotStructured:
@@ -167,7 +163,14 @@ def program_tree(type_: GtirInferred) -> Any:
 
 
 def _definition_tree(definition: GtirDefinition) -> Any:
-    return {"class": "Definition", "name": definition.name, "type": json_tree(definition.type)}
+    """As a fencil's definition's: its type, and the `where` clause's parts (`relations`),
+    without which the type reads as too general."""
+    return {
+        "class": "Definition",
+        "name": definition.name,
+        "type": json_tree(definition.type),
+        "relations": list(definition.relations),
+    }
 
 
 def program_report(inference: GtirInference) -> dict[str, Any]:
@@ -182,9 +185,9 @@ def program_report(inference: GtirInference) -> dict[str, Any]:
     def definition(name: str, position: int) -> dict[str, Any]:
         shown = definition_at(inference, position)
         text = shown.text.removeprefix(f"{name} :: ")  # its type, with its `where` clause
-        return {"name": name, "type": text, "tree": json_tree(shown.type)} | _gt4py_keys(
-            at(position)
-        )
+        tree = json_tree(shown.type)
+        found = {"name": name, "type": text, "tree": tree, "relations": list(shown.relations)}
+        return found | _gt4py_keys(at(position))
 
     return {
         "params": [{"name": n, **typed(at(p))} for n, p in parts.params],
@@ -225,6 +228,40 @@ def entry(value: GtirInferred) -> dict[str, Any]:
 def every_node(solved: GtirSolved) -> list[tuple[Node, GtirInferred]]:
     """`--all`: every node with a type, in pre-order."""
     return [] if solved.inference is None else typed_nodes(solved.inference)
+
+
+def every_node_shared(solved: GtirSolved) -> tuple[list[tuple[Node, str]], str]:
+    """`--all --shared-names`: every node with a type and its type's text, in pre-order, all
+    numbered as one (function definitions and the program too, as the fencil IR's), and the
+    one `where` clause they share ("" if none)."""
+    inference = solved.inference
+    if inference is None:
+        return [], ""
+    nodes = [node for node, _ in typed_nodes(inference)]
+    wanted = {id(node) for node in nodes}
+    types: dict[int, Type] = {}
+    for position, node in enumerate(inference.nodes):
+        if id(node) in wanted and id(node) not in types:
+            types[id(node)] = _core_type(inference, position)
+    check_printable(list(types.values()))
+    printer = GtirPrinter(list(types.values()))
+    texts = [(node, printer.format(types[id(node)])) for node in nodes]
+    return texts, printer.where().strip()
+
+
+def _core_type(inference: GtirInference, position: int) -> Type:
+    """The type of the node at `position` as the core's printer takes it: a function
+    definition's with its relations; the program's as a fencil's (`{f :: …, p(…)}`)."""
+    node = inference.nodes[position]
+    if isinstance(node, FunctionDefinition) and position in inference.schemes:
+        return definition_type(inference, position)
+    if isinstance(node, Program):
+        positions = child_positions(inference.sizes, position, node.child_count())
+        ndefs, nparams = len(node.function_definitions), len(node.params)
+        definitions = tuple(definition_type(inference, p) for p in positions[:ndefs])
+        params = tuple(inference.type_at(p) for p in positions[ndefs : ndefs + nparams])
+        return FencilType(node.id, definitions, params)
+    return inference.type_at(position)
 
 
 def report(solved: GtirSolved) -> dict[str, Any]:

@@ -97,6 +97,33 @@ def _known_tuple(cell: Cell) -> list[Cell] | None:
     return items if tail.ctor is DEMPTY else None
 
 
+def _mapped(
+    argument: Cell,
+    result: Cell,
+    equate: Equate,
+    each: Callable[[Cell, Cell], bool],
+    other: Callable[[Cell], object],
+) -> bool:
+    """A relation mapped over tuples, once `argument` is known: `other` of it (its root) when
+    it is not a tuple; else `result` is a tuple of a fresh type per item, which `each` relates
+    to its item. False while `argument` or an item is not known yet (fired again later)."""
+    shape = _shape(argument)
+    if shape is None:
+        return False
+    kind, root = shape
+    if kind != "tuple":
+        other(root)
+        return True
+    items = _known_tuple(root) or []
+    results = [var(Sort.DTYPE) for _ in items]
+    equate(result, g.tuple_of(results))
+    return all(each(item, out) for item, out in zip(items, results, strict=True))
+
+
+def _not_a_tuple(root: Cell) -> None:
+    raise CannotHold("`map_tuple` and `tree_map_tuple` map over a tuple")
+
+
 def _shape(cell: Cell) -> tuple[str, Cell] | None:
     """What `cell` is known to be: ("field" / "scalar" / "tuple" / "other", its root), or None
     while it is a variable (a tuple whose end is unknown is not known either)."""
@@ -176,20 +203,13 @@ class OnDomain(Relation):
 
     def fire(self, equate: Equate) -> bool:
         positions, element, result = self.cells
-        shape = _shape(element)
-        if shape is None:
-            return False
-        kind, root = shape
-        if kind != "tuple":
-            equate(result, g.field(positions, root))
-            return True
-        items = _known_tuple(root) or []
-        results = [var(Sort.DTYPE) for _ in items]
-        equate(result, g.tuple_of(results))
-        for item, out in zip(items, results, strict=True):
-            if not OnDomain(positions, item, out).fire(equate):
-                return False  # an item not known yet: fired again with the tuple bound
-        return True
+        return _mapped(
+            element,
+            result,
+            equate,
+            lambda item, out: OnDomain(positions, item, out).fire(equate),
+            lambda root: equate(result, g.field(positions, root)),
+        )
 
     def show(self, name: Callable[[Cell], str]) -> str:
         positions, element, result = self.cells
@@ -393,28 +413,18 @@ class TupleMapped(Relation):
 
     def fire(self, equate: Equate) -> bool:
         function, argument, result = self.cells
-        shape = _shape(argument)
-        if shape is None:
-            return False
-        kind, root = shape
-        if kind != "tuple":
-            raise CannotHold("`map_tuple` and `tree_map_tuple` map over a tuple")
-        items = _known_tuple(root) or []
-        nested = [self.recursive and _shape(item) is None for item in items]
-        if any(nested):
-            return False  # a leaf or a tuple: not known yet
-        results = [var(Sort.DTYPE) for _ in items]
-        for item, out in zip(items, results, strict=True):
+
+        def each(item: Cell, out: Cell) -> bool:
             shape = _shape(item)
+            if self.recursive and shape is None:
+                return False  # a leaf or a tuple: not known yet
             if self.recursive and shape is not None and shape[0] == "tuple":
-                inner = TupleMapped(self.fresh, True, function, item, out)
-                if not inner.fire(equate):
-                    return False
-                continue
+                return TupleMapped(self.fresh, True, function, item, out).fire(equate)
             applied = function if self.fresh is None else self.fresh.instantiate()
             equate(applied, g.function([item], out))
-        equate(result, g.tuple_of(results))
-        return True
+            return True
+
+        return _mapped(argument, result, equate, each, _not_a_tuple)
 
     def show(self, name: Callable[[Cell], str]) -> str:
         function, argument, result = self.cells

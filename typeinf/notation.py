@@ -109,7 +109,8 @@ class Printer:
     def __init__(self, types: list[Type], locations: bool = False) -> None:
         self.locations = locations
         self.shown: frozenset[int] = frozenset() if locations else _shown_locations(types)
-        self.relations = [r for type_ in types for r in relations_of(type_)]
+        # Once each: a definition's relations are both its own and its program's.
+        self.relations = list({id(r): r for t in types for r in relations_of(t)}.values())
         self.numbers: dict[int, int] = {}
         self.variables: list[Cell] = []
         self.written_out = WrittenOut()
@@ -140,15 +141,19 @@ class Printer:
         return f"T{subscript(len(self.variables) - 1)}"
 
     def where(self) -> str:
-        """`where T₀: float, …` for the family-restricted dtype variables, in number order, then
-        the relations the types are subject to (`T₂ = max(T₀, T₁)`), in order."""
+        """`where T₀: float, …`: the `clauses`, or nothing."""
+        clauses = self.clauses()
+        return " where " + ", ".join(clauses) if clauses else ""
+
+    def clauses(self) -> list[str]:
+        """The `where` clause's parts: the family-restricted dtype variables, in number order,
+        then the relations the types are subject to (`T₂ = max(T₀, T₁)`), in order."""
         relations = [relation.show(self.render) for relation in self.relations]
-        clauses = [
+        return [
             f"T{subscript(self.numbers[id(v)])}: {FAMILY_NAMES.get(v.family, 'one of ' + ', '.join(sorted(v.family)))}"
             for v in self.variables
             if v.sort in (Sort.DTYPE, Sort.DROW) and v.family is not None and find(v) is v
         ] + relations
-        return " where " + ", ".join(clauses) if clauses else ""
 
     def format(self, type_: Type) -> str:
         if isinstance(type_, Cell):

@@ -125,19 +125,23 @@ def _typed(entry: dict[str, Any], key: str, kind: type[_T]) -> _T:
 def read_offset_provider(path: str | Path) -> dict[str, Dimension | Connectivity]:
     """The offset provider in the JSON file `path`, in either form; a malformed one is a
     ParseError (with the JSON path of the problem, for GT4Py's form)."""
-    data = loads(read_text(path), str(path))
+    return offset_provider_of(read_offset_json(path), str(path))
+
+
+def read_offset_json(path: str | Path) -> object:
+    """The decoded JSON of the offset-provider file `path` (a ParseError if it is not JSON),
+    for `typeinf.route` to read as the IR it types a program as."""
+    return loads(read_text(path), str(path))
+
+
+def offset_provider_of(data: object, filename: str) -> dict[str, Dimension | Connectivity]:
+    """`read_offset_provider` of the decoded JSON `data` of the file `filename`."""
     if _is_gt4py_form(data):
-        return _from_offset_types(offset_types_from_json(data, str(path)))
+        return _from_offset_types(offset_types_from_json(data, filename))
     try:
         return load_offset_provider(data)
     except OffsetProviderFormatError as error:
-        raise ParseError(str(error), str(path)) from None
-
-
-def read_offset_types(path: str | Path) -> dict[str, OffsetType]:
-    """The offset-provider types in the JSON file `path` in GT4Py's form, as GTIR's typing
-    takes them; a malformed one (ours too) is a ParseError with the JSON path of the problem."""
-    return offset_types_from_json(loads(read_text(path), str(path)), str(path))
+        raise ParseError(str(error), filename) from None
 
 
 def _is_gt4py_form(data: object) -> bool:

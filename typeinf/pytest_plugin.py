@@ -28,7 +28,8 @@ from iterir.files import read_text, write_text
 from typeinf.diagnostics import Source
 from typeinf.infer import AllowFree
 from typeinf.offsets import OffsetProvider
-from typeinf.snapshots import EXPECTED_SUFFIX, expected_text, solve_either
+from typeinf.route import solve_either
+from typeinf.snapshots import EXPECTED_SUFFIX, expected_text
 
 FOLDER = "__typeinf_snapshots__"
 

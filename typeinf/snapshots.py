@@ -17,32 +17,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import iterir
-from iterir import Node
 from iterir.files import read_text
-from typeinf import gtir_infer
 from typeinf.diagnostics import Source, source_of
 from typeinf.errors import TypeInferenceError
 from typeinf.gtir_infer import GtirSolved
 from typeinf.gtir_report import type_lines
-from typeinf.infer import AllowFree, Solved, solve
+from typeinf.infer import Solved
 from typeinf.notation import pformat_lines
-from typeinf.offsets import read_offset_provider, read_offset_types
+from typeinf.route import read_provider, solve_either
 
 EXPECTED_SUFFIX = ".types"
 PROVIDER_SUFFIX = ".offsets.json"
 IR_SUFFIXES = (".itir", ".json")
-
-
-def solve_either(
-    node: Node, provider: object, allow_free: AllowFree = False
-) -> Solved | GtirSolved:
-    """Every error of `node`, or its types: as GTIR where `typeinf.check` types it as GTIR
-    (`provider` then GT4Py's offset-provider types), else as the fencil IR."""
-    if not gtir_infer.claims(node, allow_free, None, provider):
-        solved = solve(node, provider, allow_free=allow_free)  # type: ignore[arg-type]  # the fencil IR's
-        if not (solved.errors and gtir_infer.after_error(node, None)):
-            return solved
-    return gtir_infer.solve(node, provider, None)
 
 
 def expected_text(checked: Solved | GtirSolved, source: Source) -> str:
@@ -124,14 +110,13 @@ def take(program: Path, folder: Path) -> Snapshot:
             )
         text = read_text(program)
         node = iterir.loads_ir(text, str(program))
-        gtir = gtir_infer.claims(node, True, None, None)  # any GTIR mark: GTIR's provider
-        reader = read_offset_types if gtir else read_offset_provider
-        provider = reader(provider_path) if os.path.lexists(provider_path) else None
+        given = os.path.lexists(provider_path)
+        provider = read_provider(node, False, str(provider_path) if given else None)
         snapshot.stored = read_text(expected) if os.path.lexists(expected) else None
     except iterir.ParseError as error:
         snapshot.problem = str(error)
         return snapshot
-    checked = gtir_infer.solve(node, provider, None) if gtir else solve(node, provider)
+    checked = solve_either(node, provider)
     snapshot.actual = expected_text(checked, source_of(str(program), text, node))
     snapshot.errors = len(checked.errors)
     return snapshot

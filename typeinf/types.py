@@ -110,12 +110,21 @@ class OnDemand(Type):
             else:
                 with _FILLING:  # one thread fills it; the others wait, then read it
                     if not made(self):
-                        fill(self)
+                        try:
+                            fill(self)
+                        except AttributeError as error:  # not "no such field": a failed fill
+                            raise FillError(f"{fill!r} failed: {error}") from error
                 if made(self):
                     return getattr(self, name)
                 raise AssertionError(f"{fill!r} did not fill its value")
         message = f"{type(self).__name__!r} object has no attribute {name!r}"
         raise AttributeError(message, name=name, obj=self)
+
+
+class FillError(RuntimeError):
+    """An `AttributeError` raised while filling a value made on demand: raised as itself it
+    would leave `__getattr__` meaning "no such field", so that `hasattr` says False, `getattr`
+    gives its default and `match` silently does not match."""
 
 
 #: The slot of `OnDemand._fill`, read and cleared without going through `__getattr__`.
