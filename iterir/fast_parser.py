@@ -69,7 +69,7 @@ _TOKEN = re.compile(
             rf"-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?{_SUFFIXES}?(?P<NUMBER>)",
             rf'"(?:[^"\\\n]|\\.)*"{_SUFFIXES}(?P<QLITERAL>)',
             r"\((?P<LPAR>)",
-            r"\)(?:\)++(?P<RPARS>)|(?P<RPAR>))",
+            r"\)(?:(?:[ \t\f\r\n]*+\))++(?P<RPARS>)|(?P<RPAR>))",
             r",(?P<COMMA>)",
             r"(?:==|[∨∧<>+\-×/])(?P<INFIX>)",
             r"[·¬↑](?P<PREFIX>)",
@@ -96,12 +96,13 @@ _TOKEN = re.compile(
 
 def _tokens(text: str) -> Iterator[Tok]:
     """The tokens of `text`, positioned as lark positions them, then `END` (after spaces, twice:
-    the parser stops at the first). No token spans lines: none holds a line break. Two kinds are
-    several of lark's tokens (`split` parts them): `HEAD`, a name and the `(` right after it, and
-    `RPARS`, a run of `)`. One match instead of one a token: nested calls (`f(f(…x))`, 3 tokens a
-    level) lex in 0.96 µs a node instead of 1.27 and parse in 2.46 instead of 2.76 (parse_budget,
-    200k nodes, 2 interleaved runs); an operator with the name after it as one token (`+ x1`)
-    halved the lexing of a `+` chain but cost the parser as much again, and was dropped."""
+    the parser stops at the first). Two kinds are several of lark's tokens (`split` parts them):
+    `HEAD`, a name and the `(` right after it, and `RPARS`, a run of `)` (spaces and line breaks
+    between them included: the only token that may span lines). One match instead of one a
+    token: nested calls (`f(f(…x))`, 3 tokens a level) lex in 0.96 µs a node instead of 1.27 and
+    parse in 2.46 instead of 2.76 (parse_budget, 200k nodes, 2 interleaved runs); an operator
+    with the name after it as one token (`+ x1`) halved the lexing of a `+` chain but cost the
+    parser as much again, and was dropped."""
     new = tuple.__new__  # a Tok without NamedTuple's Python-level __new__: 0.3 µs less a token
     count, rfind = text.count, text.rfind
     line, line_start, end = 1, 0, 0
@@ -115,7 +116,15 @@ def _tokens(text: str) -> Iterator[Tok]:
                 line_start = newline + 1
         column = start - line_start + 1
         # The kind: every alternative closes a named group last.
-        yield new(Tok, (match.lastgroup, text[start:end], line, column, line, column + end - start))
+        kind = match.lastgroup
+        if kind == "RPARS":  # it may span lines: its end, and where the next line starts
+            newline = rfind("\n", start, end)
+            if newline >= 0:
+                end_line = line + count("\n", start, newline + 1)
+                yield new(Tok, (kind, text[start:end], line, column, end_line, end - newline))
+                line, line_start = end_line, newline + 1
+                continue
+        yield new(Tok, (kind, text[start:end], line, column, line, column + end - start))
 
 
 #: The kinds of tokens that are several of lark's.
@@ -133,8 +142,29 @@ def split(tok: Tok) -> tuple[Tok, Tok]:
         first = new(Tok, ("NAME", value[:-1], line, column, line, end - 1))
         return first, new(Tok, ("LPAR", "(", line, end - 1, line, end))
     first = new(Tok, ("RPAR", ")", line, column, line, column + 1))
-    rest = "RPARS" if end - column > 2 else "RPAR"  # the value stays `)`: positions say the run
-    return first, new(Tok, (rest, ")", line, column + 1, line, end))
+    offset, line, shift = _next_closer(value, 0, line, column)
+    return first, _closers(tok, offset, line, shift)
+
+
+def _next_closer(run: str, offset: int, line: int, shift: int) -> tuple[int, int, int]:
+    """In `run`, the text of an `RPARS` token, the `)` after the one at `offset`: its offset, its
+    line, and the shift that makes an offset its column (offset + shift), given the line and the
+    shift of the one at `offset`."""
+    after = run.index(")", offset + 1)
+    newline = run.rfind("\n", offset, after)
+    if newline >= 0:
+        return after, line + run.count("\n", offset, newline + 1), -newline
+    return after, line, shift
+
+
+def _closers(tok: Tok, offset: int, line: int, shift: int) -> Tok:
+    """What is left of `tok`, an `RPARS` token, from its `)` at `offset` on (its line and shift
+    as `_next_closer` gives them): `RPARS` while it holds two or more, an `RPAR` then."""
+    kind = "RPARS" if len(tok.value) - offset > 1 else "RPAR"
+    column = offset + shift
+    return tuple.__new__(
+        Tok, (kind, tok.value[offset:], line, column, tok.end_line, tok.end_column)
+    )
 
 
 # Frames: a construct begun and waiting for an expression (its first item says which).
@@ -330,22 +360,22 @@ class _Parse:
                 if close.type == "RPAR":
                     self.tok = self.next()
                 elif close.type == "RPARS":  # a run of `)`: each closes the call on top at once
-                    line, column, end = close.line, close.column, close.end_column
-                    new = tuple.__new__
+                    run, line, shift, offset = close.value, close.line, close.column, 0
+                    last, new = len(run) - 1, tuple.__new__
                     while True:
                         stack.pop()
-                        close = new(Tok, ("RPAR", ")", line, column, line, column + 1))
-                        value = cb.called(frame[1], frame[3], close)
-                        column += 1
-                        if column == end or stack[-1][0] != _CALL:
+                        column = offset + shift
+                        right = new(Tok, ("RPAR", ")", line, column, line, column + 1))
+                        value = cb.called(frame[1], frame[3], right)
+                        if offset == last:
+                            self.tok = self.next()
+                            break
+                        offset, line, shift = _next_closer(run, offset, line, shift)
+                        if stack[-1][0] != _CALL:  # the rest closes something else
+                            self.tok = _closers(close, offset, line, shift)
                             break
                         frame = stack[-1]
                         frame[3].append(value)
-                    if column < end:  # the rest closes something else
-                        kind = "RPARS" if end - column > 1 else "RPAR"
-                        self.tok = new(Tok, (kind, ")", line, column, line, end))
-                    else:
-                        self.tok = self.next()
                     continue
                 else:
                     raise Unsure

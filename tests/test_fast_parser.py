@@ -124,6 +124,10 @@ def test_what_the_fast_path_leaves_to_lark_parses_as_lark_parses_it(text: str) -
         "f(x # a comment\n)",
         "`q r`(x)",  # a quoted name's call
         "True(x)",  # a name that is a literal, called
+        "f(\n  g(\n    h(x)\n  )\n)",  # a run of `)` over lines, as printed
+        "f(g(x) \n , h(y\n\t)  )",  # a run of `)` with spaces and a tab
+        "λ(f) → (f(f(x)\n  ))",  # then a parenthesis
+        "{f(x)\n }",  # then a bracket
     ],
 )
 def test_calls_and_runs_of_closers_are_read_as_lark_reads_them(text: str) -> None:
