@@ -53,7 +53,11 @@ class Tok(NamedTuple):
 #: other character is `_BAD`, the end `END`. With the token loop below, 0.70–0.86 µs a token instead
 #: of 0.86–1.16 µs with the expression assembled from lark's terminals in lark's order (1.2–1.5×
 #: less lexing time; CPU time, the best of 3 interleaved runs on each 200k-node shape).
-_NAME = r"[^\W\dₒₐ][^\Wₒₐ]*+|`(?:[^`\\\n]|\\.)*+`"
+_PLAIN = r"[^\W\dₒₐ][^\Wₒₐ]*+"
+_NAME = _PLAIN + r"|`(?:[^`\\\n]|\\.)*+`"
+#: After a name's `(`: more of them over spaces and lines (`HEADS`), if the first name is plain (not
+#: quoted: no `(` in it) and the others are plain names but keywords; else the one (`HEAD`).
+_HEADS = rf"(?:(?<!`\()(?:[ \t\f\r\n]*+(?!(?:if|then|else|λ)\(){_PLAIN}\()++(?P<HEADS>)|(?P<HEAD>))"
 _SUFFIXES = r"(?:i16|i32|i64|i8|u16|u32|u64|u8|f32|f64|b)"
 _TOKEN = re.compile(
     r"((?:[ \t\f\r\n]++|#[^\n]*+)*+)(?:"
@@ -65,7 +69,7 @@ _TOKEN = re.compile(
             r"then(?!\w)(?P<THEN>)",
             r"else(?!\w)(?P<ELSE>)",
             r"λ(?!\w)(?P<LAMBDA>)",
-            rf"(?:(?P<NAME>{_NAME})|-?\d++(?=ₒ))(?:ₒ(?P<OFFSET>)|ₐ(?P<AXIS>)|\((?P<HEAD>))?",
+            rf"(?:(?P<NAME>{_NAME})|-?\d++(?=ₒ))(?:ₒ(?P<OFFSET>)|ₐ(?P<AXIS>)|\({_HEADS})?",
             rf"-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?{_SUFFIXES}?(?P<NUMBER>)",
             rf'"(?:[^"\\\n]|\\.)*"{_SUFFIXES}(?P<QLITERAL>)',
             r"\((?P<LPAR>)",
@@ -117,7 +121,7 @@ def _tokens(text: str) -> Iterator[Tok]:
         column = start - line_start + 1
         # The kind: every alternative closes a named group last.
         kind = match.lastgroup
-        if kind == "RPARS":  # it may span lines: its end, and where the next line starts
+        if kind in _RUNS:  # it may span lines: its end, and where the next line starts
             newline = rfind("\n", start, end)
             if newline >= 0:
                 end_line = line + count("\n", start, newline + 1)
@@ -128,7 +132,9 @@ def _tokens(text: str) -> Iterator[Tok]:
 
 
 #: The kinds of tokens that are several of lark's.
-_SEVERAL = frozenset(["HEAD", "RPARS"])
+_SEVERAL = frozenset(["HEAD", "HEADS", "RPARS"])
+#: The kinds of tokens that may span lines.
+_RUNS = frozenset(["HEADS", "RPARS"])
 
 
 def split(tok: Tok) -> tuple[Tok, Tok]:
@@ -141,9 +147,38 @@ def split(tok: Tok) -> tuple[Tok, Tok]:
     if kind == "HEAD":
         first = new(Tok, ("NAME", value[:-1], line, column, line, end - 1))
         return first, new(Tok, ("LPAR", "(", line, end - 1, line, end))
+    if kind == "HEADS":  # the first `name(` as a `HEAD`, and the others
+        names = _heads(tok)
+        head, second = _as_head(next(names)), next(names)
+        value = value[value.index("(") + 1 :].lstrip()
+        kind = "HEADS" if value.count("(") > 1 else "HEAD"
+        rest = (kind, value, second.line, second.column, tok.end_line, tok.end_column)
+        return head, new(Tok, rest)
     first = new(Tok, ("RPAR", ")", line, column, line, column + 1))
     offset, line, shift = _next_closer(value, 0, line, column)
     return first, _closers(tok, offset, line, shift)
+
+
+def _heads(run: Tok) -> Iterator[Tok]:
+    """The names of the `name(`s of `run`, a `HEADS` token, as `NAME` tokens."""
+    line, shift, offset = run.line, run.column, 0
+    for piece in run.value.split("(")[:-1]:  # a piece: spaces, then a name
+        name = piece.lstrip()
+        start = offset + len(piece) - len(name)
+        if start != offset:
+            newline = piece.rfind("\n")
+            if newline >= 0:
+                line += piece.count("\n")
+                shift = -(offset + newline)
+        column = start + shift
+        offset += len(piece) + 1
+        yield tuple.__new__(Tok, ("NAME", name, line, column, line, column + len(name)))
+
+
+def _as_head(name: Tok) -> Tok:
+    """The `HEAD` token of `name` and the `(` right after it."""
+    _, value, line, column, _, end = name
+    return tuple.__new__(Tok, ("HEAD", value + "(", line, column, line, end + 1))
 
 
 def _next_closer(run: str, offset: int, line: int, shift: int) -> tuple[int, int, int]:
@@ -246,6 +281,14 @@ class _Parse:
         brackets open a frame (None is returned)."""
         tok, cb, stack = self.tok, self.cb, self.stack
         kind = tok.type
+        if kind == "HEADS":  # `f(g(…`: a call's frame opened for each but the last, then a HEAD
+            symref, push = cb.symref, stack.append
+            names = _heads(tok)
+            callee = next(names)
+            for name in names:
+                push([_CALL, symref([callee]), None, []])
+                callee = name
+            tok, kind = _as_head(callee), "HEAD"
         if kind == "HEAD":  # `name(`: the callee, and the call's frame opened at once
             _, text, line, column, _, end = tok
             callee = tuple.__new__(Tok, ("NAME", text[:-1], line, column, line, end - 1))

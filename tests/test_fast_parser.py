@@ -202,12 +202,18 @@ def lark_tokens(text: str) -> tuple[list[tuple[str, str, int, int, int, int]], b
 @example("f(g(`h`(x)))\n) ) λ(x) → x + y - zₒ ×\tif+then == `q`(f (x)")
 def test_the_fast_lexer_reads_the_tokens_lark_s_lexer_reads(text: str) -> None:
     expected, whole = lark_tokens(text)
-    read = []
+    read: list[tuple[str, str, int, int, int, int]] = []
+
+    def part(token: fast_parser.Tok) -> None:
+        """Several of lark's tokens parted as the parser does, to the last."""
+        if token.type in fast_parser._SEVERAL:
+            for piece in fast_parser.split(token):
+                part(piece)
+        else:
+            read.append(tuple(token))
+
     for token in fast_parser._tokens(text):
-        while token.type in fast_parser._SEVERAL:  # several of lark's, parted as the parser does
-            first, token = fast_parser.split(token)
-            read.append(tuple(first))
-        read.append(tuple(token))
+        part(token)
         if token.type == "END":  # where the parser stops (the lexer may say it again)
             break
     if whole:
