@@ -285,9 +285,9 @@ class _Parse:
             symref, push = cb.symref, stack.append
             names = _heads(tok)
             callee = next(names)
-            for name in names:
+            for inner in names:
                 push([_CALL, symref([callee]), None, []])
-                callee = name
+                callee = inner
             tok, kind = _as_head(callee), "HEAD"
         if kind == "HEAD":  # `name(`: the callee, and the call's frame opened at once
             _, text, line, column, _, end = tok
