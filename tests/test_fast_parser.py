@@ -128,6 +128,8 @@ def test_what_the_fast_path_leaves_to_lark_parses_as_lark_parses_it(text: str) -
         "f(g(x) \n , h(y\n\t)  )",  # a run of `)` with spaces and a tab
         "λ(f) → (f(f(x)\n  ))",  # then a parenthesis
         "{f(x)\n }",  # then a bracket
+        "a + b - c + f(a) × b[0] - ·a == b + (c)",  # names between operators, and the rest
+        "a + b == c: [0, 1) + d",  # a name between operators that starts a range
     ],
 )
 def test_calls_and_runs_of_closers_are_read_as_lark_reads_them(text: str) -> None:
