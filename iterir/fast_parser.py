@@ -2,8 +2,8 @@
 hand-written, iterative parser of the same grammar (grammar.lark).
 
 Lark's LALR parser spends several µs of Python per token (its lexer's bookkeeping, a `Token`
-per token, a reduction per grammar level); this path a third to a half of that: parsing is 2.0–3.5×
-faster than lark's at 100k–1M nodes (`lark/parse` of benchmarks/end_to_end.py). It builds every
+per token, a reduction per grammar level); this path a fifth to a half of that: parsing is 2.2–5.3×
+faster than lark's at 100k–200k nodes (`lark/parse` of benchmarks/end_to_end.py, 2026-11-27). It builds every
 node through the very callbacks lark calls (iterir/parser.py), so nodes and spans are the same;
 and it only vouches for the text it fully understands: at anything else (an error, an
 annotation, a keyword used as a name, a `-` glued to a number) it raises `Unsure`, and lark
@@ -100,13 +100,17 @@ _TOKEN = re.compile(
 
 def _tokens(text: str) -> Iterator[Tok]:
     """The tokens of `text`, positioned as lark positions them, then `END` (after spaces, twice:
-    the parser stops at the first). Two kinds are several of lark's tokens (`split` parts them):
-    `HEAD`, a name and the `(` right after it, and `RPARS`, a run of `)` (spaces and line breaks
-    between them included: the only token that may span lines). One match instead of one a
-    token: nested calls (`f(f(…x))`, 3 tokens a level) lex in 0.96 µs a node instead of 1.27 and
-    parse in 2.46 instead of 2.76 (parse_budget, 200k nodes, 2 interleaved runs); an operator
-    with the name after it as one token (`+ x1`) halved the lexing of a `+` chain but cost the
-    parser as much again, and was dropped."""
+    the parser stops at the first). Three kinds are several of lark's tokens (`split` parts
+    them): `HEAD`, a name and the `(` right after it; `HEADS`, a run of them; and `RPARS`, a run
+    of `)`; a run takes in the spaces and line breaks between (runs are the only tokens that may
+    span lines). One match instead of one a token: nested calls (`f(f(…x))`, 3 tokens a level)
+    lexed in 0.96 µs a node instead of 1.27 with `HEAD` and one-line runs of `)`; as printed
+    (each `f(` and each `)` on its line) they parse in 0.84 of that time with runs of `)` over
+    lines, and in 0.84 again with runs of `f(` (parse_compare, 200k nodes, 3 rounds); the others
+    lex at 1.01–1.06 of that time (the runs' alternatives tried after every `name(` and `)`).
+    An operator with the name after it as one token (`+ x1`) halved the lexing of a `+` chain
+    but cost the parser as much again (parted in the chain's own loop too: 0.98), and was
+    dropped."""
     new = tuple.__new__  # a Tok without NamedTuple's Python-level __new__: 0.3 µs less a token
     count, rfind = text.count, text.rfind
     line, line_start, end = 1, 0, 0
