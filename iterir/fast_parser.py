@@ -2,8 +2,8 @@
 hand-written, iterative parser of the same grammar (grammar.lark).
 
 Lark's LALR parser spends several µs of Python per token (its lexer's bookkeeping, a `Token`
-per token, a reduction per grammar level); this path a third to a half of that: parsing is 2.0–3.5×
-faster than lark's at 100k–1M nodes (`lark/parse` of benchmarks/end_to_end.py). It builds every
+per token, a reduction per grammar level); this path a fifth to a half of that: parsing is 2.2–5.3×
+faster than lark's at 100k–200k nodes (`lark/parse` of benchmarks/end_to_end.py, 2026-11-27). It builds every
 node through the very callbacks lark calls (iterir/parser.py), so nodes and spans are the same;
 and it only vouches for the text it fully understands: at anything else (an error, an
 annotation, a keyword used as a name, a `-` glued to a number) it raises `Unsure`, and lark
@@ -53,7 +53,11 @@ class Tok(NamedTuple):
 #: other character is `_BAD`, the end `END`. With the token loop below, 0.70–0.86 µs a token instead
 #: of 0.86–1.16 µs with the expression assembled from lark's terminals in lark's order (1.2–1.5×
 #: less lexing time; CPU time, the best of 3 interleaved runs on each 200k-node shape).
-_NAME = r"[^\W\dₒₐ][^\Wₒₐ]*+|`(?:[^`\\\n]|\\.)*+`"
+_PLAIN = r"[^\W\dₒₐ][^\Wₒₐ]*+"
+_NAME = _PLAIN + r"|`(?:[^`\\\n]|\\.)*+`"
+#: After a name's `(`: more of them over spaces and lines (`HEADS`), if the first name is plain (not
+#: quoted: no `(` in it) and the others are plain names but keywords; else the one (`HEAD`).
+_HEADS = rf"(?:(?<!`\()(?:[ \t\f\r\n]*+(?!(?:if|then|else|λ)\(){_PLAIN}\()++(?P<HEADS>)|(?P<HEAD>))"
 _SUFFIXES = r"(?:i16|i32|i64|i8|u16|u32|u64|u8|f32|f64|b)"
 _TOKEN = re.compile(
     r"((?:[ \t\f\r\n]++|#[^\n]*+)*+)(?:"
@@ -65,11 +69,11 @@ _TOKEN = re.compile(
             r"then(?!\w)(?P<THEN>)",
             r"else(?!\w)(?P<ELSE>)",
             r"λ(?!\w)(?P<LAMBDA>)",
-            rf"(?:(?P<NAME>{_NAME})|-?\d++(?=ₒ))(?:ₒ(?P<OFFSET>)|ₐ(?P<AXIS>)|\((?P<HEAD>))?",
+            rf"(?:(?P<NAME>{_NAME})|-?\d++(?=ₒ))(?:ₒ(?P<OFFSET>)|ₐ(?P<AXIS>)|\({_HEADS})?",
             rf"-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?{_SUFFIXES}?(?P<NUMBER>)",
             rf'"(?:[^"\\\n]|\\.)*"{_SUFFIXES}(?P<QLITERAL>)',
             r"\((?P<LPAR>)",
-            r"\)(?:\)++(?P<RPARS>)|(?P<RPAR>))",
+            r"\)(?:(?:[ \t\f\r\n]*+\))++(?P<RPARS>)|(?P<RPAR>))",
             r",(?P<COMMA>)",
             r"(?:==|[∨∧<>+\-×/])(?P<INFIX>)",
             r"[·¬↑](?P<PREFIX>)",
@@ -96,12 +100,17 @@ _TOKEN = re.compile(
 
 def _tokens(text: str) -> Iterator[Tok]:
     """The tokens of `text`, positioned as lark positions them, then `END` (after spaces, twice:
-    the parser stops at the first). No token spans lines: none holds a line break. Two kinds are
-    several of lark's tokens (`split` parts them): `HEAD`, a name and the `(` right after it, and
-    `RPARS`, a run of `)`. One match instead of one a token: nested calls (`f(f(…x))`, 3 tokens a
-    level) lex in 0.96 µs a node instead of 1.27 and parse in 2.46 instead of 2.76 (parse_budget,
-    200k nodes, 2 interleaved runs); an operator with the name after it as one token (`+ x1`)
-    halved the lexing of a `+` chain but cost the parser as much again, and was dropped."""
+    the parser stops at the first). Three kinds are several of lark's tokens (`split` parts
+    them): `HEAD`, a name and the `(` right after it; `HEADS`, a run of them; and `RPARS`, a run
+    of `)`; a run takes in the spaces and line breaks between (runs are the only tokens that may
+    span lines). One match instead of one a token: nested calls (`f(f(…x))`, 3 tokens a level)
+    lexed in 0.96 µs a node instead of 1.27 with `HEAD` and one-line runs of `)`; as printed
+    (each `f(` and each `)` on its line) they parse in 0.84 of that time with runs of `)` over
+    lines, and in 0.84 again with runs of `f(` (parse_compare, 200k nodes, 3 rounds); the others
+    lex at 1.01–1.06 of that time (the runs' alternatives tried after every `name(` and `)`).
+    An operator with the name after it as one token (`+ x1`) halved the lexing of a `+` chain
+    but cost the parser as much again (parted in the chain's own loop too: 0.98), and was
+    dropped."""
     new = tuple.__new__  # a Tok without NamedTuple's Python-level __new__: 0.3 µs less a token
     count, rfind = text.count, text.rfind
     line, line_start, end = 1, 0, 0
@@ -115,11 +124,21 @@ def _tokens(text: str) -> Iterator[Tok]:
                 line_start = newline + 1
         column = start - line_start + 1
         # The kind: every alternative closes a named group last.
-        yield new(Tok, (match.lastgroup, text[start:end], line, column, line, column + end - start))
+        kind = match.lastgroup
+        if kind in _RUNS:  # it may span lines: its end, and where the next line starts
+            newline = rfind("\n", start, end)
+            if newline >= 0:
+                end_line = line + count("\n", start, newline + 1)
+                yield new(Tok, (kind, text[start:end], line, column, end_line, end - newline))
+                line, line_start = end_line, newline + 1
+                continue
+        yield new(Tok, (kind, text[start:end], line, column, line, column + end - start))
 
 
 #: The kinds of tokens that are several of lark's.
-_SEVERAL = frozenset(["HEAD", "RPARS"])
+_SEVERAL = frozenset(["HEAD", "HEADS", "RPARS"])
+#: The kinds of tokens that may span lines.
+_RUNS = frozenset(["HEADS", "RPARS"])
 
 
 def split(tok: Tok) -> tuple[Tok, Tok]:
@@ -132,9 +151,59 @@ def split(tok: Tok) -> tuple[Tok, Tok]:
     if kind == "HEAD":
         first = new(Tok, ("NAME", value[:-1], line, column, line, end - 1))
         return first, new(Tok, ("LPAR", "(", line, end - 1, line, end))
+    if kind == "HEADS":  # the first `name(` as a `HEAD`, and the others
+        names = _heads(tok)
+        head, second = _as_head(next(names)), next(names)
+        value = value[value.index("(") + 1 :].lstrip()
+        kind = "HEADS" if value.count("(") > 1 else "HEAD"
+        rest = (kind, value, second.line, second.column, tok.end_line, tok.end_column)
+        return head, new(Tok, rest)
     first = new(Tok, ("RPAR", ")", line, column, line, column + 1))
-    rest = "RPARS" if end - column > 2 else "RPAR"  # the value stays `)`: positions say the run
-    return first, new(Tok, (rest, ")", line, column + 1, line, end))
+    offset, line, shift = _next_closer(value, 0, line, column)
+    return first, _closers(tok, offset, line, shift)
+
+
+def _heads(run: Tok) -> Iterator[Tok]:
+    """The names of the `name(`s of `run`, a `HEADS` token, as `NAME` tokens."""
+    line, shift, offset = run.line, run.column, 0
+    for piece in run.value.split("(")[:-1]:  # a piece: spaces, then a name
+        name = piece.lstrip()
+        start = offset + len(piece) - len(name)
+        if start != offset:
+            newline = piece.rfind("\n")
+            if newline >= 0:
+                line += piece.count("\n")
+                shift = -(offset + newline)
+        column = start + shift
+        offset += len(piece) + 1
+        yield tuple.__new__(Tok, ("NAME", name, line, column, line, column + len(name)))
+
+
+def _as_head(name: Tok) -> Tok:
+    """The `HEAD` token of `name` and the `(` right after it."""
+    _, value, line, column, _, end = name
+    return tuple.__new__(Tok, ("HEAD", value + "(", line, column, line, end + 1))
+
+
+def _next_closer(run: str, offset: int, line: int, shift: int) -> tuple[int, int, int]:
+    """In `run`, the text of an `RPARS` token, the `)` after the one at `offset`: its offset, its
+    line, and the shift that makes an offset its column (offset + shift), given the line and the
+    shift of the one at `offset`."""
+    after = run.index(")", offset + 1)
+    newline = run.rfind("\n", offset, after)
+    if newline >= 0:
+        return after, line + run.count("\n", offset, newline + 1), -newline
+    return after, line, shift
+
+
+def _closers(tok: Tok, offset: int, line: int, shift: int) -> Tok:
+    """What is left of `tok`, an `RPARS` token, from its `)` at `offset` on (its line and shift
+    as `_next_closer` gives them): `RPARS` while it holds two or more, an `RPAR` then."""
+    kind = "RPARS" if len(tok.value) - offset > 1 else "RPAR"
+    column = offset + shift
+    return tuple.__new__(
+        Tok, (kind, tok.value[offset:], line, column, tok.end_line, tok.end_column)
+    )
 
 
 # Frames: a construct begun and waiting for an expression (its first item says which).
@@ -216,6 +285,14 @@ class _Parse:
         brackets open a frame (None is returned)."""
         tok, cb, stack = self.tok, self.cb, self.stack
         kind = tok.type
+        if kind == "HEADS":  # `f(g(…`: a call's frame opened for each but the last, then a HEAD
+            symref, push = cb.symref, stack.append
+            names = _heads(tok)
+            callee = next(names)
+            for inner in names:
+                push([_CALL, symref([callee]), None, []])
+                callee = inner
+            tok, kind = _as_head(callee), "HEAD"
         if kind == "HEAD":  # `name(`: the callee, and the call's frame opened at once
             _, text, line, column, _, end = tok
             callee = tuple.__new__(Tok, ("NAME", text[:-1], line, column, line, end - 1))
@@ -226,19 +303,9 @@ class _Parse:
             return None
         if kind == "NAME":
             self.tok = self.next()
-            following = self.tok.type
-            if following == "COLON":  # `name: [lo, hi)`, or an annotation: lark's
-                colon = self.take("COLON")
-                stack.append([_RANGE, [tok, colon, self.take("LSQB")]])
-                return None
-            if following == "ASSIGN" and stack[-1] == [_ITEM]:  # `name = λ(…) → …;`
-                children: list[Any] = [tok, self.take("ASSIGN"), self.take("LAMBDA")]
-                lpar = self.tok
-                children += [lpar, self.params(), self.take("RPAR"), self.take("ARROW")]
-                stack[-1] = [_FUNDEF, children]
-                return None
-            value: Node = cb.symref([tok])
-        elif kind in self.leaves:
+            return self.name(tok)
+        value: Node
+        if kind in self.leaves:
             self.tok = self.next()
             value = self.leaves[kind]([tok])
         elif kind == "LAMBDA" and want == _EXPR:
@@ -272,6 +339,22 @@ class _Parse:
             raise Unsure
         return value
 
+    def name(self, tok: Tok) -> Node | None:
+        """What the name `tok` starts, the token after it being current: a reference; or a frame
+        opened (None is returned), a range's or a definition's."""
+        following, stack = self.tok.type, self.stack
+        if following == "COLON":  # `name: [lo, hi)`, or an annotation: lark's
+            colon = self.take("COLON")
+            stack.append([_RANGE, [tok, colon, self.take("LSQB")]])
+            return None
+        if following == "ASSIGN" and stack[-1] == [_ITEM]:  # `name = λ(…) → …;`
+            children: list[Any] = [tok, self.take("ASSIGN"), self.take("LAMBDA")]
+            lpar = self.tok
+            children += [lpar, self.params(), self.take("RPAR"), self.take("ARROW")]
+            stack[-1] = [_FUNDEF, children]
+            return None
+        return self.cb.symref([tok])
+
     def close(self, value: Node) -> Node | int:
         """Apply to `value`, an atom, the calls and subscripts after it, and close the frames it
         completes, up to one that the current token continues or a call or subscript opens.
@@ -299,9 +382,27 @@ class _Parse:
                     stack.append(frame)
                 else:
                     frame[1].append(value)
-                frame[1].append(self.tok)
-                self.tok = self.next()
-                return _OPERAND
+                operands = frame[1]
+                operands.append(self.tok)
+                # Names between operators read here, not through `operand` and this loop:
+                # -5% parse time for a `+` chain.
+                tok, symref = self.next(), cb.symref
+                while tok.type == "NAME":
+                    following = self.next()
+                    if following.type != "INFIX":
+                        break
+                    operands.append(symref([tok]))
+                    operands.append(following)
+                    tok = self.next()
+                else:
+                    self.tok = tok
+                    return _OPERAND
+                self.tok = following  # a name, then something else: read as `operand` would
+                named = self.name(tok)
+                if named is None:
+                    return _EXPR  # a range's frame was opened
+                value = named
+                continue
             if frame[0] == _CHAIN:
                 frame[1].append(value)
                 stack.pop()
@@ -330,22 +431,22 @@ class _Parse:
                 if close.type == "RPAR":
                     self.tok = self.next()
                 elif close.type == "RPARS":  # a run of `)`: each closes the call on top at once
-                    line, column, end = close.line, close.column, close.end_column
-                    new = tuple.__new__
+                    run, line, shift, offset = close.value, close.line, close.column, 0
+                    last, new = len(run) - 1, tuple.__new__
                     while True:
                         stack.pop()
-                        close = new(Tok, ("RPAR", ")", line, column, line, column + 1))
-                        value = cb.called(frame[1], frame[3], close)
-                        column += 1
-                        if column == end or stack[-1][0] != _CALL:
+                        column = offset + shift
+                        right = new(Tok, ("RPAR", ")", line, column, line, column + 1))
+                        value = cb.called(frame[1], frame[3], right)
+                        if offset == last:
+                            self.tok = self.next()
+                            break
+                        offset, line, shift = _next_closer(run, offset, line, shift)
+                        if stack[-1][0] != _CALL:  # the rest closes something else
+                            self.tok = _closers(close, offset, line, shift)
                             break
                         frame = stack[-1]
                         frame[3].append(value)
-                    if column < end:  # the rest closes something else
-                        kind = "RPARS" if end - column > 1 else "RPAR"
-                        self.tok = new(Tok, (kind, ")", line, column, line, end))
-                    else:
-                        self.tok = self.next()
                     continue
                 else:
                     raise Unsure

@@ -124,6 +124,12 @@ def test_what_the_fast_path_leaves_to_lark_parses_as_lark_parses_it(text: str) -
         "f(x # a comment\n)",
         "`q r`(x)",  # a quoted name's call
         "True(x)",  # a name that is a literal, called
+        "f(\n  g(\n    h(x)\n  )\n)",  # a run of `)` over lines, as printed
+        "f(g(x) \n , h(y\n\t)  )",  # a run of `)` with spaces and a tab
+        "λ(f) → (f(f(x)\n  ))",  # then a parenthesis
+        "{f(x)\n }",  # then a bracket
+        "a + b - c + f(a) × b[0] - ·a == b + (c)",  # names between operators, and the rest
+        "a + b == c: [0, 1) + d",  # a name between operators that starts a range
     ],
 )
 def test_calls_and_runs_of_closers_are_read_as_lark_reads_them(text: str) -> None:
@@ -198,12 +204,18 @@ def lark_tokens(text: str) -> tuple[list[tuple[str, str, int, int, int, int]], b
 @example("f(g(`h`(x)))\n) ) λ(x) → x + y - zₒ ×\tif+then == `q`(f (x)")
 def test_the_fast_lexer_reads_the_tokens_lark_s_lexer_reads(text: str) -> None:
     expected, whole = lark_tokens(text)
-    read = []
+    read: list[tuple[str, str, int, int, int, int]] = []
+
+    def part(token: fast_parser.Tok) -> None:
+        """Several of lark's tokens parted as the parser does, to the last."""
+        if token.type in fast_parser._SEVERAL:
+            for piece in fast_parser.split(token):
+                part(piece)
+        else:
+            read.append(tuple(token))
+
     for token in fast_parser._tokens(text):
-        while token.type in fast_parser._SEVERAL:  # several of lark's, parted as the parser does
-            first, token = fast_parser.split(token)
-            read.append(tuple(first))
-        read.append(tuple(token))
+        part(token)
         if token.type == "END":  # where the parser stops (the lexer may say it again)
             break
     if whole:
