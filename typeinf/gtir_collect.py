@@ -52,9 +52,19 @@ from typeinf.errors import (
     TypeInferenceError,
     UnsatisfiableConstraintError,
 )
+from typeinf.gtir_deduce import Deduced, deduction
 from typeinf.gtir_notation import GtirPrinter, pformat_gtir_all
 from typeinf.gtir_relations import Subset, Union
-from typeinf.gtir_rules import SIGNATURES, Index, Lifted, OnDomain, Shifted, Spread, scheme
+from typeinf.gtir_rules import (
+    SIGNATURES,
+    Along,
+    Index,
+    Lifted,
+    OnDomain,
+    Shifted,
+    Spread,
+    scheme,
+)
 from typeinf.gtir_structured import from_gt4py
 from typeinf.order import definition_order
 from typeinf.relations import Relation
@@ -424,6 +434,10 @@ class GtirInference:
         positions = var(Sort.DIMS)
         if len(at) == 2:
             self.equal(make(g.DOMAIN, positions), self.type_at(at[1]), at[1])
+        elif args and self.offset_types is not None:  # as GT4Py deduces it (gtir_deduce)
+            moves = deduction(inner.args[0], len(args), self.offset_types)
+            if moves is not None:
+                self.relate(Deduced(positions, [self.type_at(a) for a in args], moves), position)
         iterators = []
         for a in args:
             iterator = var(Sort.DTYPE)
@@ -437,20 +451,18 @@ class GtirInference:
         return result
 
     def lift(self, position: int, inner: FunCall, args: list[int]) -> Cell:
-        """`lift(stencil)(iterators…)`: an iterator at the inputs' positions, defined where
-        all of them are (the union of their defined dimensions), of what the stencil returns."""
+        """`lift(stencil)(iterators…)`: an iterator at the inputs' positions, of what the
+        stencil returns, defined everywhere (no dimension), as GT4Py 1.2.3 types it (it does
+        not trace the stencil to tell where)."""
         self.arity(inner, 1)
-        positions, defined, element = var(Sort.DIMS), g.dims(()), var(Sort.DTYPE)
+        positions, element = var(Sort.DIMS), var(Sort.DTYPE)
         for a in args:
-            own, union = var(Sort.DIMS), var(Sort.DIMS)
-            self.equal(g.iterator(positions, own, var(Sort.DTYPE)), self.type_at(a), a)
-            self.relate(Union(defined, own, union), position)
-            defined = union
+            self.equal(g.iterator(positions, var(Sort.DIMS), var(Sort.DTYPE)), self.type_at(a), a)
         stencil = self.args(position + 1, inner)[0]
         self.equal(
             self.type_at(stencil), g.function([self.type_at(a) for a in args], element), stencil
         )
-        result = g.iterator(positions, defined, element)
+        result = g.iterator(positions, g.dims(()), element)
         self.types[position + 1] = g.function([self.type_at(a) for a in args], result)
         return result
 
@@ -565,16 +577,16 @@ class GtirInference:
         elements = [self.element(a, local) for a in args]
         (function,) = self.args(position + 1, inner)
         self.equal(self.type_at(function), g.function(elements, result), function)
-        self.types[position + 1] = g.function([self.type_at(a) for a in args], result)
-        return g.list_of(result, local)
+        mapped = g.list_of(result, local)
+        self.types[position + 1] = g.function([self.type_at(a) for a in args], mapped)
+        return mapped
 
     def element(self, position: int, local: Cell) -> Cell:
         """The element type of the list at `position`, along the dimension `local` (or along
         none: a `make_const_list` goes with a list along any dimension)."""
         element, own = var(Sort.DTYPE), var(Sort.DIM)
         self.equal(g.list_of(element, own), self.type_at(position), position)
-        if find(own) is not g.NO_DIM:
-            self.equal(local, own, position)
+        self.relate(Along(local, own), position)
         return element
 
     def shift(self, position: int, node: FunCall) -> Cell:

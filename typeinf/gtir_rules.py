@@ -16,6 +16,9 @@ read by `gtir_reader`) and the relations behind the rules that need more than on
   each leaf a field over the union of `dims` and the leaves' own dimensions, of one dtype
   (`broadcast` of one value; `concat_where` of both branches, `dims` its condition's).
 
+- `Along(local, own)`: a list along `own` goes into a `map_list` along `local` (a constant
+  list, along no dimension, into any).
+
 - `Index(index)`: `list_get`'s index is an integer or an integer offset (`0ₒ`).
 
 Each waits until the type it reads (the argument, the element) is known to be a field, a
@@ -252,6 +255,28 @@ class Spread(Relation):
     def show(self, name: Callable[[Cell], str]) -> str:
         dims, result, *values = self.cells
         return f"{name(result)} = spread({', '.join(name(c) for c in (dims, *values))})"
+
+
+class Along(Relation):
+    """A list along `own` (a local dimension, or `NO_DIM` for a `make_const_list`) goes into
+    a `map_list` along `local`: the same dimension, unless it is a constant list, which goes
+    with any. Waits until `own` is known: a list's dimension may be told later than its use
+    (by an `as_fieldop`'s deduced domain, say)."""
+
+    __slots__ = ()
+
+    def fire(self, equate: Equate) -> bool:
+        local, own = self.cells
+        root = known(own)
+        if root is None:
+            return False
+        if root is not g.NO_DIM:
+            equate(local, own)
+        return True
+
+    def show(self, name: Callable[[Cell], str]) -> str:
+        local, own = self.cells
+        return f"{name(own)} = {name(local)} or none"
 
 
 class Index(Relation):
