@@ -122,9 +122,14 @@ class GtirInference:
         offset_types: Mapping[str, OffsetType] | None = None,
         *,
         max_errors: int = 1,
+        as_gt4py: bool = False,
     ) -> None:
-        """`offset_types`: what each offset name is (None: no offset provider given)."""
+        """`offset_types`: what each offset name is (None: no offset provider given).
+        `as_gt4py`: leave unknown what GT4Py 1.2.3 leaves unknown where its passes may tell
+        the difference (`typeinf.gt4py`): the result of an `as_fieldop` given no domain
+        that GT4Py cannot deduce one for."""
         self.offset_types = offset_types
+        self.as_gt4py = as_gt4py
         self.nodes, self.sizes = preorder(root, checked=True)
         self.root = root
         self.symbols = resolve(root, GTIR_BUILTINS, tree=(self.nodes, self.sizes))
@@ -431,13 +436,17 @@ class GtirInference:
         if not 1 <= len(inner.args) <= 2:
             raise GrammarBuiltinError("`as_fieldop` takes a stencil and a domain", inner)
         at = self.args(position + 1, inner)
-        positions = var(Sort.DIMS)
+        positions, unknown = var(Sort.DIMS), False
         if len(at) == 2:
             self.equal(make(g.DOMAIN, positions), self.type_at(at[1]), at[1])
-        elif args and self.offset_types is not None:  # as GT4Py deduces it (gtir_deduce)
-            moves = deduction(inner.args[0], len(args), self.offset_types)
+        else:  # as GT4Py deduces it (gtir_deduce)
+            moves = None
+            if args and self.offset_types is not None:
+                moves = deduction(inner.args[0], len(args), self.offset_types)
             if moves is not None:
                 self.relate(Deduced(positions, [self.type_at(a) for a in args], moves), position)
+            elif self.as_gt4py:
+                unknown = True
         iterators = []
         for a in args:
             iterator = var(Sort.DTYPE)
@@ -446,7 +455,8 @@ class GtirInference:
         element = var(Sort.DTYPE)
         self.equal(self.type_at(at[0]), g.function(iterators, element), at[0])
         result = var(Sort.DTYPE)
-        self.relate(OnDomain(positions, element, result), position)
+        if not unknown:
+            self.relate(OnDomain(positions, element, result), position)
         self.types[position + 1] = g.function([self.type_at(a) for a in args], result)
         return result
 

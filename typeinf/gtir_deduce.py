@@ -9,14 +9,16 @@ of what every dereference of every input gives; with inputs but no dereference, 
 
 As GT4Py, only a stencil written out is traced (a lambda, or `scan` of one, naming nothing from
 outside it), and only with an offset provider; every offset name must be a connectivity. The
-trace here follows iterators through `shift`, `deref`, `can_deref` and `neighbors`; an iterator
-used otherwise (passed to a function, lifted) ends the deduction, and the positions are left to
+trace here follows iterators through `shift`, `deref`, `can_deref`, `neighbors` and `let`s
+(a lambda applied at once); an iterator used otherwise (passed to a function, lifted) ends the
+deduction, and the positions are left to
 the rest of the program, as without it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import TypeGuard
 
 from iterir import AxisLiteral, FunCall, Lambda, Node, OffsetLiteral, SymRef
 from iterir import gtir_types as gt
@@ -38,21 +40,25 @@ class _Untraceable(Exception):
     """The stencil uses an iterator in a way the trace does not follow."""
 
 
+#: What a name in the stencil stands for: an input (its index) shifted by some moves.
+Scope = dict[str, tuple[int, list[Move]]]
+
+
 def deduction(stencil: Node, count: int, offsets: Mapping[str, OffsetType]) -> Moves | None:
     """The moves of each of the `count` inputs' dereferences, or None where GT4Py deduces no
     domain or the trace cannot follow the stencil."""
-    if _is_call(stencil, "scan") and isinstance(stencil, FunCall) and stencil.args:
+    if _is_call(stencil, "scan") and stencil.args:
         stencil, skip = stencil.args[0], 1  # a scan pass's first parameter is its state
     else:
         skip = 0
     if not isinstance(stencil, Lambda) or len(stencil.params) != count + skip:
         return None
-    params = {p.id: i for i, p in enumerate(stencil.params[skip:])}
     if _refers_outside(stencil):
         return None
+    scope: Scope = {p.id: (i, []) for i, p in enumerate(stencil.params[skip:])}
     found: Moves = [[] for _ in range(count)]
     try:
-        _trace(stencil.expr, params, offsets, found)
+        _trace(stencil.expr, scope, offsets, found)
     except _Untraceable:
         return None
     return found
@@ -67,47 +73,58 @@ def _refers_outside(stencil: Lambda) -> bool:
     )
 
 
-def _trace(
-    node: Node, params: dict[str, int], offsets: Mapping[str, OffsetType], found: Moves
-) -> None:
-    """Record in `found` every dereference under `node` of an input (an explicit stack)."""
-    stack = [node]
+def _trace(node: Node, scope: Scope, offsets: Mapping[str, OffsetType], found: Moves) -> None:
+    """Record in `found` every dereference under `node` of an input (an explicit stack, each
+    node with the names in scope there: a lambda hides the names it binds, and a `let` of an
+    input's iterator, `(λ(x) → …)(⟪…⟫(it))`, names it)."""
+    stack: list[tuple[Node, Scope]] = [(node, scope)]
     while stack:
-        current = stack.pop()
-        if isinstance(current, SymRef) and current.id in params:
+        current, names = stack.pop()
+        if isinstance(current, SymRef) and current.id in names:
             raise _Untraceable  # an iterator used otherwise than dereferenced
-        if isinstance(current, Lambda) and any(p.id in params for p in current.params):
-            raise _Untraceable  # a parameter's name bound again
+        if isinstance(current, Lambda):
+            hidden = {p.id for p in current.params}
+            inner = {k: v for k, v in names.items() if k not in hidden}
+            stack.append((current.expr, inner))
+            continue
         if not isinstance(current, FunCall):
-            stack.extend(current.children())
+            stack.extend((child, names) for child in current.children())
             continue
         dereferenced = _is_call(current, "deref") or _is_call(current, "can_deref")
-        if dereferenced and len(current.args) == 1 and _reaches(current.args[0], params):
-            index, moves = _iterator(current.args[0], params, offsets, stack)
+        if dereferenced and len(current.args) == 1 and _reaches(current.args[0], names):
+            index, moves = _iterator(current.args[0], names, offsets, stack)
             found[index].append(moves)
             continue
         if _is_call(current, "neighbors") and len(current.args) == 2:
             tag, iterator = current.args
-            if _reaches(iterator, params):
-                index, moves = _iterator(iterator, params, offsets, stack)
+            if _reaches(iterator, names):
+                index, moves = _iterator(iterator, names, offsets, stack)
                 found[index].append([*moves, _move(tag, offsets)])
                 continue
-        stack.extend(current.children())
+        let = current.fun
+        if isinstance(let, Lambda) and len(let.params) == len(current.args):
+            inner = {k: v for k, v in names.items() if k not in {p.id for p in let.params}}
+            for param, arg in zip(let.params, current.args, strict=True):
+                if _reaches(arg, names):
+                    inner[param.id] = _iterator(arg, names, offsets, stack)
+                else:
+                    stack.append((arg, names))
+            stack.append((let.expr, inner))
+            continue
+        stack.extend((child, names) for child in current.children())
 
 
-def _reaches(node: Node, params: dict[str, int]) -> bool:
+def _reaches(node: Node, names: Scope) -> bool:
     """Whether `node` is an input's iterator, shifted or not."""
-    while (
-        isinstance(node, FunCall) and isinstance(node.fun, FunCall) and _is_call(node.fun, "shift")
-    ):
+    while isinstance(node, FunCall) and _is_call(node.fun, "shift"):
         if len(node.args) != 1:
             return False
         node = node.args[0]
-    return isinstance(node, SymRef) and node.id in params
+    return isinstance(node, SymRef) and node.id in names
 
 
 def _iterator(
-    node: Node, params: dict[str, int], offsets: Mapping[str, OffsetType], stack: list[Node]
+    node: Node, names: Scope, offsets: Mapping[str, OffsetType], stack: list[tuple[Node, Scope]]
 ) -> tuple[int, list[Move]]:
     """The input an iterator expression shifts and its moves in the order applied; the amounts
     (which may dereference other inputs) go on `stack` to be traced."""
@@ -118,9 +135,10 @@ def _iterator(
         if len(pairs) % 2:
             raise _Untraceable
         applied.append([_move(tag, offsets) for tag in pairs[::2]])
-        stack.extend(pairs[1::2])
+        stack.extend((amount, names) for amount in pairs[1::2])
         node = node.args[0]
-    return params[node.id], [move for shift in reversed(applied) for move in shift]
+    index, before = names[node.id]
+    return index, before + [move for shift in reversed(applied) for move in shift]
 
 
 def _move(tag: Node, offsets: Mapping[str, OffsetType]) -> Move:
@@ -139,7 +157,7 @@ def _axis(node: Node) -> gt.Dimension:
     return gt.Dimension(node.value, node.kind or "horizontal")
 
 
-def _is_call(node: Node, name: str) -> bool:
+def _is_call(node: Node, name: str) -> TypeGuard[FunCall]:
     return isinstance(node, FunCall) and isinstance(node.fun, SymRef) and node.fun.id == name
 
 
