@@ -45,7 +45,7 @@ def install() -> None:
     config = importlib.import_module("gt4py.next.config")
     if config.BUILD_JOBS_MODE is config.BuildJobsMode.PROCESS:
         _SAVED[config.__name__, "BUILD_JOBS_MODE"] = config.BUILD_JOBS_MODE
-        config.BUILD_JOBS_MODE = config.BuildJobsMode.THREAD
+        setattr(config, "BUILD_JOBS_MODE", config.BuildJobsMode.THREAD)  # noqa: B010
         _new_runner()
 
 
