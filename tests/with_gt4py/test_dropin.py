@@ -112,6 +112,10 @@ def test_our_types_are_gt4pys_where_it_knows_them(sample: dict) -> None:
             assert mine.type == gt4pys.type, f"{gt4pys}: {gt4pys.type} != {mine.type}"
         else:
             assert compatible(gt4pys.type, mine.type), f"{gt4pys}: {gt4pys.type} vs {mine.type}"
+        if isinstance(gt4pys, (ir.Lambda, ir.FunctionDefinition, ir.Program)):
+            theirs_table, ours_table = gt4pys.annex.symtable, mine.annex.symtable
+            assert list(ours_table) == list(theirs_table)
+            assert all(ours_table[k] == theirs_table[k] for k in theirs_table)
     # Each occurrence its own node, as GT4Py's copy: a shared node may need two types.
     assert len({id(mine) for _, mine in pairs}) == len(pairs)
 

@@ -217,13 +217,15 @@ def _rebuilt(originals: list[GT4PyObject], inference: GtirInference) -> list[GT4
         mine = built[len(built) - count :][::-1]
         del built[len(built) - count :]
         children = _take_children(original, kinds_of[type(ours)], mine)
-        fields = original.__dict__  # the datamodel's fields (the annex is a slot)
+        # The fields as they are (the annex is a slot), without GT4Py's validation, which
+        # a copy of a valid node needs not: 0.4 µs a node instead of 2.2; and for a node
+        # with a symbol table, the table made here rather than by GT4Py's walk of the body
+        # down to the next scope (hdiff's 8 whole-program infers: 0.9 s instead of 2.4 s).
+        copy = object.__new__(cls)
+        copy.__dict__.update(original.__dict__)
+        copy.__dict__.update(children)
         if cls in _WITH_SYMBOLS:
-            copy = cls(**fields | children)
-        else:  # the fields as they are, without GT4Py's validation (measured: 0.4 µs, not 2.2)
-            copy = object.__new__(cls)
-            copy.__dict__.update(fields)
-            copy.__dict__.update(children)
+            copy.annex.symtable = _symbols(copy)
         annex = getattr(original, "__node_annex__", None)
         if annex is not None and hasattr(annex, "domain"):
             copy.annex.domain = annex.domain
@@ -232,6 +234,18 @@ def _rebuilt(originals: list[GT4PyObject], inference: GtirInference) -> list[GT4
         copies[position] = copy
         built.append(copy)
     return copies
+
+
+def _symbols(node: GT4PyObject) -> dict[str, GT4PyObject]:
+    """The symbol table GT4Py's constructor makes for a lambda, a function definition or a
+    program: what each declares in its own scope, in field order (a program's builtins first,
+    then its function definitions, parameters and temporaries)."""
+    if type(node) is not ir.Program:
+        return {p.id: p for p in node.params}
+    table = {s.id: s for s in ir.Program._NODE_SYMBOLS_}
+    for declared in (*node.function_definitions, *node.params, *node.declarations):
+        table[declared.id] = declared
+    return table
 
 
 def _undeclared(inference: GtirInference, position: int) -> bool:
