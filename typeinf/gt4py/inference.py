@@ -57,7 +57,7 @@ from typeinf.unify import Trail, unify
 
 T = TypeVar("T")
 
-#: GT4Py's node classes that keep a symbol table in their annex, built by their constructor.
+#: GT4Py's node classes that keep a symbol table in their annex (their copies get one: `_symbols`).
 _WITH_SYMBOLS = (ir.Lambda, ir.FunctionDefinition, ir.Program)
 #: The prefix of the names that stand for typed subtrees in `reinfer` (no GTIR name has it).
 _GIVEN = "__typeinf_given_"
@@ -114,9 +114,11 @@ def reinfer(node: T, *, offset_provider_type: Mapping[str, GT4PyObject] | None =
 
 
 class _StandIns:
-    """What `from_gt4py` converts otherwise: each `SymRef` (its type, which GT4Py keeps only on
-    names declared nowhere, as far as ours can read it: GT4Py may leave stale or constrained
-    types there; an untyped one declared nowhere, when allowed, is of unknown type) and, when
+    """What `from_gt4py` converts otherwise: a `Sym` that is no program parameter, without its
+    type (GT4Py types a parameter from its uses, and only checks a given type's compatibility);
+    each `SymRef` (its type, which GT4Py keeps only on names declared nowhere, as far as ours
+    can read it: GT4Py may leave stale or constrained types there; an untyped one declared
+    nowhere, when allowed, is of unknown type) and, when
     `given`, each typed call (a name of its type; a typed lambda is typed again: GT4Py reads
     a stencil's text to deduce an `as_fieldop`'s domain, so ours must see it too)."""
 
