@@ -150,10 +150,15 @@ class GtirInference:
         *,
         max_errors: int = 1,
         explain: bool = False,
+        as_gt4py: bool = False,
     ) -> None:
         """`offset_types`: what each offset name is (None: no offset provider given);
-        `explain`: keep the history of what was joined and why (`typeinf explain`)."""
+        `explain`: keep the history of what was joined and why (`typeinf explain`);
+        `as_gt4py`: leave on the nodes what GT4Py 1.2.3 leaves where its passes may tell the
+        difference (`typeinf.gt4py`): unknown, the result of an `as_fieldop` given no domain
+        that GT4Py deduces none for; defined everywhere, a lifted iterator."""
         self.offset_types = offset_types
+        self.as_gt4py = as_gt4py
         self.nodes, self.sizes = preorder(root, checked=True)
         self.root = root
         self.symbols = resolve(root, GTIR_BUILTINS, tree=(self.nodes, self.sizes))
@@ -545,11 +550,11 @@ class GtirInference:
         if not 1 <= len(inner.args) <= 2:
             raise GrammarBuiltinError("`as_fieldop` takes a stencil and a domain", inner)
         at = self.args(position + 1, inner)
-        positions = var(Sort.DIMS)
+        positions, unknown = var(Sort.DIMS), False
         if len(at) == 2:
             self.equal(make(g.DOMAIN, positions), self.type_at(at[1]), at[1])
-        else:
-            self.deduce(position, inner.args[0], positions, args)
+        elif not self.deduce(position, inner.args[0], positions, args) and self.as_gt4py:
+            unknown = True
         iterators = []
         for a in args:
             iterator = var(Sort.DTYPE)
@@ -558,21 +563,24 @@ class GtirInference:
         element = var(Sort.DTYPE)
         self.equal(self.type_at(at[0]), g.function(iterators, element), at[0])
         result = var(Sort.DTYPE)
-        self.relate(OnDomain(positions, element, result), position)
+        if not unknown:
+            self.relate(OnDomain(positions, element, result), position)
         self.types[position + 1] = g.function([self.type_at(a) for a in args], result)
         return result
 
-    def deduce(self, position: int, stencil: Node, positions: Cell, args: list[int]) -> None:
+    def deduce(self, position: int, stencil: Node, positions: Cell, args: list[int]) -> bool:
         """`as_fieldop` without a domain: its dimensions are those GT4Py deduces from the
-        shifts the stencil reads its inputs after (`Deduced`), where it deduces any."""
+        shifts the stencil reads its inputs after (`Deduced`), where it deduces any (whether
+        it does)."""
         reads = shifts_read(stencil, len(args))
         if reads is None:
-            return
+            return False
         moves = [{self.moves(tags) for tags in input_reads} for input_reads in reads]
         if any(None in each for each in moves):
-            return  # an offset the provider does not name: its shift says so
+            return False  # an offset the provider does not name: its shift says so
         deduced = tuple(frozenset(each) for each in moves)
         self.relate(Deduced(deduced, positions, *map(self.type_at, args)), position)  # type: ignore[arg-type]
+        return True
 
     def moves(self, tags: tuple[Node, ...]) -> Moves | None:
         """The dimensions each shift tag moves from and to; None for a tag not known."""
@@ -595,14 +603,18 @@ class GtirInference:
 
     def lift(self, position: int, inner: FunCall, args: list[int]) -> Cell:
         """`lift(stencil)(iterators…)`: an iterator at the inputs' positions, defined where
-        all of them are (the union of their defined dimensions), of what the stencil returns."""
+        all of them are (the union of their defined dimensions), of what the stencil returns;
+        with `as_gt4py`, defined everywhere (no dimension), as GT4Py 1.2.3 types it (it does not
+        trace the stencil to tell where)."""
         self.arity(inner, 1)
         positions, defined, element = var(Sort.DIMS), g.dims(()), var(Sort.DTYPE)
         for a in args:
-            own, union = var(Sort.DIMS), var(Sort.DIMS)
+            own = var(Sort.DIMS)
             self.equal(g.iterator(positions, own, var(Sort.DTYPE)), self.type_at(a), a)
-            self.relate(Union(defined, own, union), position)
-            defined = union
+            if not self.as_gt4py:
+                union = var(Sort.DIMS)
+                self.relate(Union(defined, own, union), position)
+                defined = union
         stencil = self.args(position + 1, inner)[0]
         self.equal(
             self.type_at(stencil), g.function([self.type_at(a) for a in args], element), stencil
@@ -722,8 +734,9 @@ class GtirInference:
         elements = [self.element(a, local) for a in args]
         (function,) = self.args(position + 1, inner)
         self.equal(self.type_at(function), g.function(elements, result), function)
-        self.types[position + 1] = g.function([self.type_at(a) for a in args], result)
-        return g.list_of(result, local)
+        mapped = g.list_of(result, local)
+        self.types[position + 1] = g.function([self.type_at(a) for a in args], mapped)
+        return mapped
 
     def map_tuple(self, position: int, inner: FunCall, args: list[int]) -> Cell:
         """`map_tuple(f)(t)`: `f` applied to each item of the tuple `t`; `tree_map_tuple`

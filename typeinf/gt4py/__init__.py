@@ -1,5 +1,7 @@
 """typeinf inside GT4Py 1.2: GT4Py's GTIR nodes, types and offset-provider types to iterir's
-and back (`to_gt4py`, `from_gt4py`, …), without loss.
+and back (`to_gt4py`, `from_gt4py`, …), without loss; drop-ins for GT4Py's type inference
+(`infer`, `reinfer`), and the switch that makes GT4Py use them (`install`, `uninstall`,
+`installed`).
 
 Needs GT4Py, which the extra installs: `pip install "itir-typeinf[gt4py]"` (GT4Py 1.2 needs
 Python ≥ 3.12). Importing this package without it is an ImportError that says so.
@@ -17,18 +19,27 @@ except ImportError as missing:
     ) from missing
 
 from typeinf.gt4py.errors import ConversionError
+from typeinf.gt4py.inference import GT4PyTypeInferenceError, infer, reinfer
 from typeinf.gt4py.nodes import from_gt4py, location_from_gt4py, location_to_gt4py, to_gt4py
 from typeinf.gt4py.offsets import offset_types_from_gt4py, offset_types_to_gt4py
+from typeinf.gt4py.switch import install, installed, is_installed, uninstall
 from typeinf.gt4py.types import type_from_gt4py, type_to_gt4py
 
 __all__ = [
     "ConversionError",
+    "GT4PyTypeInferenceError",
     "from_gt4py",
+    "infer",
+    "install",
+    "installed",
+    "is_installed",
     "location_from_gt4py",
     "location_to_gt4py",
     "offset_types_from_gt4py",
     "offset_types_to_gt4py",
+    "reinfer",
     "to_gt4py",
     "type_from_gt4py",
     "type_to_gt4py",
+    "uninstall",
 ]

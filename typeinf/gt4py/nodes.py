@@ -151,8 +151,21 @@ def _values_to_gt4py(node: Node, path: str) -> dict[str, GT4PyObject]:
 
 
 # -- GT4Py → iterir --------------------------------------------------------------------------------
-def from_gt4py(node: GT4PyObject) -> Node:
+#: What `from_gt4py` puts in place of a GT4Py node (and its subtree), or None to convert it.
+StandIn = Callable[[GT4PyObject, str], Node | None]
+
+
+def from_gt4py(
+    node: GT4PyObject,
+    stand_in: StandIn | None = None,
+    visited: list[GT4PyObject] | None = None,
+) -> Node:
     """iterir's node for a GT4Py GTIR node, every node converted (its location as span).
+
+    `stand_in`, asked about each node before its children, may give our node for it (its
+    subtree is then not converted): the drop-in inference (`typeinf.gt4py.inference`) puts a
+    typed name in place of what GT4Py already typed. `visited` receives GT4Py's node of each
+    of ours, in pre-order (the order of `iterir.traversal.preorder`'s positions).
 
     A ConversionError names the path of what is not a GTIR node of GT4Py 1.2.3, or has no
     counterpart in iterir (a `ScalarKind.STRING` literal, a `DeferredType` constraint)."""
@@ -161,6 +174,13 @@ def from_gt4py(node: GT4PyObject) -> Node:
     seen = 0
     while stack:
         ready, current, path = stack.pop()
+        if not ready and stand_in is not None:
+            replaced = stand_in(current, path)
+            if replaced is not None:
+                built.append(replaced)
+                if visited is not None:
+                    visited.append(current)
+                continue
         ours = _OURS.get(type(current))
         if ours is None:
             raise ConversionError(
@@ -172,6 +192,8 @@ def from_gt4py(node: GT4PyObject) -> Node:
             seen += 1
             if seen > MOST_NODES:
                 raise ConversionError(f"the IR has more than {MOST_NODES:,} nodes", path)
+            if visited is not None:
+                visited.append(current)
             stack.append((True, current, path))
             stack.extend((False, c, p) for c, p in reversed(_children(current, kinds, path)))
             continue

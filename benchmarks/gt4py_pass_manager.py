@@ -1,0 +1,185 @@
+"""GT4Py 1.2.3's pass manager with GT4Py's type inference and with typeinf's (the switch,
+`typeinf.gt4py`), interleaved in one run: per input, the pass manager's total time, the time
+spent inside type inference (`infer` and `reinfer` at the module attributes the passes call;
+for ours, the conversion to and from GT4Py's nodes included), and the number of those calls.
+
+Inputs: the largest `pre` samples (tests/data/gtir-samples: pass-manager inputs captured from
+GT4Py's own tests), and larger programs made from the largest by repeating its statements
+(each repetition writing its own copies of the outputs), up to `--most` nodes.
+
+Needs GT4Py, so it runs in the GT4Py venv, from the checkout's root:
+
+    $(python3 -m tools.gt4py_venv) -m benchmarks.gt4py_pass_manager [--rounds 3] [--most 30000]
+
+Each round runs GT4Py's then ours on a fresh copy of the input; the figures are the medians
+over the rounds (the machine is shared: read the ratios).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import importlib
+import statistics
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from gt4py import eve
+from gt4py.next.iterator import ir
+from gt4py.next.iterator.transforms import pass_manager
+
+import iterir
+from iterir.offset_types import offset_types_from_json
+from tests.test_gtir_samples import SAMPLES
+from tests.with_gt4py.providers import offset_provider
+from typeinf.gt4py import offset_types_to_gt4py, to_gt4py
+from typeinf.gt4py.switch import SITES
+
+#: GT4Py's own function at each site the switch patches.
+GT4PYS = {
+    (module, attribute): getattr(importlib.import_module(module), attribute)
+    for module, attribute, _ in SITES
+}
+
+
+@dataclasses.dataclass
+class Run:
+    total: float = 0.0
+    inference: float = 0.0
+    calls: int = 0
+
+
+@contextmanager
+def timed(ours: bool, run: Run) -> Iterator[None]:
+    """Every site set to the chosen inference, wrapped to add its time and calls to `run`."""
+
+    def wrapped(function: Callable[..., Any]) -> Callable[..., Any]:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                run.inference += time.perf_counter() - start
+                run.calls += 1
+
+        return call
+
+    for module, attribute, mine in SITES:
+        chosen = mine if ours else GT4PYS[module, attribute]
+        setattr(importlib.import_module(module), attribute, wrapped(chosen))
+    try:
+        yield
+    finally:
+        for (module, attribute), theirs in GT4PYS.items():
+            setattr(importlib.import_module(module), attribute, theirs)
+
+
+def inputs(largest: int, most: int) -> Iterator[tuple[str, dict, int]]:
+    """(name, record, copies of its statements) for the largest `pre` samples, then the largest
+    repeated while under `most` nodes."""
+    pre = sorted((s for s in SAMPLES if ".pre." in s["id"]), key=lambda s: -s["nodes"])
+    for sample in pre[:largest]:
+        yield sample["id"], sample, 1
+    copies = 4
+    while pre[0]["nodes"] * copies <= most:
+        yield f"{pre[0]['id']} ×{copies}", pre[0], copies
+        copies *= 4
+
+
+def program(sample: dict, copies: int) -> ir.Program:
+    """The sample's program, its statements `copies` times, each copy writing outputs of its
+    own (one parameter per output and copy), so that no pass merges the copies."""
+    node = to_gt4py(iterir.from_json(sample["ir"]))
+    if copies == 1:
+        return node
+    targets = {str(s.target.id) for s in node.body if isinstance(s.target, ir.SymRef)}
+    params, body = list(node.params), list(node.body)
+    for copy in range(1, copies):
+        renamed = {name: f"{name}_{copy}" for name in targets}
+        params += [ir.Sym(id=renamed[p.id], type=p.type) for p in node.params if p.id in targets]
+        body += [_retargeted(s, renamed) for s in node.body]
+    return ir.Program(
+        id=node.id,
+        function_definitions=node.function_definitions,
+        params=params,
+        declarations=node.declarations,
+        body=body,
+    )
+
+
+def _retargeted(statement: ir.Stmt, renamed: dict[str, str]) -> ir.Stmt:
+    """The statement with its target, and the target's uses in its domain, renamed."""
+    if not isinstance(statement, ir.SetAt) or not isinstance(statement.target, ir.SymRef):
+        return statement
+    old = str(statement.target.id)
+    if old not in renamed:
+        return statement
+    new = renamed[old]
+    return ir.SetAt(
+        expr=statement.expr,
+        domain=_Rename(old, new).visit(statement.domain),
+        target=ir.SymRef(id=new),
+    )
+
+
+class _Rename(eve.NodeTranslator):  # type: ignore[misc]
+    def __init__(self, old: str, new: str) -> None:
+        self.old, self.new = old, new
+
+    def visit_SymRef(self, node: ir.SymRef) -> ir.SymRef:
+        return ir.SymRef(id=self.new, type=node.type) if node.id == self.old else node
+
+
+def measure(node: ir.Program, provider: dict, ours: bool) -> Run:
+    run = Run()
+    with timed(ours, run):
+        start = time.perf_counter()
+        pass_manager.apply_common_transforms(node, offset_provider=provider)
+        run.total = time.perf_counter() - start
+    return run
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--largest", type=int, default=4, help="how many of the largest samples")
+    parser.add_argument("--most", type=int, default=30_000, help="most nodes of a repeated one")
+    options = parser.parse_args()
+    header = (
+        f"{'input':58} {'nodes':>6} │ {'GT4Py total':>11} {'infer':>7} {'share':>6} {'calls':>5}"
+        f" │ {'ours total':>10} {'infer':>7} {'share':>6} {'calls':>5} │ {'total ×':>7}"
+        f" {'infer ×':>7}"
+    )
+    print(header)
+    print("─" * len(header))
+    for name, sample, copies in inputs(options.largest, options.most):
+        node = program(sample, copies)
+        nodes = sum(1 for _ in node.pre_walk_values() if isinstance(_, ir.Node))
+        types = offset_types_to_gt4py(offset_types_from_json(sample["offset_provider_type"]))
+        provider = offset_provider(types)
+        theirs, ours = [], []
+        for _ in range(options.rounds):  # interleaved: a noisy moment hits both alike
+            theirs.append(measure(node, provider, ours=False))
+            ours.append(measure(node, provider, ours=True))
+        t, o = _median(theirs), _median(ours)
+        print(
+            f"{name[:58]:58} {nodes:>6} │ {t.total:>10.3f}s {t.inference:>6.3f}s"
+            f" {t.inference / t.total:>6.1%} {t.calls:>5} │ {o.total:>9.3f}s {o.inference:>6.3f}s"
+            f" {o.inference / o.total:>6.1%} {o.calls:>5} │ {t.total / o.total:>7.2f}"
+            f" {t.inference / o.inference:>7.2f}",
+            flush=True,
+        )
+
+
+def _median(runs: list[Run]) -> Run:
+    return Run(
+        statistics.median(r.total for r in runs),
+        statistics.median(r.inference for r in runs),
+        runs[0].calls,
+    )
+
+
+if __name__ == "__main__":
+    main()

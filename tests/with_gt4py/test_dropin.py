@@ -1,0 +1,203 @@
+"""`typeinf.gt4py.infer` and `reinfer` against GT4Py 1.2.3's own inference: on every GTIR
+sample (built as GT4Py's nodes from its JSON), the type ours leaves on each node equals the
+one GT4Py's leaves (on a copy) wherever GT4Py's is ground, and is GT4Py-compatible elsewhere;
+type errors are our located errors and AssertionErrors, as GT4Py's callers expect."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from gt4py.eve import concepts
+from gt4py.next import common
+from gt4py.next.iterator import ir
+from gt4py.next.iterator.ir_utils import ir_makers as im
+from gt4py.next.iterator.type_system import inference as theirs
+from gt4py.next.iterator.type_system import type_specifications as it_ts
+from gt4py.next.type_system import type_specifications as ts
+
+import iterir
+from iterir.offset_types import offset_types_from_json
+from tests.test_gtir_samples import SAMPLES
+from typeinf import TypeInferenceError
+from typeinf.gt4py import GT4PyTypeInferenceError, infer, offset_types_to_gt4py, reinfer, to_gt4py
+
+TYPED = [s for s in SAMPLES if "gt4py_error" not in s]
+IDim = common.Dimension("IDim")
+F64, I32 = ts.ScalarType(kind=ts.ScalarKind.FLOAT64), ts.ScalarType(kind=ts.ScalarKind.INT32)
+
+
+def _walk(node: ir.Node) -> Iterator[ir.Node]:
+    """Every node occurrence, in pre-order (as GT4Py's fields hold them)."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        children: list[ir.Node] = []
+        for _, value in current.iter_children_items():
+            if isinstance(value, ir.Node):
+                children.append(value)
+            elif isinstance(value, list):
+                children.extend(v for v in value if isinstance(v, ir.Node))
+        stack.extend(reversed(children))
+
+
+def _ground(type_: object) -> bool:
+    text = repr(type_)
+    return type_ is not None and "DeferredType" not in text and "'unknown'" not in text
+
+
+def compatible(gt4pys: object, ours: object) -> bool:
+    """GT4Py-compatible: where GT4Py leaves no type, any of ours (or none); where it says
+    `DeferredType`, any type of ours but none at all; an iterator's "unknown" positions, any
+    positions; anything else, the same class with compatible fields (equal where ground)."""
+    if gt4pys is None:
+        return True
+    if ours is None:
+        return False
+    if isinstance(gt4pys, ts.DeferredType):
+        return True
+    if type(gt4pys) is not type(ours):
+        return False
+    if isinstance(gt4pys, (list, tuple)):
+        return len(gt4pys) == len(ours) and all(map(compatible, gt4pys, ours))  # type: ignore[arg-type]
+    if isinstance(gt4pys, dict):
+        return gt4pys.keys() == ours.keys() and all(  # type: ignore[attr-defined]
+            compatible(v, ours[k])  # type: ignore[index]
+            for k, v in gt4pys.items()
+        )
+    if isinstance(gt4pys, it_ts.IteratorType) and gt4pys.position_dims == "unknown":
+        return compatible(gt4pys.defined_dims, ours.defined_dims) and compatible(  # type: ignore[attr-defined]
+            gt4pys.element_type,
+            ours.element_type,  # type: ignore[attr-defined]
+        )
+    if isinstance(gt4pys, ts.TypeSpec):
+        return all(compatible(value, getattr(ours, name)) for name, value in vars(gt4pys).items())
+    return gt4pys == ours
+
+
+def test_compatible_says_what_it_should() -> None:
+    deferred = ts.DeferredType(constraint=None)
+    field = ts.FieldType(dims=[IDim], dtype=F64)
+    assert compatible(None, None) and compatible(None, field)
+    assert compatible(deferred, field) and not compatible(deferred, None)
+    assert compatible(ts.TupleType(types=[deferred, I32]), ts.TupleType(types=[field, I32]))
+    assert not compatible(ts.TupleType(types=[deferred, I32]), ts.TupleType(types=[field, F64]))
+    assert not compatible(ts.TupleType(types=[deferred]), ts.TupleType(types=[field, field]))
+    unknown = it_ts.IteratorType(position_dims="unknown", defined_dims=[IDim], element_type=F64)
+    known = it_ts.IteratorType(position_dims=[IDim], defined_dims=[IDim], element_type=F64)
+    assert compatible(unknown, known) and not compatible(known, unknown)
+    assert not compatible(field, ts.FieldType(dims=[], dtype=F64))
+
+
+def _built(sample: dict) -> tuple[ir.Node, dict]:
+    node = to_gt4py(iterir.from_json(sample["ir"]))
+    provider = offset_types_to_gt4py(offset_types_from_json(sample["offset_provider_type"]))
+    return node, provider
+
+
+@pytest.mark.parametrize("sample", TYPED, ids=[s["id"] for s in TYPED])
+def test_our_types_are_gt4pys_where_it_knows_them(sample: dict) -> None:
+    node, provider = _built(sample)
+    standalone = not isinstance(node, ir.Program)
+    expected = theirs.infer(
+        node, offset_provider_type=provider, allow_undeclared_symbols=standalone
+    )
+    ours = infer(node, offset_provider_type=provider, allow_undeclared_symbols=standalone)
+    assert ours == node and ours is not node  # a copy, as GT4Py's
+    pairs = list(zip(_walk(expected), _walk(ours), strict=True))
+    for gt4pys, mine in pairs:
+        assert type(gt4pys) is type(mine)
+        if _ground(gt4pys.type):
+            assert mine.type == gt4pys.type, f"{gt4pys}: {gt4pys.type} != {mine.type}"
+        else:
+            assert compatible(gt4pys.type, mine.type), f"{gt4pys}: {gt4pys.type} vs {mine.type}"
+        if isinstance(gt4pys, (ir.Lambda, ir.FunctionDefinition, ir.Program)):
+            theirs_table, ours_table = gt4pys.annex.symtable, mine.annex.symtable
+            assert list(ours_table) == list(theirs_table)
+            assert all(ours_table[k] == theirs_table[k] for k in theirs_table)
+    # Each occurrence its own node, as GT4Py's copy: a shared node may need two types.
+    assert len({id(mine) for _, mine in pairs}) == len(pairs)
+
+
+def test_the_sample_gt4py_rejects_types_here() -> None:
+    (sample,) = [s for s in SAMPLES if "gt4py_error" in s]
+    node, provider = _built(sample)
+    with pytest.raises(AssertionError):
+        theirs.infer(node, offset_provider_type=provider)
+    typed = infer(node, offset_provider_type=provider)
+    assert isinstance(typed.type, it_ts.ProgramType)
+
+
+def _program_adding(left: ts.ScalarType, right: ts.ScalarType) -> ir.Program:
+    where = concepts.SourceLocation("stencil.py", 7, 12, 7, 17)
+    total = ir.FunCall(fun=im.ref("plus"), args=[im.ref("a"), im.ref("b")], location=where)
+    domain = im.domain(common.GridType.CARTESIAN, {IDim: (0, 10)})
+    return ir.Program(
+        id="p",
+        function_definitions=[],
+        params=[
+            im.sym("a", ts.FieldType(dims=[IDim], dtype=left)),
+            im.sym("b", ts.FieldType(dims=[IDim], dtype=right)),
+            im.sym("out", ts.FieldType(dims=[IDim], dtype=left)),
+        ],
+        declarations=[],
+        body=[
+            ir.SetAt(
+                expr=im.as_fieldop(im.lambda_("x", "y")(im.plus(im.deref("x"), im.deref("y"))))(
+                    "a", "b"
+                ),
+                domain=domain,
+                target=im.ref("out"),
+            ),
+            ir.SetAt(expr=im.ref("a"), domain=domain, target=im.ref("out")),
+            ir.SetAt(expr=total, domain=domain, target=im.ref("out")),
+        ],
+    )
+
+
+def test_a_type_error_is_ours_located_and_an_assertion_error() -> None:
+    program = _program_adding(F64, I32)
+    with pytest.raises(AssertionError):
+        theirs.infer(program, offset_provider_type={})
+    with pytest.raises(GT4PyTypeInferenceError) as caught:
+        infer(program, offset_provider_type={})
+    error = caught.value
+    assert isinstance(error, TypeInferenceError) and isinstance(error, AssertionError)
+    assert "float64" in error.message and "int32" in error.message
+    assert str(error).startswith("<ir> ") or str(error).startswith("stencil.py:")
+
+
+def test_an_error_points_at_gt4pys_location() -> None:
+    program = _program_adding(F64, F64)
+    bad = program.body[2]
+    assert isinstance(bad, ir.SetAt)
+    bad.expr.args[1] = im.literal("1", "int32")  # plus(Field[f64], int32) at stencil.py:7:12
+    with pytest.raises(GT4PyTypeInferenceError, match=r"^stencil\.py:7:12"):
+        infer(program, offset_provider_type={})
+
+
+def test_reinfer_types_what_is_untyped_in_place_as_gt4py_does() -> None:
+    for sample in TYPED[:200]:
+        node, provider = _built(sample)
+        standalone = not isinstance(node, ir.Program)
+        kwargs = {"offset_provider_type": provider, "allow_undeclared_symbols": standalone}
+        expected, ours = theirs.infer(node, **kwargs), theirs.infer(node, **kwargs)
+        for each in (expected, ours):  # forget the types of every call under the root's
+            for inner in _walk(each):
+                if isinstance(inner, ir.FunCall) and inner is not each:
+                    inner.type = None
+            each.type = None
+        assert theirs.reinfer(expected, offset_provider_type=provider) is expected
+        assert reinfer(ours, offset_provider_type=provider) is ours
+        for gt4pys, mine in zip(_walk(expected), _walk(ours), strict=True):
+            if _ground(gt4pys.type):
+                assert mine.type == gt4pys.type, f"{sample['id']}: {gt4pys}"
+            else:
+                assert compatible(gt4pys.type, mine.type), f"{sample['id']}: {gt4pys}"
+
+
+def test_reinfer_leaves_a_typed_node_alone() -> None:
+    node = im.plus("a", "b")
+    node.type = F64
+    assert reinfer(node) is node and node.fun.type is None and node.args[0].type is None
