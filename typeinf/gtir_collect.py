@@ -445,15 +445,14 @@ class GtirInference:
         on 10k-node shapes); on a mismatch
         the changes are undone and `apply` says the error, as it shows the whole types."""
         plan = call_plan(name)
-        if plan is not None and len(plan[1]) == len(args):
-            generalized, params, result = plan
-            cells, types = generalized.copy(), [self.type_at(a) for a in args]
+        if plan is not None and plan[1] == len(args):
+            parts = plan[0]().args
             trail: Trail = []
             try:
-                for param, type_ in zip(params, types, strict=True):
-                    for x, y in unify(cells[param], type_, trail):
+                for i, a in enumerate(args):
+                    for x, y in unify(parts[i], self.type_at(a), trail):
                         self.equal(x, y, position)
-                return cells[result]
+                return parts[-1]
             except Mismatch:
                 undo(trail)
         return self.apply_signature(name, position, args)
