@@ -1,35 +1,39 @@
 """Re-inference in proportion to the edit, for compiler passes: `Reinference` keeps what the
 last inference of a fencil found and, given the fencil a pass made of it (sharing the subtrees
-it left alone, by identity), numbers, resolves and infers again only the parts the edit can
-have changed. The result is `check`'s, node for node (docs/architecture.md, "Incremental
-re-inference", says why; docs/api.md shows a pass using it)."""
+it left alone, by identity), numbers, resolves, infers and reads off again only the parts the
+edit can have changed, and patches the rest of what it keeps. The result is `check`'s, node for
+node (docs/architecture.md, "Incremental re-inference", says why; docs/api.md shows a pass
+using it)."""
 
 from __future__ import annotations
 
+import heapq
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from graphlib import CycleError, TopologicalSorter
-from typing import cast
 
 from iterir import FencilDefinition, FunctionDefinition, Node
 from iterir.gcpause import gc_paused
-from iterir.symbols import Binding, BindingKind, SymbolTable
+from iterir.symbols import Binding, BindingKind
 from iterir.traversal import MOST_NODES
-from typeinf.collect import Inference
 from typeinf.convert import to_value
 from typeinf.errors import TypeInferenceError
-from typeinf.infer import Checked, NodeTypes, Provider, _program_type, _provider, by_node, check
+from typeinf.infer import Checked, NodeTypes, Provider, _provider, by_node, check
 from typeinf.offsets import OffsetProvider
+from typeinf.part_layout import Layout, Unsupported
 from typeinf.part_trees import PartTree, fencil_fits, part_tree
 from typeinf.schemes import Scheme, Template
 from typeinf.signatures import BUILTINS, Signature
-from typeinf.sizes import check_node_types
-from typeinf.solve import check_finite
-from typeinf.terms import DefinitionType, FencilType, Type
+from typeinf.terms import Cell, DefinitionType, FencilType
+from typeinf.type_map import Part, TypeMap
 from typeinf.types import Inferred
 
 #: A definition's type with its relations, in the located notation (variables numbered in
 #: order, so equal texts are equal types up to renaming).
 TypeText = str
+#: What a name a definition uses from outside itself names: a definition (its type's text) or
+#: a builtin (its signature object: `register_builtin(…, replace=True)` makes another).
+Named = TypeText | Signature
 
 
 @dataclass
@@ -42,81 +46,38 @@ class _Entry:
     template: Scheme | Template
     definition: DefinitionType
     text: TypeText
-    typed: dict[int, Type]
+    typed: Part
 
 
 @dataclass(frozen=True)
 class Reused:
     """What the last `Reinference.check` did: the function definitions it took from the cache
-    and those it inferred, by name in source order, and whether it had to check the
-    whole fencil from scratch (`full`: a type error, or a root that is not a fencil)."""
+    and those it inferred, by name in source order, and whether it had to check the whole
+    fencil from scratch (`full`: a type error, or a root that is not a fencil)."""
 
     reused: tuple[str, ...] = ()
     inferred: tuple[str, ...] = ()
     full: bool = True
 
 
-class _Unsupported(Exception):
-    """What the incremental run leaves to a full check: an error to report in full (a free
-    name, recursion, a malformed part, a type error)."""
+@dataclass
+class _State:
+    """What the last incremental run found, for the next one to patch: the fencil, each
+    definition's entry by name, the definitions' order (dependencies first) and rank in it,
+    who uses each name taken from outside, what each such name named, the closures' trees and
+    the map of node types."""
+
+    root: FencilDefinition
+    entries: dict[str, _Entry]
+    rank: dict[str, int]
+    users: dict[str, set[str]]
+    named: dict[str, Named]
+    closures: dict[int, PartTree]
+    types: TypeMap
+    size: int  # how many nodes the definitions hold
 
 
-class _Layout(Inference):
-    """One inference over the parts an edit made, laid out one after another as they are
-    inferred (`lay_out`), and a one-node slot for every definition taken from the cache,
-    whose scheme is its entry's: positions, bindings and cells of this run only."""
-
-    def __init__(self, fencil: FencilDefinition, provider: OffsetProvider | None) -> None:
-        self._start(fencil, ([], []), SymbolTable([], {}), provider, False, 1)
-
-    def slot(self, node: Node) -> int:
-        """A position for `node` alone (a reused definition, a fencil parameter)."""
-        self.nodes.append(node)
-        self.sizes.append(1)
-        self.types.append(None)
-        return len(self.nodes) - 1
-
-    def lay_out(self, tree: PartTree, scope: dict[str, Binding]) -> int:
-        """`tree` placed after what is laid out, its names from outside bound by `scope` (or
-        as builtins); its start."""
-        start = len(self.nodes)
-        self.nodes += tree.nodes
-        self.sizes += tree.sizes
-        self.types += [None] * len(tree.nodes)
-        bindings = self.symbols.bindings
-        for position, (kind, declaration, declared) in tree.inner.items():
-            assert declared is not None  # a parameter's binding has its position
-            bindings[position + start] = Binding(kind, declaration, declared + start)
-        for name, positions in tree.outside.items():
-            binding = scope.get(name)
-            if binding is None:
-                if name not in BUILTINS:
-                    raise _Unsupported  # a free name: an error, which a full check reports
-                binding = _BUILTIN
-            for position in positions:
-                bindings[position + start] = binding
-        return start
-
-    def check_finite(self, start: int) -> None:
-        """Raise InfiniteTypeError if a type laid out from `start` on contains itself: the
-        parts before are read off already, and nothing unifies into their cells any more."""
-        check_finite(self.nodes, self.types, range(start, len(self.nodes)))
-
-    def read_off(self, start: int, tree: PartTree) -> dict[int, Type]:
-        """The types of the part laid out at `start`, by `id(node)` (as `infer.by_node`), each
-        printable; the part's own type (a definition's, a closure's) built from its parts'."""
-        types = cast(list[Type | None], self.types)  # read off in place, as `infer` does
-        end = start + len(tree.nodes)
-        for position in range(end - 1, start - 1, -1):
-            if types[position] is None or position == start:
-                types[position] = _program_type(self, position, types)
-        typed = by_node(tree.nodes, types[start:end])
-        if check_node_types(tree.nodes, typed) is not None:
-            raise _Unsupported  # a type too large to print: a full check says where
-        return typed
-
-
-_BUILTIN = Binding(BindingKind.BUILTIN)
+_DEFINITION, _FENCIL_PARAMETER = BindingKind.FUNCTION_DEFINITION, BindingKind.FENCIL_PARAMETER
 
 
 @dataclass
@@ -130,166 +91,287 @@ class Reinference:
     offset_provider: Provider = None
     #: What the last `check` reused and inferred.
     last: Reused = field(default_factory=Reused)
-    _entries: dict[int, _Entry] = field(default_factory=dict, repr=False)
-    _closures: dict[int, PartTree] = field(default_factory=dict, repr=False)
-    #: What each name the entries use from outside named: a definition's type text, a builtin.
-    _named: dict[str, TypeText | Signature] = field(default_factory=dict, repr=False)
+    _state: _State | None = field(default=None, repr=False)
 
     def check(self, root: Node) -> Checked:
         """Every node's type and every error of `root`, as `typeinf.check` gives them."""
         if isinstance(root, FencilDefinition):
             with gc_paused():
                 try:
-                    return self._incremental(root, _provider(self.offset_provider))
-                except (_Unsupported, TypeInferenceError):
+                    return _Run(self, root, _provider(self.offset_provider)).result()
+                except (Unsupported, TypeInferenceError):
                     pass  # reported, with every error and its reasons, by a full check
         self.last = Reused()
         return check(root, self.offset_provider)
 
-    def _incremental(self, root: FencilDefinition, provider: OffsetProvider | None) -> Checked:
-        """The incremental run's result; raises what it leaves to a full check."""
+
+class _Run:
+    """One incremental run: what it inferred again, laid out in `layout`."""
+
+    def __init__(
+        self, context: Reinference, root: FencilDefinition, provider: OffsetProvider | None
+    ) -> None:
         if not fencil_fits(root):
-            raise _Unsupported
-        definitions = {d.id: d for d in root.function_definitions}
-        trees = {d.id: self._tree(d) for d in root.function_definitions}
-        order = _order(trees)
-        if len(definitions) != len(root.function_definitions) or len(
+            raise Unsupported
+        self.context, self.root, self.old = context, root, context._state
+        self.definitions = {d.id: d for d in root.function_definitions}
+        if len(self.definitions) != len(root.function_definitions) or len(
             {p.id for p in root.params}
         ) != len(root.params):
-            raise _Unsupported  # a name declared twice
-        changed = self._changed(definitions)
-        layout = _Layout(root, provider)
-        scope: dict[str, Binding] = {}  # what a name taken from outside a part names
-        entries: dict[str, _Entry] = {}
-        inferred: list[str] = []
-        # What the names the entries use from outside name now: builtins, definitions' types.
-        named = {n: v for n, v in self._named.items() if n not in definitions}
-        for name in order:
-            node, tree = definitions[name], trees[name]
-            entry = self._entries.get(id(node))
-            if entry is not None and entry.tree.node is node and changed.isdisjoint(tree.outside):
-                position = layout.slot(node)
-                layout.solver.schemes[position] = entry.template
-            else:
-                position = layout.lay_out(tree, scope)
-                layout._collect_part(position)
-                layout._generalize(position)
-                layout.check_finite(position)
-                inferred.append(name)
-                entry = self._entry(layout, position, tree)
-                if self._named.get(name) != entry.text:
-                    changed.add(name)
-                named.update((n, BUILTINS[n]) for n in tree.outside if n not in definitions)
-            entries[name] = entry
-            named[name] = entry.text
-            scope[name] = Binding(_DEFINITION, node, position)
-        params = [layout.slot(param) for param in root.params]
-        for position in params:
-            layout.decl(position)
-        scope.update(
-            (sym.id, Binding(_FENCIL_PARAMETER, sym, position))
-            for sym, position in zip(root.params, params, strict=True)
-        )
-        closures = [self._closure_tree(closure) for closure in root.closures]
-        if sum(len(t.nodes) for t in (*trees.values(), *closures)) >= MOST_NODES:
-            raise _Unsupported  # more occurrences than a fencil may have: said by a full check
-        starts = [layout.lay_out(tree, scope) for tree in closures]
-        for start in starts:
-            layout._collect_part(start)
-        layout.check_finite(
-            len(layout.nodes) - sum(map(len, (t.nodes for t in closures))) - len(params)
-        )
-        closure_types = [layout.read_off(s, t) for s, t in zip(starts, closures, strict=True)]
-        definition_types = tuple(entries[d.id].definition for d in root.function_definitions)
-        param_cells = [layout.type_at(p) for p in params]
-        fencil_type = FencilType(root.id, definition_types, tuple(param_cells))
-        types = _merged(
-            [
-                {id(root): fencil_type},
-                *(entries[d.id].typed for d in root.function_definitions),
-                by_node(list(root.params), param_cells),
-                *closure_types,
-            ]
-        )
-        self._entries = {id(definitions[name]): entry for name, entry in entries.items()}
-        self._closures = {id(tree.node): tree for tree in closures}
-        self._named = named
-        again = set(inferred)
-        self.last = Reused(
-            tuple(name for name in definitions if name not in again),
-            tuple(name for name in definitions if name in again),
+            raise Unsupported  # a name declared twice
+        self.layout = Layout(root, provider)
+        self.positions: dict[str, int] = {}  # definition name → its position in `layout`
+        self.entries: dict[str, _Entry] = {}  # the definitions inferred again
+        self.params: dict[str, Binding] = {}  # a fencil parameter's, by name, in closures
+        self.param_cells: list[Cell] = []
+        self.closure_trees: list[PartTree] = []
+        self.valid: Mapping[str, _Entry] = {}  # the entries that stand for definitions
+
+    def result(self) -> Checked:
+        """Infer again what the edit can have changed; the result, the context updated."""
+        old, root = self.old, self.root
+        replaced = self._replaced()
+        if old is not None and replaced is not None:
+            state = self._patched(old, replaced)
+        else:
+            state = self._made()
+        self.context._state = state
+        again = self.entries
+        self.context.last = Reused(
+            tuple(name for name in self.definitions if name not in again),
+            tuple(name for name in self.definitions if name in again),
             full=False,
         )
-        return _Checked(id(root), NodeTypes(types))
+        return _Checked(id(root), NodeTypes(state.types))
 
+    # -- which definitions to infer again ---------------------------------------------------------
+    def _replaced(self) -> list[int] | None:
+        """The indices of the definitions the edit replaced, when it changed neither which
+        definitions there are nor which use which (the order and the users then stay)."""
+        old = self.old
+        if old is None:
+            return None
+        before, now = old.root.function_definitions, self.root.function_definitions
+        if len(before) != len(now) or old.root.params != self.root.params:
+            return None
+        replaced = [i for i, (a, b) in enumerate(zip(before, now, strict=True)) if a is not b]
+        for i in replaced:
+            name = now[i].id
+            if name != before[i].id:
+                return None
+            uses = self._tree(now[i]).outside
+            if _definitions_used(uses, self.definitions) != _definitions_used(
+                old.entries[name].tree.outside, self.definitions
+            ):
+                return None
+        return replaced
+
+    def _patched(self, old: _State, replaced: list[int]) -> _State:
+        """The run when the definitions are those of the last root but the replaced ones:
+        the order, the users and the map of types are the last run's, patched."""
+        now = self.root.function_definitions
+        named = dict(old.named)
+        redo = {now[i].id for i in replaced}
+        self._infer(old.rank, old.users, old.entries, redo, _builtins_changed(named), named)
+        entries = {**old.entries, **self.entries}
+        users = dict(old.users)  # the sets of the names whose users changed are made anew
+        for i in replaced:
+            name = now[i].id
+            before, after = old.entries[name].tree.outside, entries[name].tree.outside
+            for used in before.keys() - after.keys():
+                users[used] = users[used] - {name}
+            for used in after.keys() - before.keys():
+                users[used] = users.get(used, set()) | {name}
+        size = old.size + sum(
+            len(entries[now[i].id].tree.nodes) - len(old.entries[now[i].id].tree.nodes)
+            for i in replaced
+        )
+        closures = self._closures(old, size)
+        index = {d.id: i for i, d in enumerate(now)} if self.entries else {}
+        parts = list(old.types.parts)
+        parts[0] = self._fencil_part(entries)
+        changed = {0, *range(len(now) + 1, max(len(parts), len(now) + 1 + len(closures)))}
+        for name, entry in self.entries.items():
+            parts[index[name] + 1] = entry.typed
+            changed.add(index[name] + 1)
+        parts[len(now) + 1 :] = closures
+        types = old.types.patched(parts, changed)
+        kept = self._kept()
+        return _State(self.root, entries, old.rank, users, named, kept, types, size)
+
+    def _made(self) -> _State:
+        """The run when the definitions changed more than in place: order and users again."""
+        old = self.old
+        trees = {name: self._tree(d) for name, d in self.definitions.items()}
+        graph = {name: _definitions_used(t.outside, trees) for name, t in trees.items()}
+        try:
+            order = list(TopologicalSorter(graph).static_order())
+        except CycleError:
+            raise Unsupported from None  # recursion: a full check reports it
+        rank = {name: i for i, name in enumerate(order)}
+        users: dict[str, set[str]] = {}
+        for name, tree in trees.items():
+            for used in tree.outside:
+                users.setdefault(used, set()).add(name)
+        cached = {} if old is None else old.entries
+        valid = {
+            name: entry
+            for name, entry in cached.items()
+            if name in trees and entry.tree is trees[name]
+        }
+        named = {} if old is None else old.named
+        changed = self._meanings_changed(named)
+        named = {n: v for n, v in named.items() if not isinstance(v, str) or n in trees}
+        redo = {name for name in trees if name not in valid}
+        self._infer(rank, users, valid, redo, changed, named)
+        entries = {name: self.entries.get(name) or valid[name] for name in self.definitions}
+        size = sum(len(tree.nodes) for tree in trees.values())
+        closures = self._closures(old, size)
+        parts = [
+            self._fencil_part(entries),
+            *(entries[d.id].typed for d in self.root.function_definitions),
+            *closures,
+        ]
+        kept = self._kept()
+        return _State(self.root, entries, rank, users, named, kept, TypeMap.made(parts), size)
+
+    def _meanings_changed(self, named: Mapping[str, Named]) -> set[str]:
+        """The names that came to or stopped naming a definition, and the builtins registered
+        again (a definition whose type changes is added as it is inferred)."""
+        changed = {name for name in self.definitions if not isinstance(named.get(name), str)}
+        changed.update(
+            name
+            for name, meaning in named.items()
+            if name not in self.definitions
+            and (isinstance(meaning, str) or BUILTINS.get(name) is not meaning)
+        )
+        return changed
+
+    def _infer(
+        self,
+        rank: dict[str, int],
+        users: dict[str, set[str]],
+        valid: Mapping[str, _Entry],
+        redo: set[str],
+        changed: set[str],
+        named: dict[str, Named],
+    ) -> None:
+        """Infer again the definitions in `redo`, the users of the names in `changed` (whose
+        meaning changed), and on, the users of each definition whose type changes,
+        dependencies first; `valid` are the entries that stand for the others."""
+        self.valid = valid
+        again = redo.union(*(users.get(name, ()) for name in changed))
+        pending = [(rank[name], name) for name in again if name in self.definitions]
+        heapq.heapify(pending)
+        done: set[str] = set()
+        layout = self.layout
+        while pending:
+            _, name = heapq.heappop(pending)
+            if name in done:
+                continue
+            done.add(name)
+            tree = self._tree(self.definitions[name])
+            position = self.positions[name] = layout.lay_out(tree, self._in_definition)
+            layout.type_part(position, definition=True)
+            layout.check_finite(position)
+            entry = self.entries[name] = _entry(layout, position, tree)
+            if named.get(name) != entry.text:
+                named[name] = entry.text
+                for user in users.get(name, ()):
+                    heapq.heappush(pending, (rank[user], user))
+            named.update((n, BUILTINS[n]) for n in tree.outside if n not in self.definitions)
+
+    # -- what names name --------------------------------------------------------------------------
+    def _in_definition(self, name: str) -> Binding | None:
+        """What `name`, taken from outside a definition, names: a definition (inferred again,
+        or a slot with its entry's scheme), else a builtin or nothing."""
+        definition = self.definitions.get(name)
+        if definition is None:
+            return None
+        position = self.positions.get(name)
+        if position is None:
+            position = self.positions[name] = self.layout.slot(definition)
+            self.layout.solver.schemes[position] = self.valid[name].template
+        return Binding(_DEFINITION, definition, position)
+
+    def _in_closure(self, name: str) -> Binding | None:
+        """What `name`, taken from outside a closure, names: a parameter of the fencil, else
+        as in a definition."""
+        return self.params.get(name) or self._in_definition(name)
+
+    # -- parts ------------------------------------------------------------------------------------
     def _tree(self, definition: FunctionDefinition) -> PartTree:
         """The definition numbered and resolved: its entry's tree, or made now."""
-        entry = self._entries.get(id(definition))
+        old = self.old
+        entry = None if old is None else old.entries.get(definition.id)
         if entry is not None and entry.tree.node is definition:
             return entry.tree
         return _made(definition)
 
-    def _closure_tree(self, closure: Node) -> PartTree:
-        """The closure numbered and resolved: as the last root had it, or made now."""
-        tree = self._closures.get(id(closure))
-        return tree if tree is not None and tree.node is closure else _made(closure)
+    def _closures(self, old: _State | None, size: int) -> list[Part]:
+        """The parameters' types and each closure's, inferred again (closures unify into the
+        parameters' types one after another)."""
+        layout, root = self.layout, self.root
+        first = len(layout.nodes)  # from here on, this run's parameters and closures
+        slots = [layout.slot(sym) for sym in root.params]
+        self.params = {
+            sym.id: Binding(_FENCIL_PARAMETER, sym, position)
+            for sym, position in zip(root.params, slots, strict=True)
+        }
+        self.param_cells = [layout.decl(position) for position in slots]
+        kept = {} if old is None else old.closures
+        trees = []
+        for closure in root.closures:
+            tree = kept.get(id(closure))
+            trees.append(tree if tree is not None and tree.node is closure else _made(closure))
+        self.closure_trees = trees
+        if size + sum(len(t.nodes) for t in trees) >= MOST_NODES:
+            raise Unsupported  # more occurrences than a fencil may have: said by a full check
+        starts = [layout.lay_out(tree, self._in_closure) for tree in trees]
+        for start in starts:
+            layout.type_part(start, definition=False)
+        layout.check_finite(first)
+        params = by_node(list(root.params), self.param_cells)
+        return [params, *(layout.read_off(s, t) for s, t in zip(starts, trees, strict=True))]
 
-    def _changed(self, definitions: dict[str, FunctionDefinition]) -> set[str]:
-        """The names that name something else than they did for the entries: names that came
-        to or stopped naming a definition, builtins registered again (a definition whose type
-        changes is added as it is inferred)."""
-        changed = {name for name in definitions if not isinstance(self._named.get(name), str)}
-        changed.update(
-            name
-            for name, named in self._named.items()
-            if name not in definitions
-            and (isinstance(named, str) or BUILTINS.get(name) is not named)
-        )
-        return changed
+    def _kept(self) -> dict[int, PartTree]:
+        """The closures' trees, for the next run."""
+        return {id(tree.node): tree for tree in self.closure_trees}
 
-    @staticmethod
-    def _entry(layout: _Layout, position: int, tree: PartTree) -> _Entry:
-        """The entry of the definition just inferred and generalized at `position`."""
-        typed = layout.read_off(position, tree)
-        definition = typed[id(tree.node)]
-        assert isinstance(definition, DefinitionType)  # what `read_off` gives a definition
-        text = format(to_value(definition), "located")
-        return _Entry(tree, layout.solver.schemes[position], definition, text, typed)
+    def _fencil_part(self, entries: Mapping[str, _Entry]) -> Part:
+        """The fencil's own type, in a part of its own."""
+        root = self.root
+        definitions = tuple(entries[d.id].definition for d in root.function_definitions)
+        return {id(root): FencilType(root.id, definitions, tuple(self.param_cells))}
 
 
-_DEFINITION, _FENCIL_PARAMETER = BindingKind.FUNCTION_DEFINITION, BindingKind.FENCIL_PARAMETER
+def _builtins_changed(named: Mapping[str, Named]) -> set[str]:
+    """The builtins the entries use that were registered again since."""
+    return {
+        name
+        for name, meaning in named.items()
+        if not isinstance(meaning, str) and BUILTINS.get(name) is not meaning
+    }
+
+
+def _definitions_used(outside: Mapping[str, object], definitions: Mapping[str, object]) -> set[str]:
+    return {name for name in outside if name in definitions}
+
+
+def _entry(layout: Layout, position: int, tree: PartTree) -> _Entry:
+    """The entry of the definition just inferred and generalized at `position`."""
+    typed = layout.read_off(position, tree)
+    definition = typed[id(tree.node)]
+    assert isinstance(definition, DefinitionType)  # what `read_off` gives a definition
+    text = format(to_value(definition), "located")
+    return _Entry(tree, layout.solver.schemes[position], definition, text, typed)
 
 
 def _made(part: Node) -> PartTree:
     tree = part_tree(part)
     if tree is None:
-        raise _Unsupported  # a malformed part: said by a full check
+        raise Unsupported  # a malformed part: said by a full check
     return tree
-
-
-def _order(trees: dict[str, PartTree]) -> list[str]:
-    """The definitions' names, each after those of the definitions it uses (recursion: left to
-    a full check, which reports it)."""
-    graph = {name: [n for n in tree.outside if n in trees] for name, tree in trees.items()}
-    try:
-        return list(TopologicalSorter(graph).static_order())
-    except CycleError:
-        raise _Unsupported from None
-
-
-def _merged(parts: list[dict[int, Type]]) -> dict[int, Type]:
-    """The parts' types in one map, in order; a node object in several parts keeps its first
-    occurrence's type (as `infer.by_node`)."""
-    merged: dict[int, Type] = {}
-    for part in parts:
-        merged.update(part)
-    if len(merged) == sum(map(len, parts)):
-        return merged
-    merged = {}
-    for part in parts:
-        for key, type_ in part.items():
-            merged.setdefault(key, type_)
-    return merged
 
 
 class _Checked(Checked):
