@@ -40,7 +40,7 @@ from iterir.nodes import (
     Temporary,
 )
 from iterir.offset_types import NeighborConnectivityType, OffsetType
-from iterir.symbols import BindingKind, resolve
+from iterir.symbols import BindingKind, SymbolTable, resolve
 from iterir.traversal import MOST_NODES, child_positions, preorder
 from iterir.vocabulary import GTIR_BUILTINS, PRIMITIVES
 from typeinf import gtir_terms as g
@@ -114,22 +114,34 @@ class GtirInference:
         max_errors: int = 1,
     ) -> None:
         """`offset_types`: what each offset name is (None: no offset provider given)."""
-        self.offset_types = offset_types
-        self.nodes, self.sizes = preorder(root, checked=True)
-        self.root = root
-        self.symbols = resolve(root, GTIR_BUILTINS, tree=(self.nodes, self.sizes))
-        self.types: list[Cell | None] = [None] * len(self.nodes)
-        self.solver = GtirSolver(self.nodes, self.types)
-        self.solver.equal = self.equal
-        self.schemes: dict[int, Scheme] = {}
-        self.errors: list[tuple[int, TypeInferenceError]] = []
-        self.max_errors = max_errors
+        tree = preorder(root, checked=True)
+        self._start(root, tree, resolve(root, GTIR_BUILTINS, tree=tree), offset_types, max_errors)
         for position, first in self.symbols.duplicates:
             self._guarded(position, self._duplicate, position, first)
         if isinstance(root, Program):
             self._program()
         else:
             self._statement(0)
+
+    def _start(
+        self,
+        root: Node,
+        tree: tuple[list[Node], list[int]],
+        symbols: SymbolTable,
+        offset_types: Mapping[str, OffsetType] | None,
+        max_errors: int,
+    ) -> None:
+        """The state of a run over `tree` (nodes in pre-order, sizes) before anything is typed:
+        shared with `typeinf.gtir_incremental`, which lays out only the parts it types again."""
+        self.offset_types = offset_types
+        self.root, (self.nodes, self.sizes) = root, tree
+        self.symbols = symbols
+        self.types: list[Cell | None] = [None] * len(self.nodes)
+        self.solver = GtirSolver(self.nodes, self.types)
+        self.solver.equal = self.equal
+        self.schemes: dict[int, Scheme] = {}
+        self.errors: list[tuple[int, TypeInferenceError]] = []
+        self.max_errors = max_errors
 
     # -- driving ----------------------------------------------------------------------------------
     def _guarded(self, position: int, step: Callable[..., object], *args: object) -> bool:

@@ -118,19 +118,27 @@ def _node_types(inference: GtirInference, complete: bool) -> dict[int, GtirInfer
     """Every typed node's type by `id(node)` (its first occurrence), in pre-order; the
     program's own only if `complete` (no errors)."""
     result: dict[int, GtirInferred] = {}
-    for position, (node, cell) in enumerate(zip(inference.nodes, inference.types, strict=True)):
+    if complete:
+        result[id(inference.root)] = _program_type(inference)
+    read_off(inference, range(len(inference.nodes)), result)
+    return result
+
+
+def read_off(inference: GtirInference, positions: range, result: dict[int, GtirInferred]) -> None:
+    """The types of the nodes at `positions` into `result`, by `id(node)` (a node already
+    there keeps its type); a definition's with its relations, a program's left out."""
+    nodes, types = inference.nodes, inference.types
+    for position in positions:
+        node, cell = nodes[position], types[position]
         if id(node) in result:
             continue
-        if position == 0 and complete:
-            result[id(node)] = _program_type(inference)
-        elif isinstance(node, FunctionDefinition) and position in inference.schemes:
+        if isinstance(node, FunctionDefinition) and position in inference.schemes:
             result[id(node)] = _definition(inference, position)
         elif cell is not None and not isinstance(node, Program):
             try:
                 result[id(node)] = to_value(cell)
             except Cyclic:
                 continue  # a type that contains itself: only a failed part leaves one
-    return result
 
 
 class GtirNodeTypes(Mapping[int, GtirInferred]):

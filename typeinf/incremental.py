@@ -7,23 +7,23 @@ using it)."""
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from graphlib import CycleError, TopologicalSorter
+from itertools import chain
 
 from iterir import FencilDefinition, FunctionDefinition, Node
 from iterir.gcpause import gc_paused
 from iterir.symbols import Binding, BindingKind
 from iterir.traversal import MOST_NODES
 from typeinf.convert import to_value
+from typeinf.definition_reuse import Dependencies, Meaning, dependencies, in_order, meanings_changed
 from typeinf.errors import TypeInferenceError
 from typeinf.infer import Checked, NodeTypes, Provider, _provider, by_node, check
 from typeinf.offsets import OffsetProvider
-from typeinf.part_layout import Layout, Unsupported
+from typeinf.part_layout import Layout, Unsupported, printable
 from typeinf.part_trees import PartTree, fencil_fits, part_tree
 from typeinf.schemes import Scheme, Template
-from typeinf.signatures import BUILTINS, Signature
+from typeinf.signatures import BUILTINS
 from typeinf.terms import Cell, DefinitionType, FencilType
 from typeinf.type_map import Part, TypeMap
 from typeinf.types import Inferred
@@ -31,9 +31,6 @@ from typeinf.types import Inferred
 #: A definition's type with its relations, in the located notation (variables numbered in
 #: order, so equal texts are equal types up to renaming).
 TypeText = str
-#: What a name a definition uses from outside itself names: a definition (its type's text) or
-#: a builtin (its signature object: `register_builtin(…, replace=True)` makes another).
-Named = TypeText | Signature
 
 
 @dataclass
@@ -63,15 +60,13 @@ class Reused:
 @dataclass
 class _State:
     """What the last incremental run found, for the next one to patch: the fencil, each
-    definition's entry by name, the definitions' order (dependencies first) and rank in it,
-    who uses each name taken from outside, what each such name named, the closures' trees and
-    the map of node types."""
+    definition's entry by name, the definitions' order and users, what each name they take
+    from outside meant, the closures' trees and the map of node types."""
 
     root: FencilDefinition
     entries: dict[str, _Entry]
-    rank: dict[str, int]
-    users: dict[str, set[str]]
-    named: dict[str, Named]
+    known: Dependencies
+    named: dict[str, Meaning]
     closures: dict[int, PartTree]
     types: TypeMap
     size: int  # how many nodes the definitions hold
@@ -172,9 +167,10 @@ class _Run:
         now = self.root.function_definitions
         named = dict(old.named)
         redo = {now[i].id for i in replaced}
-        self._infer(old.rank, old.users, old.entries, redo, _builtins_changed(named), named)
+        meanings = meanings_changed(named, self.definitions, BUILTINS.get)
+        self._infer(old.known, old.entries, redo, meanings, named)
         entries = {**old.entries, **self.entries}
-        users = dict(old.users)  # the sets of the names whose users changed are made anew
+        users = dict(old.known.users)  # the sets of the names whose users changed are made anew
         for i in replaced:
             name = now[i].id
             before, after = old.entries[name].tree.outside, entries[name].tree.outside
@@ -197,22 +193,14 @@ class _Run:
         parts[len(now) + 1 :] = closures
         types = old.types.patched(parts, changed)
         kept = self._kept()
-        return _State(self.root, entries, old.rank, users, named, kept, types, size)
+        known = Dependencies(old.known.rank, users)
+        return _State(self.root, entries, known, named, kept, types, size)
 
     def _made(self) -> _State:
         """The run when the definitions changed more than in place: order and users again."""
         old = self.old
         trees = {name: self._tree(d) for name, d in self.definitions.items()}
-        graph = {name: _definitions_used(t.outside, trees) for name, t in trees.items()}
-        try:
-            order = list(TopologicalSorter(graph).static_order())
-        except CycleError:
-            raise Unsupported from None  # recursion: a full check reports it
-        rank = {name: i for i, name in enumerate(order)}
-        users: dict[str, set[str]] = {}
-        for name, tree in trees.items():
-            for used in tree.outside:
-                users.setdefault(used, set()).add(name)
+        known = dependencies(trees)
         cached = {} if old is None else old.entries
         valid = {
             name: entry
@@ -220,10 +208,10 @@ class _Run:
             if name in trees and entry.tree is trees[name]
         }
         named = {} if old is None else old.named
-        changed = self._meanings_changed(named)
+        changed = meanings_changed(named, trees, BUILTINS.get)
         named = {n: v for n, v in named.items() if not isinstance(v, str) or n in trees}
         redo = {name for name in trees if name not in valid}
-        self._infer(rank, users, valid, redo, changed, named)
+        self._infer(known, valid, redo, changed, named)
         entries = {name: self.entries.get(name) or valid[name] for name in self.definitions}
         size = sum(len(tree.nodes) for tree in trees.values())
         closures = self._closures(old, size)
@@ -233,53 +221,34 @@ class _Run:
             *closures,
         ]
         kept = self._kept()
-        return _State(self.root, entries, rank, users, named, kept, TypeMap.made(parts), size)
-
-    def _meanings_changed(self, named: Mapping[str, Named]) -> set[str]:
-        """The names that came to or stopped naming a definition, and the builtins registered
-        again (a definition whose type changes is added as it is inferred)."""
-        changed = {name for name in self.definitions if not isinstance(named.get(name), str)}
-        changed.update(
-            name
-            for name, meaning in named.items()
-            if name not in self.definitions
-            and (isinstance(meaning, str) or BUILTINS.get(name) is not meaning)
-        )
-        return changed
+        return _State(self.root, entries, known, named, kept, TypeMap.made(parts), size)
 
     def _infer(
         self,
-        rank: dict[str, int],
-        users: dict[str, set[str]],
+        known: Dependencies,
         valid: Mapping[str, _Entry],
         redo: set[str],
         changed: set[str],
-        named: dict[str, Named],
+        named: dict[str, Meaning],
     ) -> None:
-        """Infer again the definitions in `redo`, the users of the names in `changed` (whose
-        meaning changed), and on, the users of each definition whose type changes,
-        dependencies first; `valid` are the entries that stand for the others."""
+        """Infer again the definitions `definition_reuse.in_order` says; `valid` are the
+        entries that stand for the others; `named` is updated."""
         self.valid = valid
-        again = redo.union(*(users.get(name, ()) for name in changed))
-        pending = [(rank[name], name) for name in again if name in self.definitions]
-        heapq.heapify(pending)
-        done: set[str] = set()
         layout = self.layout
-        while pending:
-            _, name = heapq.heappop(pending)
-            if name in done:
-                continue
-            done.add(name)
+
+        def infer(name: str) -> bool:
             tree = self._tree(self.definitions[name])
             position = self.positions[name] = layout.lay_out(tree, self._in_definition)
             layout.type_part(position, definition=True)
             layout.check_finite(position)
             entry = self.entries[name] = _entry(layout, position, tree)
-            if named.get(name) != entry.text:
-                named[name] = entry.text
-                for user in users.get(name, ()):
-                    heapq.heappush(pending, (rank[user], user))
-            named.update((n, BUILTINS[n]) for n in tree.outside if n not in self.definitions)
+            named.update((n, BUILTINS.get(n)) for n in tree.outside if n not in self.definitions)
+            if named.get(name) == entry.text:
+                return False
+            named[name] = entry.text
+            return True
+
+        in_order(known, redo, changed, self.definitions, infer)
 
     # -- what names name --------------------------------------------------------------------------
     def _in_definition(self, name: str) -> Binding | None:
@@ -332,7 +301,12 @@ class _Run:
             layout.type_part(start, definition=False)
         layout.check_finite(first)
         params = by_node(list(root.params), self.param_cells)
-        return [params, *(layout.read_off(s, t) for s, t in zip(starts, trees, strict=True))]
+        closures = [layout.read_off(s, t) for s, t in zip(starts, trees, strict=True)]
+        printable(
+            chain.from_iterable(t.nodes for t in trees),
+            {k: v for c in closures for k, v in c.items()},
+        )
+        return [params, *closures]
 
     def _kept(self) -> dict[int, PartTree]:
         """The closures' trees, for the next run."""
@@ -345,15 +319,6 @@ class _Run:
         return {id(root): FencilType(root.id, definitions, tuple(self.param_cells))}
 
 
-def _builtins_changed(named: Mapping[str, Named]) -> set[str]:
-    """The builtins the entries use that were registered again since."""
-    return {
-        name
-        for name, meaning in named.items()
-        if not isinstance(meaning, str) and BUILTINS.get(name) is not meaning
-    }
-
-
 def _definitions_used(outside: Mapping[str, object], definitions: Mapping[str, object]) -> set[str]:
     return {name for name in outside if name in definitions}
 
@@ -361,6 +326,7 @@ def _definitions_used(outside: Mapping[str, object], definitions: Mapping[str, o
 def _entry(layout: Layout, position: int, tree: PartTree) -> _Entry:
     """The entry of the definition just inferred and generalized at `position`."""
     typed = layout.read_off(position, tree)
+    printable(tree.nodes, typed)
     definition = typed[id(tree.node)]
     assert isinstance(definition, DefinitionType)  # what `read_off` gives a definition
     text = format(to_value(definition), "located")
