@@ -13,9 +13,8 @@ from graphlib import CycleError, TopologicalSorter
 from typeinf.part_layout import Unsupported
 from typeinf.part_trees import PartTree
 
-#: What a name a definition takes from outside means: a definition's type in the located
-#: notation (a `str`: equal texts are equal types up to renaming), or what the dialect's
-#: builtins table holds for it (another object when registered again; None for nothing).
+#: What a builtin a definition uses means: what the dialect's builtins table holds for it
+#: (another object when registered again; None for nothing).
 Meaning = object
 
 
@@ -44,21 +43,32 @@ def dependencies(trees: Mapping[str, PartTree]) -> Dependencies:
     return Dependencies(rank, users)
 
 
-def meanings_changed(
-    named: Mapping[str, Meaning],
-    definitions: Mapping[str, object],
-    builtin: Callable[[str], Meaning],
-) -> set[str]:
-    """The names whose meaning changed since `named` was taken: names that came to or stopped
-    naming a definition, and builtins whose meaning (`builtin(name)`) is another (a definition
-    whose type changes is found as it is inferred again)."""
-    changed = {name for name in definitions if not isinstance(named.get(name), str)}
-    changed.update(
-        name
-        for name, meaning in named.items()
-        if name not in definitions and (isinstance(meaning, str) or builtin(name) is not meaning)
-    )
-    return changed
+@dataclass
+class Meanings:
+    """What the names the definitions take from outside meant when they were inferred: each
+    definition's type text, each builtin's meaning."""
+
+    texts: dict[str, str]
+    builtins: dict[str, Meaning]
+
+    def copy(self) -> Meanings:
+        return Meanings(dict(self.texts), dict(self.builtins))
+
+    def changed(
+        self, definitions: Mapping[str, object], builtin: Callable[[str], Meaning], same: bool
+    ) -> set[str]:
+        """The names whose meaning changed since: builtins whose meaning (`builtin(name)`) is
+        another or that a definition shadows now, and unless the definitions' names are the
+        `same`, the names that came to or stopped naming a definition (a definition whose
+        type changes is found as it is inferred again)."""
+        changed = {
+            name
+            for name, meaning in self.builtins.items()
+            if name in definitions or builtin(name) is not meaning
+        }
+        if not same:
+            changed.update(self.texts.keys() ^ definitions.keys())
+        return changed
 
 
 def in_order(
