@@ -13,19 +13,21 @@ from itertools import chain
 
 from iterir import FencilDefinition, FunctionDefinition, Node
 from iterir.gcpause import gc_paused
+from iterir.nodes import Program
 from iterir.symbols import Binding, BindingKind
 from iterir.traversal import MOST_NODES
 from typeinf.convert import to_value
 from typeinf.definition_reuse import Dependencies, Meanings, dependencies, in_order
 from typeinf.errors import TypeInferenceError
+from typeinf.gtir_incremental import GtirState, reinfer
 from typeinf.infer import Checked, NodeTypes, Provider, _provider, by_node, check
 from typeinf.offsets import OffsetProvider
-from typeinf.part_layout import Layout, Unsupported, printable
-from typeinf.part_trees import PartTree, fencil_fits, part_tree
+from typeinf.part_layout import BUILTIN, Layout, Unsupported, printable
+from typeinf.part_trees import PartTree, fits, part_tree
 from typeinf.schemes import Scheme, Template
 from typeinf.signatures import BUILTINS
-from typeinf.terms import Cell, DefinitionType, FencilType
-from typeinf.type_map import Part, TypeMap
+from typeinf.terms import Cell, DefinitionType, FencilType, Type
+from typeinf.type_map import TypeMap
 from typeinf.types import Inferred
 
 #: A definition's type with its relations, in the located notation (variables numbered in
@@ -68,9 +70,12 @@ class _State:
     known: Dependencies
     meanings: Meanings
     closures: dict[int, PartTree]
-    types: TypeMap
+    types: TypeMap[Type]
     size: int  # how many nodes the definitions hold
 
+
+#: One part's types by `id(node)`.
+Part = dict[int, Type]
 
 _DEFINITION, _FENCIL_PARAMETER = BindingKind.FUNCTION_DEFINITION, BindingKind.FENCIL_PARAMETER
 
@@ -87,17 +92,31 @@ class Reinference:
     #: What the last `check` reused and inferred.
     last: Reused = field(default_factory=Reused)
     _state: _State | None = field(default=None, repr=False)
+    _gtir_state: GtirState | None = field(default=None, repr=False)
 
     def check(self, root: Node) -> Checked:
         """Every node's type and every error of `root`, as `typeinf.check` gives them."""
-        if isinstance(root, FencilDefinition):
-            with gc_paused():
-                try:
+        with gc_paused():
+            try:
+                if isinstance(root, FencilDefinition):
                     return _Run(self, root, _provider(self.offset_provider)).result()
-                except (Unsupported, TypeInferenceError):
-                    pass  # reported, with every error and its reasons, by a full check
+                if isinstance(root, Program):
+                    return self._gtir(root)
+            except (Unsupported, TypeInferenceError):
+                pass  # reported, with every error and its reasons, by a full check
         self.last = Reused()
         return check(root, self.offset_provider)
+
+    def _gtir(self, root: Program) -> Checked:
+        """A GTIR program's re-inference (`gtir_incremental`)."""
+        program, types, state, inferred = reinfer(root, self.offset_provider, self._gtir_state)
+        self._gtir_state = state
+        names = [d.id for d in root.function_definitions]
+        again = set(inferred)
+        self.last = Reused(
+            tuple(n for n in names if n not in again), tuple(n for n in names if n in again), False
+        )
+        return Checked(program, types, [])  # type: ignore[arg-type]  # GTIR's, as `check` gives
 
 
 class _Run:
@@ -106,7 +125,7 @@ class _Run:
     def __init__(
         self, context: Reinference, root: FencilDefinition, provider: OffsetProvider | None
     ) -> None:
-        if not fencil_fits(root):
+        if not fits(root):
             raise Unsupported
         self.context, self.root, self.old = context, root, context._state
         self.definitions = {d.id: d for d in root.function_definitions}
@@ -255,19 +274,21 @@ class _Run:
         in_order(known, redo, changed, self.definitions, infer)
 
     # -- what names name --------------------------------------------------------------------------
-    def _in_definition(self, name: str) -> Binding | None:
+    def _in_definition(self, name: str) -> Binding:
         """What `name`, taken from outside a definition, names: a definition (inferred again,
-        or a slot with its entry's scheme), else a builtin or nothing."""
+        or a slot with its entry's scheme), else a builtin."""
         definition = self.definitions.get(name)
         if definition is None:
-            return None
+            if name not in BUILTINS:
+                raise Unsupported  # a free name: an error, which a full check reports
+            return BUILTIN
         position = self.positions.get(name)
         if position is None:
             position = self.positions[name] = self.layout.slot(definition)
             self.layout.solver.schemes[position] = self.valid[name].template
         return Binding(_DEFINITION, definition, position)
 
-    def _in_closure(self, name: str) -> Binding | None:
+    def _in_closure(self, name: str) -> Binding:
         """What `name`, taken from outside a closure, names: a parameter of the fencil, else
         as in a definition."""
         return self.params.get(name) or self._in_definition(name)

@@ -14,10 +14,9 @@ from typeinf.collect import Inference
 from typeinf.infer import _program_type, by_node
 from typeinf.offsets import OffsetProvider
 from typeinf.part_trees import PartTree
-from typeinf.signatures import BUILTINS
 from typeinf.sizes import check_node_types
 from typeinf.solve import check_finite
-from typeinf.terms import Type
+from typeinf.terms import Cell, Type
 
 
 class Unsupported(Exception):
@@ -25,18 +24,22 @@ class Unsupported(Exception):
     name, recursion, a malformed part, a type too large to print)."""
 
 
-#: What a name a part takes from outside names: a binding, or None for a builtin or nothing.
-Resolver = Callable[[str], Binding | None]
+#: What a name a part takes from outside names (raises `Unsupported` for a name that names
+#: nothing typeable).
+Resolver = Callable[[str], Binding]
 
-_BUILTIN = Binding(BindingKind.BUILTIN)
+BUILTIN = Binding(BindingKind.BUILTIN)
 
 
-class Layout(Inference):
-    """An inference whose positions, bindings and cells are this run's only: the parts typed
-    again (`lay_out`) and slots (`slot`)."""
+class Placing:
+    """What laying parts out needs of an inference of either dialect: `slot` and `lay_out`
+    append to its nodes, sizes, cells and bindings (positions, bindings and cells of this run
+    only: the parts typed again, and slots for what they use)."""
 
-    def __init__(self, root: Node, provider: OffsetProvider | None) -> None:
-        self._start(root, ([], []), SymbolTable([], {}), provider, False, 1)
+    nodes: list[Node]
+    sizes: list[int]
+    types: list[Cell | None]
+    symbols: SymbolTable
 
     def slot(self, node: Node) -> int:
         """A position for `node` alone (a definition taken from the cache, a parameter)."""
@@ -47,7 +50,7 @@ class Layout(Inference):
 
     def lay_out(self, tree: PartTree, resolve: Resolver) -> int:
         """`tree` placed after what is laid out, the names it takes from outside bound by
-        `resolve` (or as builtins); its start."""
+        `resolve`; its start."""
         start = len(self.nodes)
         self.nodes += tree.nodes
         self.sizes += tree.sizes
@@ -58,13 +61,16 @@ class Layout(Inference):
             bindings[position + start] = Binding(kind, declaration, declared + start)
         for name, positions in tree.outside.items():
             binding = resolve(name)
-            if binding is None:
-                if name not in BUILTINS:
-                    raise Unsupported  # a free name: an error, which a full check reports
-                binding = _BUILTIN
             for position in positions:
                 bindings[position + start] = binding
         return start
+
+
+class Layout(Placing, Inference):
+    """A fencil IR inference over the parts laid out."""
+
+    def __init__(self, root: Node, provider: OffsetProvider | None) -> None:
+        self._start(root, ([], []), SymbolTable([], {}), provider, False, 1)
 
     def type_part(self, start: int, definition: bool) -> None:
         """Type the part laid out at `start`; a definition is then generalized."""

@@ -6,10 +6,11 @@ re-inference")."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
-from iterir import FencilDefinition, FunctionDefinition, Node, StencilClosure, Sym, SymRef
-from iterir.nodes import MisplacedNodeError
+from iterir import Node, SymRef
+from iterir.nodes import PLACEMENT, MisplacedNodeError
 from iterir.symbols import Binding, BindingKind, resolve
 from iterir.traversal import preorder
 from typeinf.signatures import BUILTINS
@@ -28,14 +29,14 @@ class PartTree:
     outside: dict[str, list[int]]
 
 
-def part_tree(part: Node) -> PartTree | None:
-    """`part` numbered and resolved on its own; None if it is no tree of the fencil IR's
-    (misplaced nodes, a name declared twice in one list: what a full check reports)."""
+def part_tree(part: Node, builtins: Collection[str] = BUILTINS.keys()) -> PartTree | None:
+    """`part` numbered and resolved on its own (`builtins`: the dialect's); None if it is no
+    tree (misplaced nodes, a name declared twice in one list: what a full check reports)."""
     try:
         nodes, sizes = preorder(part, checked=True)
     except MisplacedNodeError:
         return None
-    symbols = resolve(part, BUILTINS.keys(), tree=(nodes, sizes))
+    symbols = resolve(part, builtins, tree=(nodes, sizes))
     if symbols.duplicates:
         return None
     inner: dict[int, Binding] = {}
@@ -51,14 +52,12 @@ def part_tree(part: Node) -> PartTree | None:
     return PartTree(part, nodes, sizes, inner, outside)
 
 
-def fencil_fits(fencil: FencilDefinition) -> bool:
-    """Whether the fencil's own fields hold what they may (its parts are checked as they are
-    numbered): what numbering the whole fencil checks first."""
-    fields = (
-        (fencil.function_definitions, FunctionDefinition),
-        (fencil.params, Sym),
-        (fencil.closures, StencilClosure),
-    )
-    return all(
-        type(parts) is tuple and all(type(part) is cls for part in parts) for parts, cls in fields
-    )
+def fits(program: Node) -> bool:
+    """Whether a program's own fields hold what they may (its parts are checked as they are
+    numbered): what numbering the whole program checks first."""
+    for name, many, allowed in PLACEMENT[type(program)]:
+        value = getattr(program, name)
+        values = value if many and type(value) is tuple else (value,)
+        if (many and type(value) is not tuple) or any(type(v) not in allowed for v in values):
+            return False
+    return True
