@@ -171,6 +171,10 @@ class _GtirRun:
         starts. Parameters and temporaries are visible from every temporary and statement:
         their positions are known before any is laid out."""
         root, layout = self.root, self.layout
+        names = {p.id for p in root.params} | {t.id for t in root.declarations}
+        for tree in trees:  # the slots of the definitions they use first, before their starts
+            for name in tree.outside.keys() - names:
+                self._in_definition(name)
         start = len(layout.nodes)
         starts = []
         for tree in trees:

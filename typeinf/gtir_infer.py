@@ -130,11 +130,11 @@ def read_off(inference: GtirInference, positions: range, result: dict[int, GtirI
     nodes, types = inference.nodes, inference.types
     for position in positions:
         node, cell = nodes[position], types[position]
-        if id(node) in result:
+        if id(node) in result or cell is None:  # a failed definition has none: anything
             continue
         if isinstance(node, FunctionDefinition) and position in inference.schemes:
             result[id(node)] = _definition(inference, position)
-        elif cell is not None and not isinstance(node, Program):
+        elif not isinstance(node, Program):
             try:
                 result[id(node)] = to_value(cell)
             except Cyclic:
