@@ -1,9 +1,9 @@
 """Re-inference in proportion to the edit, for compiler passes: `Reinference` keeps what the
-last inference of a fencil found and, given the fencil a pass made of it (sharing the subtrees
-it left alone, by identity), numbers, resolves, infers and reads off again only the parts the
-edit can have changed, and patches the rest of what it keeps. The result is `check`'s, node for
-node (docs/architecture.md, "Incremental re-inference", says why; docs/api.md shows a pass
-using it)."""
+last inference of a fencil (or GTIR program, `gtir_incremental`) found and, given the one a
+pass made of it (sharing the subtrees it left alone, by identity), numbers, resolves, infers
+and reads off again only the parts the edit can have changed, and patches the rest of what it
+keeps. The result is `check`'s, node for node (docs/architecture.md, "Incremental
+re-inference", says why; docs/api.md shows a pass using it)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from iterir.gcpause import gc_paused
 from iterir.nodes import Program
 from iterir.symbols import Binding, BindingKind
 from iterir.traversal import MOST_NODES
+from typeinf import gtir_infer
 from typeinf.convert import to_value
 from typeinf.definition_reuse import Dependencies, Meanings, dependencies, in_order
 from typeinf.errors import TypeInferenceError
@@ -52,7 +53,8 @@ class _Entry:
 class Reused:
     """What the last `Reinference.check` did: the function definitions it took from the cache
     and those it inferred, by name in source order, and whether it had to check the whole
-    fencil from scratch (`full`: a type error, or a root that is not a fencil)."""
+    program from scratch (`full`: a type error, or a root that is neither a fencil nor a GTIR
+    program)."""
 
     reused: tuple[str, ...] = ()
     inferred: tuple[str, ...] = ()
@@ -94,11 +96,13 @@ _DEFINITION, _FENCIL_PARAMETER = BindingKind.FUNCTION_DEFINITION, BindingKind.FE
 
 @dataclass
 class Reinference:
-    """Types a fencil, then each fencil a pass makes of it, reusing what is still valid.
+    """Types a fencil or a GTIR program, then each one a pass makes of it, reusing what is
+    still valid.
 
     `check(root)` gives what `typeinf.check(root, offset_provider)` gives: the root's type
-    (converted when first read, as every node's), every node's (numbered together, in
-    pre-order), every independent error. The context keeps what the last root's parts need."""
+    (a fencil's converted when first read, as every node's), every node's (numbered together,
+    in pre-order), every independent error. The context keeps what the last root's parts need
+    (one fencil's and one GTIR program's)."""
 
     offset_provider: Provider = None
     #: What the last `check` reused and inferred.
@@ -110,7 +114,9 @@ class Reinference:
         """Every node's type and every error of `root`, as `typeinf.check` gives them."""
         with gc_paused():
             try:
-                if isinstance(root, FencilDefinition):
+                if isinstance(root, FencilDefinition) and not gtir_infer.claims(
+                    root, False, None, self.offset_provider
+                ):  # a fencil `check` types as such (not as GTIR, for GT4Py's offset types)
                     return _Run(self, root, _provider(self.offset_provider)).result()
                 if isinstance(root, Program):
                     return self._gtir(root)
