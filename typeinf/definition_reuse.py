@@ -46,9 +46,10 @@ def dependencies(trees: Mapping[str, PartTree]) -> Dependencies:
 @dataclass
 class Meanings:
     """What the names the definitions take from outside meant when they were inferred: each
-    definition's type text, each builtin's meaning."""
+    definition's type (equal up to renaming when equal: a value or a text), each builtin's
+    meaning."""
 
-    texts: dict[str, str]
+    texts: dict[str, object]
     builtins: dict[str, Meaning]
 
     def copy(self) -> Meanings:
