@@ -136,35 +136,50 @@ class Inference:
         `explain` keeps the history that errors need to give their reasons (see `Solver`).
         `allow_free` says which free names are unknowns (True: all) rather than errors; `known`
         are names defined around `root` that it does not see, for suggestions."""
-        self.errors: list[tuple[int, TypeInferenceError]] = []  # (position, error), in source order
-        self.reported: set[tuple[int, str]] = set()  # each error's node and message, once
-        self.max_errors = max_errors
         if type(root) not in PLACEMENT:
             raise MalformedIRError(f"a {type(root).__name__} is not an IR node", None)
         try:
-            self.nodes, self.sizes = preorder(root, checked=True)
+            nodes, sizes = preorder(root, checked=True)
         except MisplacedNodeError as error:
             raise MalformedIRError(str(error), error.parent) from None
-        self.root = root
-        self.offset_provider = offset_provider
-        self.depths: list[int] | None = None  # made when first needed (see `postorder`)
-        self.symbols: SymbolTable = resolve(root, BUILTINS.keys(), tree=(self.nodes, self.sizes))
-        self.types: list[Cell | None] = [None] * len(self.nodes)
-        self.solver = Solver(self.nodes, self.types, explain)
-        #: What the fast and the explaining run do differently (see `runs`).
-        self.run: Run = (ExplainingRun if explain else FastRun)(self.solver)
-        self.equal = self.run.equal
-        self.free_names: dict[str, Cell] = {}  # an allowed free name's type, shared by its uses
-        self.allow_free, self.known = allow_free, known
-        self.unbound_parts: set[int] = set()  # definitions and closures with an unbound name
-        self.uncalled: dict[int, str] = {}  # grammar builtins and type names not yet consumed
-        self.builtin_callees: dict[int, Signature] = {}  # SymRef position → builtin it calls
+        symbols = resolve(root, BUILTINS.keys(), tree=(nodes, sizes))
+        self._start(root, (nodes, sizes), symbols, offset_provider, explain, max_errors)
+        self.allow_free: bool | frozenset[str] = allow_free
+        self.known: tuple[str, ...] = known
         try:
             self._collect()
             self._guarded(0, check_finite, self.nodes, self.types, range(len(self.nodes)))
         except _EnoughErrors:
             pass
         self.errors.sort(key=_source_order)
+
+    def _start(
+        self,
+        root: Node,
+        tree: tuple[list[Node], list[int]],
+        symbols: SymbolTable,
+        offset_provider: OffsetProvider | None,
+        explain: bool,
+        max_errors: int,
+    ) -> None:
+        """The state of a run over `tree` (nodes in pre-order, sizes) before anything is typed:
+        shared with `typeinf.incremental`, which lays out only the parts it infers again."""
+        self.errors: list[tuple[int, TypeInferenceError]] = []  # (position, error), in source order
+        self.reported: set[tuple[int, str]] = set()  # each error's node and message, once
+        self.max_errors = max_errors
+        self.root, (self.nodes, self.sizes) = root, tree
+        self.offset_provider = offset_provider
+        self.depths: list[int] | None = None  # made when first needed (see `postorder`)
+        self.symbols = symbols
+        self.types: list[Cell | None] = [None] * len(self.nodes)
+        self.solver = Solver(self.nodes, self.types, explain)
+        #: What the fast and the explaining run do differently (see `runs`).
+        self.run: Run = (ExplainingRun if explain else FastRun)(self.solver)
+        self.equal = self.run.equal
+        self.free_names: dict[str, Cell] = {}  # an allowed free name's type, shared by its uses
+        self.unbound_parts: set[int] = set()  # definitions and closures with an unbound name
+        self.uncalled: dict[int, str] = {}  # grammar builtins and type names not yet consumed
+        self.builtin_callees: dict[int, Signature] = {}  # SymRef position → builtin it calls
 
     def _guarded(self, position: int, step: Callable[..., object], *args: object) -> bool:
         """Run `step(*args)`; on a type error, raise it (when one error is wanted) or keep it, as

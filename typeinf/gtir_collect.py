@@ -41,7 +41,7 @@ from iterir.nodes import (
     Temporary,
 )
 from iterir.offset_types import NeighborConnectivityType, OffsetType
-from iterir.symbols import BindingKind, resolve
+from iterir.symbols import BindingKind, SymbolTable, resolve
 from iterir.traversal import MOST_NODES, child_positions, preorder
 from iterir.vocabulary import GTIR_BUILTINS, PRIMITIVES
 from typeinf import gtir_terms as g
@@ -157,11 +157,32 @@ class GtirInference:
         `as_gt4py`: leave on the nodes what GT4Py 1.2.3 leaves where its passes may tell the
         difference (`typeinf.gt4py`): unknown, the result of an `as_fieldop` given no domain
         that GT4Py deduces none for; defined everywhere, a lifted iterator."""
+        tree = preorder(root, checked=True)
+        symbols = resolve(root, GTIR_BUILTINS, tree=tree)
+        self._start(root, tree, symbols, offset_types, max_errors, explain, as_gt4py)
+        for position, first in self.symbols.duplicates:
+            self._guarded(position, self._duplicate, position, first)
+        if isinstance(root, Program):
+            self._program()
+        else:
+            self._statement(0)
+
+    def _start(
+        self,
+        root: Node,
+        tree: tuple[list[Node], list[int]],
+        symbols: SymbolTable,
+        offset_types: Mapping[str, OffsetType] | None,
+        max_errors: int,
+        explain: bool = False,
+        as_gt4py: bool = False,
+    ) -> None:
+        """The state of a run over `tree` (nodes in pre-order, sizes) before anything is typed:
+        shared with `typeinf.gtir_incremental`, which lays out only the parts it types again."""
         self.offset_types = offset_types
         self.as_gt4py = as_gt4py
-        self.nodes, self.sizes = preorder(root, checked=True)
-        self.root = root
-        self.symbols = resolve(root, GTIR_BUILTINS, tree=(self.nodes, self.sizes))
+        self.root, (self.nodes, self.sizes) = root, tree
+        self.symbols = symbols
         self.types: list[Cell | None] = [None] * len(self.nodes)
         self.solver = GtirSolver(self.nodes, self.types, explain)
         if explain:  # attributes, so that the fast run tests nothing more
@@ -178,12 +199,6 @@ class GtirInference:
         self.schemes: dict[int, Scheme] = {}
         self.errors: list[tuple[int, TypeInferenceError]] = []
         self.max_errors = max_errors
-        for position, first in self.symbols.duplicates:
-            self._guarded(position, self._duplicate, position, first)
-        if isinstance(root, Program):
-            self._program()
-        else:
-            self._statement(0)
 
     # -- driving ----------------------------------------------------------------------------------
     def _guarded(self, position: int, step: Callable[..., object], *args: object) -> bool:

@@ -144,19 +144,33 @@ def _node_types(inference: GtirInference, complete: bool) -> dict[int, GtirInfer
     parent's; a function definition's and the program's are numbered on their own."""
     numbers = GtirPrinter([cell for cell in inference.types if cell is not None]).numbers
     result: dict[int, GtirInferred] = {}
-    for position, (node, cell) in enumerate(zip(inference.nodes, inference.types, strict=True)):
-        if id(node) in result:
+    if complete:
+        result[id(inference.root)] = _program_type(inference)
+    read_off(inference, range(len(inference.nodes)), result, numbers)
+    return result
+
+
+def read_off(
+    inference: GtirInference,
+    positions: range,
+    result: dict[int, GtirInferred],
+    numbers: dict[int, int] | None = None,
+) -> None:
+    """The types of the nodes at `positions` into `result`, by `id(node)` (a node already
+    there keeps its type), variables numbered by `numbers` (a `GtirPrinter`'s; None: each type
+    on its own); a definition's with its relations, a program's left out."""
+    nodes, types = inference.nodes, inference.types
+    for position in positions:
+        node, cell = nodes[position], types[position]
+        if id(node) in result or cell is None:  # a failed definition has none: anything
             continue
-        if position == 0 and complete:
-            result[id(node)] = _program_type(inference)
-        elif isinstance(node, FunctionDefinition) and position in inference.schemes:
+        if isinstance(node, FunctionDefinition) and position in inference.schemes:
             result[id(node)] = definition_at(inference, position)
-        elif cell is not None and not isinstance(node, Program):
+        elif not isinstance(node, Program):
             try:
                 result[id(node)] = to_value(cell, numbers)
             except Cyclic:
                 continue  # a type that contains itself: only a failed part leaves one
-    return result
 
 
 def typed_nodes(inference: GtirInference) -> list[tuple[Node, GtirInferred]]:

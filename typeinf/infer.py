@@ -280,8 +280,8 @@ class NodeTypes(Mapping[int, Inferred]):
     Measured (`benchmarks/conversion.py`): nothing up front; reading every value once costs
     0.3–1.0× inference (a new value for about every node), 0.6–1.8× before the runs."""
 
-    def __init__(self, types: dict[int, Type], *, eager: bool = False) -> None:
-        self._known: dict[int, Any] = types  # the keys: the cells' until all are converted
+    def __init__(self, types: Mapping[int, Type], *, eager: bool = False) -> None:
+        self._known: Mapping[int, Any] = types  # the keys: the cells' until all are converted
         self._values: dict[int, Inferred] = {}
         self._pending: Iterator[tuple[int, Type]] | None = iter(types.items())
         self._taken = 0  # how many of `_pending` were converted
