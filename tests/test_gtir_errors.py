@@ -14,6 +14,7 @@ from iterir.offset_types import offset_types_from_json
 from tests.test_gtir_samples import SAMPLES
 from tests.test_gtir_typing import V2E
 from typeinf.diagnostics import render, source_of
+from typeinf.errors import MalformedIRError
 
 HEAD = "p(a: Field[[IDimₕ], f64], out: Field[[IDimₕ], f64], n: i32"
 D = "c⟨ IDimₕ: [0, n[ ⟩"
@@ -239,3 +240,20 @@ def test_an_untyped_parameter_is_said_once_at_its_declaration_not_at_each_use() 
         "e.itir:1:3: error: program parameter `a` has no type (GTIR types every parameter)",
         "e.itir:1:32: error: program parameter `b` has no type (GTIR types every parameter)",
     ]
+
+
+def test_a_node_built_where_its_class_may_not_stand_is_a_malformed_ir_error() -> None:
+    """A tree built in Python with a node where its class may not stand is a located
+    MalformedIRError for every entry point (it was iterir's bare MisplacedNodeError on GTIR)."""
+    text = (
+        "p(a: Field[[IDimₕ], f64], n: i32) {\n"
+        "  a @ c⟨ IDimₕ: [0, n[ ⟩ ← as_fieldop(λ(x) → ·x, c⟨ IDimₕ: [0, n[ ⟩)(a);\n}"
+    )
+    program = iterir.parse(text, "m.itir")
+    object.__setattr__(program.body[0], "expr", iterir.Sym("zz"))  # type: ignore[attr-defined]
+    message = "m.itir:2:3: error: a Sym cannot stand inside the `expr` of a SetAt"
+    assert [str(e).splitlines()[0] for e in typeinf.check(program).errors] == [message]
+    for entry in (typeinf.infer, typeinf.infer_all):
+        with pytest.raises(MalformedIRError) as caught:
+            entry(program)
+        assert str(caught.value).splitlines()[0] == message

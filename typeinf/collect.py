@@ -27,9 +27,9 @@ from iterir import (
     Sym,
     SymRef,
 )
-from iterir.nodes import GTIR_CLASSES, PLACEMENT, MisplacedNodeError
+from iterir.nodes import GTIR_CLASSES, PLACEMENT
 from iterir.symbols import BindingKind, SymbolTable, resolve
-from iterir.traversal import child_positions, depths, preorder
+from iterir.traversal import child_positions, depths
 from iterir.vocabulary import PRIMITIVES
 from typeinf import shaped
 from typeinf.constraints import (
@@ -77,6 +77,7 @@ from typeinf.errors import (
     OffsetProviderError,
     TypeInferenceError,
     UnsatisfiableConstraintError,
+    checked_preorder,
 )
 from typeinf.offsets import Connectivity, Dimension, OffsetProvider
 from typeinf.order import definition_order
@@ -138,10 +139,7 @@ class Inference:
         are names defined around `root` that it does not see, for suggestions."""
         if type(root) not in PLACEMENT:
             raise MalformedIRError(f"a {type(root).__name__} is not an IR node", None)
-        try:
-            nodes, sizes = preorder(root, checked=True)
-        except MisplacedNodeError as error:
-            raise MalformedIRError(str(error), error.parent) from None
+        nodes, sizes = checked_preorder(root)
         symbols = resolve(root, BUILTINS.keys(), tree=(nodes, sizes))
         self._start(root, (nodes, sizes), symbols, offset_provider, explain, max_errors)
         self.allow_free: bool | frozenset[str] = allow_free

@@ -6,6 +6,8 @@ from typing import TypedDict, Unpack
 
 from iterir import Node, pformat_short
 from iterir.display import escaped, shown
+from iterir.nodes import MisplacedNodeError
+from iterir.traversal import preorder
 
 
 def node_text(node: Node, width: int) -> str:
@@ -108,6 +110,16 @@ class OffsetProviderError(TypeInferenceError):
 
 class MalformedIRError(TypeInferenceError):
     """A node standing where the IR does not allow its class (built in Python, not parsed)."""
+
+
+def checked_preorder(root: Node) -> tuple[list[Node], list[int]]:
+    """`root`'s nodes in pre-order and their subtrees' sizes; a node where its class may not
+    stand is a MalformedIRError at its parent (not iterir's MisplacedNodeError, which no caller
+    of inference takes for a verdict on the program)."""
+    try:
+        return preorder(root, checked=True)
+    except MisplacedNodeError as error:
+        raise MalformedIRError(str(error), error.parent) from None
 
 
 class InternalError(Exception):

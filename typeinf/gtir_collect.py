@@ -42,7 +42,7 @@ from iterir.nodes import (
 )
 from iterir.offset_types import NeighborConnectivityType, OffsetType
 from iterir.symbols import BindingKind, SymbolTable, resolve
-from iterir.traversal import MOST_NODES, child_positions, preorder
+from iterir.traversal import MOST_NODES, child_positions
 from iterir.vocabulary import GTIR_BUILTINS, PRIMITIVES
 from typeinf import gtir_terms as g
 from typeinf.constraints import GtirRule, RelationOf
@@ -53,6 +53,7 @@ from typeinf.errors import (
     MalformedIRError,
     TypeInferenceError,
     UnsatisfiableConstraintError,
+    checked_preorder,
 )
 from typeinf.gtir_notation import GtirPrinter, pformat_gtir_all
 from typeinf.gtir_relations import Subset, Union
@@ -157,7 +158,7 @@ class GtirInference:
         `as_gt4py`: leave on the nodes what GT4Py 1.2.3 leaves where its passes may tell the
         difference (`typeinf.gt4py`): unknown, the result of an `as_fieldop` given no domain
         that GT4Py deduces none for; defined everywhere, a lifted iterator."""
-        tree = preorder(root, checked=True)
+        tree = checked_preorder(root)
         symbols = resolve(root, GTIR_BUILTINS, tree=tree)
         self._start(root, tree, symbols, offset_types, max_errors, explain, as_gt4py)
         for position, first in self.symbols.duplicates:
