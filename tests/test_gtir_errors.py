@@ -257,3 +257,21 @@ def test_a_node_built_where_its_class_may_not_stand_is_a_malformed_ir_error() ->
         with pytest.raises(MalformedIRError) as caught:
             entry(program)
         assert str(caught.value).splitlines()[0] == message
+
+
+@pytest.mark.parametrize(
+    ("body", "column"),
+    [
+        # A definition whose type contains itself: was an internal error (generalizing it).
+        ("  f = λ(x) → x(x);\n  a @ c⟨ IDimₕ: [0, n[ ⟩ ← as_fieldop(λ(y) → ·y, c⟨ IDimₕ: [0, n[ ⟩)(a);", 16),
+        # One inside a statement that nothing else constrains: was accepted silently.
+        ("  a @ c⟨ IDimₕ: [0, n[ ⟩ ← as_fieldop(λ(y) → (λ(f) → ·y)(λ(x) → x(x)), c⟨ IDimₕ: [0, n[ ⟩)(a);", 67),
+    ],
+)  # fmt: skip
+def test_an_infinite_type_is_an_error_at_its_node(body: str, column: int) -> None:
+    text = f"p(a: Field[[IDimₕ], f64], n: i32) {{\n{body}\n}}"
+    (error,) = typeinf.check(iterir.parse(text, "i.itir")).errors
+    assert str(error).splitlines()[0] == (
+        f"i.itir:2:{column}: error: this would need an infinite type "
+        "(`Function[(…), T₀]`, where `…` is the type itself)"
+    )

@@ -77,7 +77,7 @@ from typeinf.gtir_structured import from_gt4py
 from typeinf.order import definition_order
 from typeinf.relations import Relation
 from typeinf.schemes import Scheme
-from typeinf.solve import Solver
+from typeinf.solve import Solver, check_finite
 from typeinf.terms import INTEGERS, Cell, Mismatch, Sort, find, make, var
 from typeinf.unify import Trail, undo, unify
 
@@ -272,6 +272,9 @@ class GtirInference:
             if self.types[position] is None:
                 self.types[position] = cell
         self.solver.settle()
+        # A type that contains itself (`λ(x) → x(x)`) is an error at its node, as for fencils,
+        # before a definition is generalized (which needs finite types) or a value is read off.
+        check_finite(nodes, self.types, range(start, start + self.sizes[start]))
 
     # -- helpers ----------------------------------------------------------------------------------
     def equal(self, expected: Cell, actual: Cell, position: int, reason: object = None) -> None:

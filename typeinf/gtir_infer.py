@@ -164,13 +164,13 @@ def read_off(
         node, cell = nodes[position], types[position]
         if id(node) in result or cell is None:  # a failed definition has none: anything
             continue
-        if isinstance(node, FunctionDefinition) and position in inference.schemes:
-            result[id(node)] = definition_at(inference, position)
-        elif not isinstance(node, Program):
-            try:
+        try:
+            if isinstance(node, FunctionDefinition) and position in inference.schemes:
+                result[id(node)] = definition_at(inference, position)
+            elif not isinstance(node, Program):
                 result[id(node)] = to_value(cell, numbers)
-            except Cyclic:
-                continue  # a type that contains itself: only a failed part leaves one
+        except Cyclic:
+            continue  # a type that contains itself: only a failed part leaves one
 
 
 def typed_nodes(inference: GtirInference) -> list[tuple[Node, GtirInferred]]:
