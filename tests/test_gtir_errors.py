@@ -9,7 +9,7 @@ import pytest
 
 import iterir
 import typeinf
-from iterir.nodes import Program
+from iterir.nodes import CartesianOffset, Program
 from iterir.offset_types import offset_types_from_json
 from tests.test_gtir_samples import SAMPLES
 from tests.test_gtir_typing import V2E
@@ -274,4 +274,28 @@ def test_an_infinite_type_is_an_error_at_its_node(body: str, column: int) -> Non
     assert str(error).splitlines()[0] == (
         f"i.itir:2:{column}: error: this would need an infinite type "
         "(`Function[(…), T₀]`, where `…` is the type itself)"
+    )
+
+
+def test_a_misplaced_node_the_printer_cannot_show_is_named_by_its_parents_class() -> None:
+    """A `Literal` where a `CartesianOffset` wants an axis: the error is at the offset's span,
+    or, with none, names the offset by its class (printing it needs the axis's kind: it was an
+    AttributeError from the printer)."""
+    program = iterir.parse(
+        "p(a: Field[[IDimₕ], f64], n: i32) {\n"
+        "  a @ c⟨ IDimₕ: [0, n[ ⟩ ← as_fieldop(λ(x) → ·⟪IDimₕ→IDimₕ, 1ₒ⟫(x), "
+        "c⟨ IDimₕ: [0, n[ ⟩)(a);\n}",
+        "c.itir",
+    )
+    offset = next(n for n in iterir.walk(program) if isinstance(n, CartesianOffset))
+    object.__setattr__(offset, "domain", iterir.Literal("1", "int32"))
+    (error,) = typeinf.check(program).errors
+    assert isinstance(error, MalformedIRError)
+    assert str(error).splitlines()[0] == (
+        "c.itir:2:48: error: a Literal cannot stand inside the `domain` of a CartesianOffset"
+    )
+    object.__setattr__(offset, "loc", None)  # as read from JSON: located by its text
+    (error,) = typeinf.check(program).errors
+    assert str(error).splitlines()[0] == (
+        "<ir> a CartesianOffset: error: a Literal cannot stand inside the `domain` of a CartesianOffset"
     )

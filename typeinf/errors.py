@@ -12,10 +12,11 @@ from iterir.traversal import preorder
 
 def node_text(node: Node, width: int) -> str:
     """A node's text, shortened, for a message; a node that cannot be printed (one of its
-    children is not a node: the error is about that) is named by its class."""
+    children is not a node, or a node of a class that cannot stand there, a `Literal` for a
+    `CartesianOffset`'s axis: the error is about that) is named by its class."""
     try:
         return pformat_short(node, width)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, AttributeError):
         name = type(node).__name__
         return f"{'an' if name[0] in 'AEIOU' else 'a'} {name}"
 
