@@ -20,7 +20,8 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections import deque
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import islice
 from typing import Any, cast
@@ -224,12 +225,27 @@ def infer_all(
             # meanwhile would scan the program, its cells and its values. Measured
             # (balanced_stencil, 100,000 nodes): 0.27–0.30 s to convert and attach, and 0.5–0.75 s
             # for one full collection, which the benchmark's process met there unpaused.
-            get = result._converted().get
-            for current in nodes:
-                value = get(id(current))
-                if value is not None:
-                    object.__setattr__(current, "inferred_type", value)
+            _attach(nodes, result._converted())
     return result
+
+
+#: Sets a node's `inferred_type` without the frozen dataclass's `__setattr__`.
+_SET_TYPE = Node.__dict__["inferred_type"].__set__
+
+
+def _attach(nodes: Iterable[Node], values: dict[int, Inferred]) -> None:
+    """Set each node's value as its `inferred_type`, in a loop run by C (`map`) while every
+    node has a value (as after inference without errors). Measured (the four benchmark shapes
+    at 100,000 nodes, values already made, fastest of 5, interleaved): a Python loop of a
+    look-up and `object.__setattr__` per node cost 7.7–16.1% of inference, this one 3.9–8.4%."""
+    nodes = list(nodes)
+    try:
+        deque(map(_SET_TYPE, nodes, map(values.__getitem__, map(id, nodes))), maxlen=0)
+    except KeyError:  # a node without a type keeps none
+        for current in nodes:
+            value = values.get(id(current))
+            if value is not None:
+                _SET_TYPE(current, value)
 
 
 def _node_types(inference: Inference, complete: bool) -> dict[int, Type]:
@@ -296,7 +312,8 @@ class NodeTypes(Mapping[int, Inferred]):
         pending = self._pending
         if pending is None:
             return
-        batch = []
+        # All of them in a loop that C runs; up to `key` in ours.
+        batch: list[tuple[int, Type]] = list(pending) if key is None else []
         for item in pending:
             batch.append(item)
             if item[0] == key:
