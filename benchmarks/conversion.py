@@ -18,6 +18,12 @@ before converting), then measures, each as a share of the inference:
   `fields` together are what a caller that uses every node's type pays;
 - `attach`: `infer_all(attach=True)` on the same inference, less `list`.
 
+And two floors, what no conversion that hands out one Python object per node's value can go
+below (`--base` shows `nan` for a REV that does not measure them):
+- `loop`: a Python loop over every node's type in cells with one dict look-up each;
+- `objects`: making as many values as there are distinct ones among the nodes' (a `Var` each,
+  the fastest way `typeinf.types` makes one, `fast_maker`).
+
 With `--base REV`, the git revision REV (exported with `git archive` into a temporary folder)
 and this checkout's working tree are measured alike, interleaved: each round runs one fresh
 interpreter per version, alternating which goes first, so that the shared machine's load falls
@@ -45,7 +51,7 @@ from benchmarks.shapes import SHAPES
 
 HERE = Path(__file__).resolve().parent.parent
 #: What `--base` compares, each as a share of the inference.
-FIGURES = ("type", "made", "list", "read", "fields", "attach")
+FIGURES = ("type", "made", "list", "read", "fields", "attach", "loop", "objects")
 
 
 def measure(shape: str, size: int) -> dict[str, float]:
@@ -78,6 +84,7 @@ def measure(shape: str, size: int) -> dict[str, float]:
         for each in values:
             _first_field(each)
         fields = time.perf_counter()
+        floors = _floors(every, len({id(v) for v in values}))
     # `infer_all(attach=True)` on the inference solved above, less the listing of its types.
     # The module (`typeinf.infer` is also the function).
     importlib.import_module("typeinf.infer")._solved = lambda *_: solved
@@ -94,7 +101,25 @@ def measure(shape: str, size: int) -> dict[str, float]:
         "read": read - mapped,
         "fields": fields - read,
         "attach": attached - attaching - (listed - made),
+        **floors,
     }
+
+
+def _floors(types: dict[int, Any], distinct: int) -> dict[str, float]:
+    """The `loop` and `objects` floors, in seconds."""
+    from typeinf.types import Var, fast_maker
+
+    memo: dict[Any, Any] = {}
+    get = memo.get
+    start = time.perf_counter()
+    for type_ in types.values():
+        get(type_)
+    looped = time.perf_counter()
+    make = fast_maker(Var)
+    made = [make("type", number, None) for number in range(distinct)]
+    end = time.perf_counter()
+    del made
+    return {"loop": looped - start, "objects": end - looped}
 
 
 def _first_field(value: Any) -> None:
@@ -172,6 +197,8 @@ def main() -> None:
             ("read %", lambda r: f"{100 * r['read'] / r['infer']:.1f}"),
             ("fields %", lambda r: f"{100 * r['fields'] / r['infer']:.1f}"),
             ("attach %", lambda r: f"{100 * r['attach'] / r['infer']:.1f}"),
+            ("loop %", lambda r: f"{100 * r['loop'] / r['infer']:.1f}"),
+            ("objects %", lambda r: f"{100 * r['objects'] / r['infer']:.1f}"),
         ],
         timed="infer",
     )
