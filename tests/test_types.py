@@ -367,6 +367,33 @@ def test_infer_all_attaches_values_numbered_together() -> None:
     assert types[id(program.expr.args[0])] == root.params[0]  # type: ignore[attr-defined]
 
 
+@given(well_typed_programs)
+def test_attach_gives_each_node_its_value(generated: tuple[iterir.Node, Any]) -> None:
+    program, _ = generated
+    types = typeinf.infer_all(program, attach=True)
+    for node in iterir.walk(program):
+        assert node.inferred_type is types[id(node)]  # type: ignore[attr-defined]
+
+
+def test_attach_gives_a_node_object_in_several_places_its_first_occurrences_value() -> None:
+    shared = iterir.parse("·x")
+    program = lam("x", "y")(iterir.FunCall(iterir.SymRef("plus"), (shared, shared)))
+    types = typeinf.infer_all(program, attach=True)
+    assert len(types) < len(list(iterir.walk(program)))  # `shared` is keyed once
+    for node in iterir.walk(program):
+        assert node.inferred_type is types[id(node)]  # type: ignore[attr-defined]
+
+
+def test_attach_within_a_fencil_gives_the_definitions_nodes_their_values() -> None:
+    fencil = iterir.load(ROOT / "examples" / "laplacian.itir")
+    definition = fencil.function_definitions[0]
+    types = typeinf.infer_all(definition, attach=True, within=fencil)
+    for node in iterir.walk(definition):
+        assert node.inferred_type is types[id(node)]  # type: ignore[attr-defined]
+    assert str(definition.inferred_type) == "lap :: (It[float64⁰]) → float64⁰"  # type: ignore[attr-defined]
+    assert not hasattr(fencil, "inferred_type")
+
+
 def _cells(found: object) -> Iterator[object]:
     """Every object reachable from `found` through public fields, tuples, lists and dicts."""
     stack, seen = [found], set()
