@@ -222,8 +222,8 @@ def infer_all(
         nodes = inference.nodes if whole else list(walk(node))
         del inference
         if attach:
-            # One conversion, then plain look-ups, with the collector paused: a full collection
-            # meanwhile would scan the program, its cells and its values. Measured
+            # One conversion, then the values set (`_attach`), with the collector paused: a full
+            # collection meanwhile would scan the program, its cells and its values. Measured
             # (balanced_stencil, 100,000 nodes): 0.27–0.30 s to convert and attach, and 0.5–0.75 s
             # for one full collection, which the benchmark's process met there unpaused.
             _attach(nodes, result._converted(), whole)
