@@ -273,7 +273,7 @@ def test_an_infinite_type_is_an_error_at_its_node(body: str, column: int) -> Non
     (error,) = typeinf.check(iterir.parse(text, "i.itir")).errors
     assert str(error).splitlines()[0] == (
         f"i.itir:2:{column}: error: this would need an infinite type "
-        "(`Function[(…), T₀]`, where `…` is the type itself)"
+        "(`(…) → T₀`, where `…` is the type itself)"
     )
 
 

@@ -274,7 +274,7 @@ class GtirInference:
         # A type that contains itself (`λ(x) → x(x)`) is an error at its node, as for fencils,
         # before a definition is generalized (which needs finite types) or a value is read off.
         # It costs about 6% of inference (CPU, the 20 largest GT4Py samples, interleaved).
-        check_finite(nodes, self.types, range(start, start + self.sizes[start]))
+        check_finite(nodes, self.types, range(start, start + self.sizes[start]), pformat_gtir_all)
 
     # -- helpers ----------------------------------------------------------------------------------
     def equal(self, expected: Cell, actual: Cell, position: int, reason: object = None) -> None:

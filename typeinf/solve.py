@@ -358,15 +358,21 @@ def _no_run(expected: Cell, actual: Cell, position: int, reason: Reason) -> None
     raise AssertionError("a solver's run sets `Solver.equal`")  # pragma: no cover
 
 
-def check_finite(nodes: list[Node], types: list[Cell | None], positions: range) -> None:
-    """Raise InfiniteTypeError if a type among `positions` contains itself."""
+def check_finite(
+    nodes: list[Node],
+    types: list[Cell | None],
+    positions: range,
+    show: Callable[[list[Type]], list[str]] = pformat_all,
+) -> None:
+    """Raise InfiniteTypeError if a type among `positions` contains itself, shown by `show`
+    (the notation of the program's dialect)."""
     on_cycle = _cycle([c for c in types[positions.start : positions.stop] if c is not None])
     if not on_cycle:
         return
     for position in reversed(positions):
         cell = types[position]
         if cell is not None and id(find(cell)) in on_cycle:
-            text = pformat_all([cell])[0]
+            text = show([cell])[0]
             raise InfiniteTypeError(
                 f"this would need an infinite type (`{text}`, where `…` is the type itself)",
                 nodes[position],
