@@ -474,6 +474,17 @@ def test_the_ascii_spelling_of_a_gtir_type_reads_back(type_: gt.GType) -> None:
     assert pformat_gtir(parse_gtir_type(to_ascii_gtir(shown))) == shown
 
 
+@pytest.mark.parametrize("name", ["²", "a¹b", "Xₕ", "x→y", "T₀", "a…"])
+def test_a_quoted_name_keeps_its_characters_in_the_ascii_spelling(name: str) -> None:
+    """Found by the property above: a dimension named `²` was spelled `^2`, which reads back
+    as another name. Marks inside a backquoted name are the name's, not the notation's."""
+    shown = pformat_gtir(parse_gtir_type(f"(Field[[`{name}`], T₀]) → T₀"))
+    assert f"`{name}`" in shown
+    spelled = to_ascii_gtir(shown)
+    assert pformat_gtir(parse_gtir_type(spelled)) == shown
+    assert spelled == f"(Field[[`{name}`], T0]) -> T0"
+
+
 def test_the_ascii_spelling_has_every_mark_of_gtir_s_notation() -> None:
     text = "(It[D₀, [IDim, V2Eₗ, KDimᵥ], T₁]) → T₁ where D₂ = D₀ ∪ D₁, D₁ ⊆ D₀, D₃ ∈ {D₄, none}"
     assert to_ascii_gtir(text) == (

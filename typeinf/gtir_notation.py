@@ -25,7 +25,7 @@ from iterir.gtir_types import ABBREVIATED, KIND_SUFFIXES, Dimension
 from iterir.vocabulary import PRIMITIVES
 from typeinf import gtir_terms as g
 from typeinf.constructors import DEMPTY, DTUPLE, PRIM, Constructor, row_items
-from typeinf.notation import Piece, Printer, subscript, to_ascii
+from typeinf.notation import Piece, Printer, outside_quoted_names, subscript, to_ascii
 from typeinf.sizes import check_printable
 from typeinf.terms import Cell, Sort, Type, find
 
@@ -160,7 +160,7 @@ _GTIR_ASCII = str.maketrans(GTIR_ASCII_SPELLING)
 
 def to_ascii_gtir(text: str) -> str:
     """GTIR's printed notation in its ASCII spelling (`--ascii`): `KDim^v`, `D1 <= D2`."""
-    return to_ascii(text.translate(_GTIR_ASCII))
+    return outside_quoted_names(text, lambda part: to_ascii(part.translate(_GTIR_ASCII)))
 
 
 def pformat_gtir(type_: Type) -> str:
