@@ -93,7 +93,8 @@ def outside_quoted_names(text: str, spell: Callable[[str], str]) -> str:
     they are (a dimension named `²` must not become `^2`, another name when read back)."""
     if "`" not in text:
         return spell(text)
-    pieces, start = [], 0
+    pieces: list[str] = []
+    start = 0
     for name in _QUOTED_NAME.finditer(text):
         pieces += (spell(text[start : name.start()]), name.group())
         start = name.end()
