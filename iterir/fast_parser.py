@@ -56,11 +56,14 @@ class Tok(NamedTuple):
 _PLAIN = r"[^\W\dₒₐ][^\Wₒₐ]*+"
 _NAME = _PLAIN + r"|`(?:[^`\\\n]|\\.)*+`"
 #: A shift's list of offset literals on one line, spaces aside (`⟪Iₒ, -1ₒ⟫`, as every stencil
-#: writes them): one `SHIFTS` token, its offsets read by `shift_offsets`, not 2 tokens an offset
+#: writes them): one `SHIFTS` token, its offsets read by `inner_tokens`, not 2 tokens an offset
 #: through the parser's loop: balanced_stencil (a 4-offset shift every 11 nodes) parsed in 0.76
 #: of the time, the others 0.94–1.10, noise (parse_compare, 200k nodes, 3 rounds).
 _OFFSET = rf"(?:{_PLAIN}|-?\d++)ₒ[ \t]*+"
 _SHIFTS = rf"(?:[ \t]*+{_OFFSET}(?:,[ \t]*+{_OFFSET})*+⟫(?P<SHIFTS>)|(?P<LSHIFT>))"
+#: A λ's parameters and arrow on one line, spaces aside (`λ(a, b) →`): one `LAMBDAS` token.
+_PARAM = rf"[ \t]*+(?!(?:if|then|else|λ)(?!\w)){_PLAIN}[ \t]*+"
+_LAMBDAS = rf"(?:\((?:{_PARAM}(?:,{_PARAM})*+|[ \t]*+)\)[ \t]*+→(?P<LAMBDAS>)|(?!\w)(?P<LAMBDA>))"
 #: After a name's `(`: more of them over spaces and lines (`HEADS`), if the first name is plain (not
 #: quoted: no `(` in it) and the others are plain names but keywords; else the one (`HEAD`).
 _HEADS = rf"(?:(?<!`\()(?:[ \t\f\r\n]*+(?!(?:if|then|else|λ)\(){_PLAIN}\()++(?P<HEADS>)|(?P<HEAD>))"
@@ -74,7 +77,7 @@ _TOKEN = re.compile(
             r"if(?!\w)(?P<IF>)",
             r"then(?!\w)(?P<THEN>)",
             r"else(?!\w)(?P<ELSE>)",
-            r"λ(?!\w)(?P<LAMBDA>)",
+            r"λ" + _LAMBDAS,
             rf"(?:(?P<NAME>{_NAME})|-?\d++(?=ₒ))(?:ₒ(?P<OFFSET>)|ₐ(?P<AXIS>)|\({_HEADS})?",
             rf"-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?{_SUFFIXES}?(?P<NUMBER>)",
             rf'"(?:[^"\\\n]|\\.)*"{_SUFFIXES}(?P<QLITERAL>)',
@@ -169,18 +172,19 @@ def split(tok: Tok) -> tuple[Tok, Tok]:
     return first, _closers(tok, offset, line, shift)
 
 
-#: The offsets in a `SHIFTS` token.
-_SHIFT_OFFSET = re.compile(r"[^ \t,⟪⟫]++")
+#: The names or offsets in a `LAMBDAS` or `SHIFTS` token, after its first character.
+_INNER = re.compile(r"[^ \t,()⟫→]++")
 
 
-def shift_offsets(tok: Tok) -> list[Tok]:
-    """The `OFFSET` tokens of `tok`, a `SHIFTS` token (one line: a column is its offset in it)."""
+def inner_tokens(tok: Tok, kind: str) -> list[Tok]:
+    """The parameters (`kind` "NAME") of a `LAMBDAS` token, or the offsets ("OFFSET") of a
+    `SHIFTS` token, as tokens (the token is one line: a column is its offset in it)."""
     _, value, line, column, _, _ = tok
-    new, offsets = tuple.__new__, []
-    for match in _SHIFT_OFFSET.finditer(value):
+    new, tokens = tuple.__new__, []
+    for match in _INNER.finditer(value, 1):
         piece, start = match.group(), column + match.start()
-        offsets.append(new(Tok, ("OFFSET", piece, line, start, line, start + len(piece))))
-    return offsets
+        tokens.append(new(Tok, (kind, piece, line, start, line, start + len(piece))))
+    return tokens
 
 
 def _heads(run: Tok) -> Iterator[Tok]:
@@ -276,6 +280,18 @@ class _Parse:
         self.tok = self.next()
         return tok
 
+    def lambda_head(self) -> list[Any]:
+        """`λ(a, b) →`, the current token being its `λ` or all of it: the children of lark's rule
+        so far (those that the callbacks read: the `λ`, for its place, and the parameters)."""
+        tok = self.tok
+        if tok.type == "LAMBDAS":
+            self.tok = self.next()
+            param = self.cb.param
+            return [tok, None, [param([name]) for name in inner_tokens(tok, "NAME")], None, None]
+        self.take("LAMBDA")
+        lpar = self.tok
+        return [tok, lpar, self.params(), self.take("RPAR"), self.take("ARROW")]
+
     def params(self) -> list[Node]:
         """`(a, b, …)`, the current token being `(`; annotated parameters are left to lark."""
         self.take("LPAR")
@@ -327,7 +343,7 @@ class _Parse:
         if kind == "SHIFTS":
             self.tok = self.next()
             offset, line, column, end = cb.offset, tok.line, tok.column, tok.end_column
-            offsets = [offset([part]) for part in shift_offsets(tok)]
+            offsets = [offset([part]) for part in inner_tokens(tok, "OFFSET")]
             opening = tuple.__new__(Tok, ("LSHIFT", "⟪", line, column, line, column + 1))
             closing = tuple.__new__(Tok, ("RSHIFT", "⟫", line, end - 1, line, end))
             return cb.shift([opening, offsets, closing])
@@ -335,12 +351,8 @@ class _Parse:
         if kind in self.leaves:
             self.tok = self.next()
             value = self.leaves[kind]([tok])
-        elif kind == "LAMBDA" and want == _EXPR:
-            self.tok = self.next()
-            lpar = self.tok
-            stack.append(
-                [_LAMBDA, [tok, lpar, self.params(), self.take("RPAR"), self.take("ARROW")]]
-            )
+        elif (kind == "LAMBDAS" or kind == "LAMBDA") and want == _EXPR:
+            stack.append([_LAMBDA, self.lambda_head()])
             return None
         elif kind == "IF" and want != _OPERAND:
             self.tok = self.next()
@@ -375,10 +387,7 @@ class _Parse:
             stack.append([_RANGE, [tok, colon, self.take("LSQB")]])
             return None
         if following == "ASSIGN" and stack[-1] == [_ITEM]:  # `name = λ(…) → …;`
-            children: list[Any] = [tok, self.take("ASSIGN"), self.take("LAMBDA")]
-            lpar = self.tok
-            children += [lpar, self.params(), self.take("RPAR"), self.take("ARROW")]
-            stack[-1] = [_FUNDEF, children]
+            stack[-1] = [_FUNDEF, [tok, self.take("ASSIGN"), *self.lambda_head()]]
             return None
         return self.cb.symref([tok])
 

@@ -132,6 +132,9 @@ def test_what_the_fast_path_leaves_to_lark_parses_as_lark_parses_it(text: str) -
         "a + b == c: [0, 1) + d",  # a name between operators that starts a range
         "·⟪Iₒ, -1ₒ, Jₒ, 2ₒ⟫(x) + ⟪ ifₒ\t,x1ₒ ,  ٣ₒ ⟫(y)",  # shifts by offsets, one token each
         "⟪Iₒ,\n 1ₒ⟫(x) + ⟪`q`ₒ⟫(x) + ⟪Iₒ, f(x)⟫(x) + ⟪⟫(x)",  # other shifts, token by token
+        "λ(a, b) → λ( c ,d )\t→ λ() → f(a, b, c, d)",  # λ's heads, one token each
+        "λ(a,\n b) → λ(`q`) → λ(x) \n→ f(a, b, `q`, x)",  # other heads, token by token
+        "fen(out, inp) { f = λ(x) → ·x; g = λ(y,\nz) → y; out ← (f)(inp) @ c⟨ IDim: [0, 1) ⟩; }",
     ],
 )
 def test_calls_and_runs_of_closers_are_read_as_lark_reads_them(text: str) -> None:
@@ -180,7 +183,7 @@ LEXER_FRAGMENTS = st.sampled_from(
      "1", "-1", "-1ₒ", "-.5", "2.5", "e3", ".", "f32", "i8", "b", "`", "\\", '"', "=", "==", "<",
      " ", "\n", "\t", "# c\n", "٣", "é", "_", "(", ")", "→", "·", "⟪", "⟩", "[", ";", "@", "←",
      "\x00", "\u00a0", "\v", "f(", "))", ")))", "+ x", "==x", "- \ty", "+ if", "+ λ(", " (",
-     "+ `q`", "+c⟨", "-u", "⟫", ",", "Iₒ", "⟪Iₒ, -1ₒ⟫", "⟪ Iₒ ,1ₒ ⟫"]
+     "+ `q`", "+c⟨", "-u", "⟫", ",", "Iₒ", "⟪Iₒ, -1ₒ⟫", "⟪ Iₒ ,1ₒ ⟫", "λ(x) →", "λ(", "λ()", "λ( a ,b )\t→"]
 )  # fmt: skip
 
 
@@ -204,7 +207,8 @@ def lark_tokens(text: str) -> tuple[list[tuple[str, str, int, int, int, int]], b
 @example('a==b=c "s"f32 # if\n\tx\f\r\n')
 @example('"s" \v')
 @example("f(g(`h`(x)))\n) ) λ(x) → x + y - zₒ ×\tif+then == `q`(f (x)")
-@example("⟪Iₒ, -1ₒ⟫(x) ⟪ ifₒ\t,x1ₒ ,  ٣ₒ ⟫⟪Jₒ⟫ ⟪Iₒ,\n1ₒ⟫ ⟪`q`ₒ⟫ ⟪Iₒ, x⟫ ⟪⟫ ⟪Iₒ,⟫ ⟪Iₒx⟫")
+@example("⟪Iₒ, -1ₒ⟫(x) ⟪ ifₒ\t,x1ₒ ,  ٣ₒ ⟫⟪Jₒ⟫ ⟪Iₒ,\n1ₒ⟫ ⟪`q`ₒ⟫ ⟪Iₒ, x⟫ ⟪⟫ ⟪Iₒ,⟫ ⟪Iₒ⟫x")
+@example("λ(x0, y) → λ( a ,b )\t→ λ() → λ (x) → λ(x)\n→ λ(then) → λ(x,) → λ(`q`) → λ(x: It) →")
 def test_the_fast_lexer_reads_the_tokens_lark_s_lexer_reads(text: str) -> None:
     expected, whole = lark_tokens(text)
     read: list[tuple[str, str, int, int, int, int]] = []
@@ -214,15 +218,10 @@ def test_the_fast_lexer_reads_the_tokens_lark_s_lexer_reads(text: str) -> None:
         if token.type in fast_parser._SEVERAL:
             for piece in fast_parser.split(token):
                 part(piece)
-        elif token.type == "SHIFTS":  # `⟪`, then each offset and the `,` or `⟫` after it
-            _, value, line, column, _, _ = token
-            read.append(("LSHIFT", "⟪", line, column, line, column + 1))
-            for offset in fast_parser.shift_offsets(token):
-                read.append(tuple(offset))
-                rest = value[offset.end_column - column :]
-                mark = rest.lstrip(" \t")[0]
-                at = offset.end_column + len(rest) - len(rest.lstrip(" \t"))
-                read.append(("COMMA" if mark == "," else "RSHIFT", mark, line, at, line, at + 1))
+        elif token.type in ("LAMBDAS", "SHIFTS"):  # one line: lark's tokens of its text, moved
+            pieces, _ = lark_tokens(token.value)
+            line, shift = token.line, token.column - 1
+            read.extend((p[0], p[1], line, p[3] + shift, line, p[5] + shift) for p in pieces[:-1])
         else:
             read.append(tuple(token))
 
