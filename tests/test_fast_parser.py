@@ -133,6 +133,8 @@ def test_what_the_fast_path_leaves_to_lark_parses_as_lark_parses_it(text: str) -
         "·⟪Iₒ, -1ₒ, Jₒ, 2ₒ⟫(x) + ⟪ ifₒ\t,x1ₒ ,  ٣ₒ ⟫(y)",  # shifts by offsets, one token each
         "⟪Iₒ,\n 1ₒ⟫(x) + ⟪`q`ₒ⟫(x) + ⟪Iₒ, f(x)⟫(x) + ⟪⟫(x)",  # other shifts, token by token
         "λ(a, b) → λ( c ,d )\t→ λ() → f(a, b, c, d)",  # λ's heads, one token each
+        "c⟨ IDim: [0, n), `q r`:[ a ,True\t), x:[٣,y) ⟩",  # named ranges, one token each
+        "c⟨ IDim: [0, -1), J: [n + 1, m), K: [0,\n n), L: [`q`, n) ⟩",  # others token by token
         "λ(a,\n b) → λ(`q`) → λ(x) \n→ f(a, b, `q`, x)",  # other heads, token by token
         "fen(out, inp) { f = λ(x) → ·x; g = λ(y,\nz) → y; out ← (f)(inp) @ c⟨ IDim: [0, 1) ⟩; }",
     ],
@@ -183,7 +185,8 @@ LEXER_FRAGMENTS = st.sampled_from(
      "1", "-1", "-1ₒ", "-.5", "2.5", "e3", ".", "f32", "i8", "b", "`", "\\", '"', "=", "==", "<",
      " ", "\n", "\t", "# c\n", "٣", "é", "_", "(", ")", "→", "·", "⟪", "⟩", "[", ";", "@", "←",
      "\x00", "\u00a0", "\v", "f(", "))", ")))", "+ x", "==x", "- \ty", "+ if", "+ λ(", " (",
-     "+ `q`", "+c⟨", "-u", "⟫", ",", "Iₒ", "⟪Iₒ, -1ₒ⟫", "⟪ Iₒ ,1ₒ ⟫", "λ(x) →", "λ(", "λ()", "λ( a ,b )\t→"]
+     "+ `q`", "+c⟨", "-u", "⟫", ",", "Iₒ", "⟪Iₒ, -1ₒ⟫", "⟪ Iₒ ,1ₒ ⟫", "λ(x) →", "λ(", "λ()", "λ( a ,b )\t→",
+     "IDim: [0, n)", ": [", "[0, 1)", "x:[a,٣ )"]
 )  # fmt: skip
 
 
@@ -208,6 +211,7 @@ def lark_tokens(text: str) -> tuple[list[tuple[str, str, int, int, int, int]], b
 @example('"s" \v')
 @example("f(g(`h`(x)))\n) ) λ(x) → x + y - zₒ ×\tif+then == `q`(f (x)")
 @example("⟪Iₒ, -1ₒ⟫(x) ⟪ ifₒ\t,x1ₒ ,  ٣ₒ ⟫⟪Jₒ⟫ ⟪Iₒ,\n1ₒ⟫ ⟪`q`ₒ⟫ ⟪Iₒ, x⟫ ⟪⟫ ⟪Iₒ,⟫ ⟪Iₒ⟫x")
+@example("I: [0, n) `q r`:[ a ,b\t) I: [0, -1) I: [if, 1) I: [1.5, 2) I: [0, n\n) I: [x,y]")
 @example("λ(x0, y) → λ( a ,b )\t→ λ() → λ (x) → λ(x)\n→ λ(then) → λ(x,) → λ(`q`) → λ(x: It) →")
 def test_the_fast_lexer_reads_the_tokens_lark_s_lexer_reads(text: str) -> None:
     expected, whole = lark_tokens(text)
@@ -218,7 +222,7 @@ def test_the_fast_lexer_reads_the_tokens_lark_s_lexer_reads(text: str) -> None:
         if token.type in fast_parser._SEVERAL:
             for piece in fast_parser.split(token):
                 part(piece)
-        elif token.type in ("LAMBDAS", "SHIFTS"):  # one line: lark's tokens of its text, moved
+        elif token.type in ("LAMBDAS", "RANGE", "SHIFTS"):  # one line: lark's tokens, moved
             pieces, _ = lark_tokens(token.value)
             line, shift = token.line, token.column - 1
             read.extend((p[0], p[1], line, p[3] + shift, line, p[5] + shift) for p in pieces[:-1])
