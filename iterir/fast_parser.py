@@ -55,12 +55,16 @@ class Tok(NamedTuple):
 #: less lexing time; CPU time, the best of 3 interleaved runs on each 200k-node shape).
 _PLAIN = r"[^\W\dₒₐ][^\Wₒₐ]*+"
 _NAME = _PLAIN + r"|`(?:[^`\\\n]|\\.)*+`"
+#: A name in parentheses right after a shift (`⟪Iₒ, 1ₒ⟫(x)`, an iterator shifted): with the shift,
+#: a `SHIFTED` token, not 4: parsing in 0.87 of the time (balanced_stencil), 0.90–0.93 (the other
+#: stencil shapes; A/B in one process, 200k nodes, medians of 6 pairs).
+_SHIFTED = r"\([ \t]*+(?!(?:if|then|else|λ)(?!\w))[^\W\dₒₐ][^\Wₒₐ]*+[ \t]*+\)(?P<SHIFTED>)"
 #: A shift's list of offset literals on one line, spaces aside (`⟪Iₒ, -1ₒ⟫`, as every stencil
 #: writes them): one `SHIFTS` token, its offsets read by `inner_tokens`, not 2 tokens an offset
 #: through the parser's loop: balanced_stencil (a 4-offset shift every 11 nodes) parsed in 0.76
 #: of the time, the others 0.94–1.10, noise (parse_compare, 200k nodes, 3 rounds).
 _OFFSET = rf"(?:{_PLAIN}|-?\d++)ₒ[ \t]*+"
-_SHIFTS = rf"(?:[ \t]*+{_OFFSET}(?:,[ \t]*+{_OFFSET})*+⟫(?P<SHIFTS>)|(?P<LSHIFT>))"
+_SHIFTS = rf"(?:[ \t]*+{_OFFSET}(?:,[ \t]*+{_OFFSET})*+⟫(?:{_SHIFTED}|(?P<SHIFTS>))|(?P<LSHIFT>))"
 #: A named range whose bounds are plain names or digits, on one line (`IDim: [0, n)`, as every
 #: closure's domain writes them): one `RANGE` token (its parts read by `range_parts`), not 7
 #: through the parser's loop: many_closures (2 ranges every 30 nodes) parsed in 0.92 of the
@@ -185,12 +189,13 @@ def split(tok: Tok) -> tuple[Tok, Tok]:
 _INNER = re.compile(r"[^ \t,()⟫→]++")
 
 
-def inner_tokens(tok: Tok, kind: str) -> list[Tok]:
+def inner_tokens(tok: Tok, kind: str, end: int) -> list[Tok]:
     """The parameters (`kind` "NAME") of a `LAMBDAS` token, or the offsets ("OFFSET") of a
-    `SHIFTS` token, as tokens (the token is one line: a column is its offset in it)."""
+    `SHIFTS` or `SHIFTED` token, before the offset `end` in it, as tokens (the token is one line:
+    a column is its offset in it)."""
     _, value, line, column, _, _ = tok
     new, tokens = tuple.__new__, []
-    for match in _INNER.finditer(value, 1):
+    for match in _INNER.finditer(value, 1, end):
         piece, start = match.group(), column + match.start()
         tokens.append(new(Tok, (kind, piece, line, start, line, start + len(piece))))
     return tokens
@@ -312,7 +317,8 @@ class _Parse:
         if tok.type == "LAMBDAS":
             self.tok = self.next()
             param = self.cb.param
-            return [tok, None, [param([name]) for name in inner_tokens(tok, "NAME")], None, None]
+            names = inner_tokens(tok, "NAME", len(tok.value))
+            return [tok, None, [param([name]) for name in names], None, None]
         self.take("LAMBDA")
         lpar = self.tok
         return [tok, lpar, self.params(), self.take("RPAR"), self.take("ARROW")]
@@ -372,13 +378,9 @@ class _Parse:
                 for bound in (lower, upper)
             ]
             return cb.named_range([axis, None, bracket, bounds[0], None, bounds[1], right])
-        if kind == "SHIFTS":
+        if kind == "SHIFTS" or kind == "SHIFTED":
             self.tok = self.next()
-            offset, line, column, end = cb.offset, tok.line, tok.column, tok.end_column
-            offsets = [offset([part]) for part in inner_tokens(tok, "OFFSET")]
-            opening = tuple.__new__(Tok, ("LSHIFT", "⟪", line, column, line, column + 1))
-            closing = tuple.__new__(Tok, ("RSHIFT", "⟫", line, end - 1, line, end))
-            return cb.shift([opening, offsets, closing])
+            return self.shift(tok)
         value: Node
         if kind in self.leaves:
             self.tok = self.next()
@@ -409,6 +411,22 @@ class _Parse:
         else:
             raise Unsure
         return value
+
+    def shift(self, tok: Tok) -> Node:
+        """The shift of a `SHIFTS` token; of a `SHIFTED` token, that shift called with the name."""
+        cb, new = self.cb, tuple.__new__
+        _, value, line, column, _, end = tok
+        close = value.index("⟫")
+        offsets = [cb.offset([part]) for part in inner_tokens(tok, "OFFSET", close)]
+        at = column + close
+        opening = new(Tok, ("LSHIFT", "⟪", line, column, line, column + 1))
+        shift = cb.shift([opening, offsets, new(Tok, ("RSHIFT", "⟫", line, at, line, at + 1))])
+        if tok.type == "SHIFTS":
+            return shift
+        name = cast("re.Match[str]", _INNER.search(value, close + 2))
+        at = column + name.start()
+        arg = new(Tok, ("NAME", name.group(), line, at, line, at + len(name.group())))
+        return cb.called(shift, [cb.symref([arg])], line, end)
 
     def name(self, tok: Tok) -> Node | None:
         """What the name `tok` starts, the token after it being current: a reference; or a frame
