@@ -129,6 +129,8 @@ def test_what_the_fast_path_leaves_to_lark_parses_as_lark_parses_it(text: str) -
         "λ(f) → (f(f(x)\n  ))",  # then a parenthesis
         "{f(x)\n }",  # then a bracket
         "a + b - c + f(a) × b[0] - ·a == b + (c)",  # names between operators, and the rest
+        "a\n  + b\n  - c×d == e\n\n / f ∨ g < h",  # operators and names, one token
+        "·a + b × c + d (x) + e # c\n (y) + f\r\n + g",  # and where they are not
         "a + b == c: [0, 1) + d",  # a name between operators that starts a range
         "·⟪Iₒ, -1ₒ, Jₒ, 2ₒ⟫(x) + ⟪ ifₒ\t,x1ₒ ,  ٣ₒ ⟫(y)",  # shifts by offsets, one token each
         "⟪Iₒ⟫( x\t)(y) + ⟪Iₒ⟫(True) + ⟪Iₒ⟫(x, y) + ⟪Iₒ⟫(\nx) + ⟪Iₒ⟫ (x) + ⟪Iₒ⟫(1)",
@@ -187,7 +189,8 @@ LEXER_FRAGMENTS = st.sampled_from(
      " ", "\n", "\t", "# c\n", "٣", "é", "_", "(", ")", "→", "·", "⟪", "⟩", "[", ";", "@", "←",
      "\x00", "\u00a0", "\v", "f(", "))", ")))", "+ x", "==x", "- \ty", "+ if", "+ λ(", " (",
      "+ `q`", "+c⟨", "-u", "⟫", ",", "Iₒ", "⟪Iₒ, -1ₒ⟫", "⟪ Iₒ ,1ₒ ⟫", "λ(x) →", "λ(", "λ()", "λ( a ,b )\t→",
-     "IDim: [0, n)", ": [", "[0, 1)", "x:[a,٣ )", "⟪Iₒ⟫(x)", "( x )", "(if)"]
+     "IDim: [0, n)", ": [", "[0, 1)", "x:[a,٣ )", "⟪Iₒ⟫(x)", "( x )", "(if)",
+     " + ", "a\n  - b", "× c", "==d", "/", "∨", "<"]
 )  # fmt: skip
 
 
@@ -212,6 +215,8 @@ def lark_tokens(text: str) -> tuple[list[tuple[str, str, int, int, int, int]], b
 @example('"s" \v')
 @example("f(g(`h`(x)))\n) ) λ(x) → x + y - zₒ ×\tif+then == `q`(f (x)")
 @example("⟪Iₒ, -1ₒ⟫(x) ⟪ ifₒ\t,x1ₒ ,  ٣ₒ ⟫⟪Jₒ⟫ ⟪Iₒ,\n1ₒ⟫ ⟪`q`ₒ⟫ ⟪Iₒ, x⟫ ⟪⟫ ⟪Iₒ,⟫ ⟪Iₒ⟫x")
+@example("a + b\n  -c×d == e\n\n / f ∨ g< h + i(x) + j[0] + k: [0, 1) + l # c\n + m + nₒ + if + 1")
+@example("a + b\n  + c #\n + d\r\n + e (x)")
 @example("⟪Iₒ⟫(x) ⟪Iₒ, 1ₒ⟫( x\t)(y) ⟪Iₒ⟫(if) ⟪Iₒ⟫(`q`) ⟪Iₒ⟫(x, y) ⟪Iₒ⟫(\nx) ⟪Iₒ⟫ (x) ⟪Iₒ⟫(1)")
 @example("I: [0, n) `q r`:[ a ,b\t) I: [0, -1) I: [if, 1) I: [1.5, 2) I: [0, n\n) I: [x,y]")
 @example("λ(x0, y) → λ( a ,b )\t→ λ() → λ (x) → λ(x)\n→ λ(then) → λ(x,) → λ(`q`) → λ(x: It) →")
@@ -228,6 +233,8 @@ def test_the_fast_lexer_reads_the_tokens_lark_s_lexer_reads(text: str) -> None:
             pieces, _ = lark_tokens(token.value)
             line, shift = token.line, token.column - 1
             read.extend((p[0], p[1], line, p[3] + shift, line, p[5] + shift) for p in pieces[:-1])
+        elif token.type == "CHAIN":
+            read.extend(tuple(piece) for piece in fast_parser.chain_parts(token))
         else:
             read.append(tuple(token))
 
