@@ -217,6 +217,7 @@ def lark_tokens(text: str) -> tuple[list[tuple[str, str, int, int, int, int]], b
 @example("⟪Iₒ, -1ₒ⟫(x) ⟪ ifₒ\t,x1ₒ ,  ٣ₒ ⟫⟪Jₒ⟫ ⟪Iₒ,\n1ₒ⟫ ⟪`q`ₒ⟫ ⟪Iₒ, x⟫ ⟪⟫ ⟪Iₒ,⟫ ⟪Iₒ⟫x")
 @example("a + b\n  -c×d == e\n\n / f ∨ g< h + i(x) + j[0] + k: [0, 1) + l # c\n + m + nₒ + if + 1")
 @example("a + b\n  + c #\n + d\r\n + e (x)")
+@example("+c⟨ +u⟨ +x⟨")
 @example("⟪Iₒ⟫(x) ⟪Iₒ, 1ₒ⟫( x\t)(y) ⟪Iₒ⟫(if) ⟪Iₒ⟫(`q`) ⟪Iₒ⟫(x, y) ⟪Iₒ⟫(\nx) ⟪Iₒ⟫ (x) ⟪Iₒ⟫(1)")
 @example("I: [0, n) `q r`:[ a ,b\t) I: [0, -1) I: [if, 1) I: [1.5, 2) I: [0, n\n) I: [x,y]")
 @example("λ(x0, y) → λ( a ,b )\t→ λ() → λ (x) → λ(x)\n→ λ(then) → λ(x,) → λ(`q`) → λ(x: It) →")
