@@ -55,33 +55,37 @@ class Tok(NamedTuple):
 #: less lexing time; CPU time, the best of 3 interleaved runs on each 200k-node shape).
 _PLAIN = r"[^\W\dₒₐ][^\Wₒₐ]*+"
 _NAME = _PLAIN + r"|`(?:[^`\\\n]|\\.)*+`"
-#: A name in parentheses right after a shift (`⟪Iₒ, 1ₒ⟫(x)`, an iterator shifted): with the shift,
-#: a `SHIFTED` token, not 4: parsing in 0.87 of the time (balanced_stencil), 0.90–0.93 (the other
-#: stencil shapes; A/B in one process, 200k nodes, medians of 6 pairs).
-_SHIFTED = r"\([ \t]*+(?!(?:if|then|else|λ)(?!\w))[^\W\dₒₐ][^\Wₒₐ]*+[ \t]*+\)(?P<SHIFTED>)"
+#: A plain name that is not a keyword.
+_WORD = r"(?!(?:if|then|else|λ)(?!\w))[^\W\dₒₐ][^\Wₒₐ]*+"
+#: After a name: nothing that would make it part of a larger operand (a call, a subscript, a
+#: range, an offset or axis mark, `⟨` after `c` or `u`, or a comment that may hide one of those).
+_ALONE = r"(?![ₒₐ⟨]|[ \t\f\r\n]*+[(\[:#])"
 #: A shift's list of offset literals on one line, spaces aside (`⟪Iₒ, -1ₒ⟫`, as every stencil
 #: writes them): one `SHIFTS` token, its offsets read by `inner_tokens`, not 2 tokens an offset
 #: through the parser's loop: balanced_stencil (a 4-offset shift every 11 nodes) parsed in 0.76
 #: of the time, the others 0.94–1.10, noise (parse_compare, 200k nodes, 3 rounds).
 _OFFSET = rf"(?:{_PLAIN}|-?\d++)ₒ[ \t]*+"
-_SHIFTS = rf"(?:[ \t]*+{_OFFSET}(?:,[ \t]*+{_OFFSET})*+⟫(?:{_SHIFTED}|(?P<SHIFTS>))|(?P<LSHIFT>))"
+_SHIFT_LIST = rf"[ \t]*+{_OFFSET}(?:,[ \t]*+{_OFFSET})*+⟫"
+#: A name in parentheses right after a shift (`⟪Iₒ, 1ₒ⟫(x)`, an iterator shifted): with the shift,
+#: a `SHIFTED` token, not 4: parsing in 0.87 of the time (balanced_stencil), 0.90–0.93 (the other
+#: stencil shapes; A/B in one process, 200k nodes, medians of 6 pairs).
+_APPLIED = rf"\([ \t]*+{_WORD}[ \t]*+\)"
+_SHIFTS = rf"(?:{_SHIFT_LIST}(?:{_APPLIED}(?P<SHIFTED>)|(?P<SHIFTS>))|(?P<LSHIFT>))"
 #: A named range whose bounds are plain names or digits, on one line (`IDim: [0, n)`, as every
 #: closure's domain writes them): one `RANGE` token (its parts read by `range_parts`), not 7
 #: through the parser's loop: many_closures (2 ranges every 30 nodes) parsed in 0.92 of the
 #: time, wide_fencil 0.95 (A/B in one process, 200k nodes, medians of 6 pairs).
-_BOUND = r"[ \t]*+(?:\d++|(?!(?:if|then|else|λ)(?!\w))[^\W\dₒₐ][^\Wₒₐ]*+)[ \t]*+"
+_BOUND = rf"[ \t]*+(?:\d++|{_WORD})[ \t]*+"
 _RANGE_TAIL = rf"[ \t]*+:[ \t]*+\[{_BOUND},{_BOUND}\)(?P<RANGE>)"
-#: Operators each followed by a plain name (`+ b - c`, over lines too), where no call, subscript,
-#: range or comment follows the name (nor `⟨`: `c⟨` starts a domain): one `CHAIN` token (its parts read by `chain_parts`). A `+`
-#: chain (an operator a line, as printed) parsed in 0.81 of the time (A/B in one process, 200k
-#: nodes, medians of 6 pairs), where a loop in the parser read the names between operators
-#: (dropped: this token leaves it nothing to gain, 0.96–1.02).
+#: Operators each followed by a plain name (`+ b - c`, over lines too), where nothing follows the
+#: name that joins it (`_ALONE`): one `CHAIN` token (its parts read by `chain_parts`). A `+` chain
+#: (an operator a line, as printed) parsed in 0.81 of the time (A/B in one process, 200k nodes,
+#: medians of 6 pairs), where a loop in the parser read the names between operators (dropped:
+#: this token leaves it nothing to gain, 0.96–1.02).
 _OP = r"(?:==|[∨∧<>+\-×/])"
-_CHAIN_STEP = (
-    r"[ \t\n]*+(?!(?:if|then|else|λ)(?!\w))[^\W\dₒₐ][^\Wₒₐ]*+(?![ₒₐ⟨]|[ \t\f\r\n]*+[(\[:#])"
-)
+_CHAIN_STEP = rf"[ \t\n]*+{_WORD}{_ALONE}"
 #: A λ's parameters and arrow on one line, spaces aside (`λ(a, b) →`): one `LAMBDAS` token.
-_PARAM = rf"[ \t]*+(?!(?:if|then|else|λ)(?!\w)){_PLAIN}[ \t]*+"
+_PARAM = rf"[ \t]*+{_WORD}[ \t]*+"
 _LAMBDAS = rf"(?:\((?:{_PARAM}(?:,{_PARAM})*+|[ \t]*+)\)[ \t]*+→(?P<LAMBDAS>)|(?!\w)(?P<LAMBDA>))"
 #: After a name's `(`: more of them over spaces and lines (`HEADS`), if the first name is plain (not
 #: quoted: no `(` in it) and the others are plain names but keywords; else the one (`HEAD`).
@@ -138,7 +142,8 @@ def _tokens(text: str) -> Iterator[Tok]:
     lex at 1.01–1.06 of that time (the runs' alternatives tried after every `name(` and `)`).
     An operator with the name after it as one token (`+ x1`) halved the lexing of a `+` chain
     but cost the parser as much again (parted in the chain's own loop too: 0.98), and was
-    dropped."""
+    dropped; so was a prefix operator with the name or shifted name after it (`·a`,
+    `·⟪Iₒ⟫(x)`): the stencil shapes parsed in 0.96–1.01 of the time (A/B, 200k nodes)."""
     new = tuple.__new__  # a Tok without NamedTuple's Python-level __new__: 0.3 µs less a token
     count, rfind = text.count, text.rfind
     line, line_start, end = 1, 0, 0
