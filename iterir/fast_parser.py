@@ -2,9 +2,9 @@
 hand-written, iterative parser of the same grammar (grammar.lark).
 
 Lark's LALR parser spends several µs of Python per token (its lexer's bookkeeping, a `Token`
-per token, a reduction per grammar level); this path a fifth to a half of that: parsing is 2.2–5.3×
-faster than lark's at 100k–200k nodes (`lark/parse` of benchmarks/end_to_end.py, 2026-11-27). It builds every
-node through the very callbacks lark calls (iterir/parser.py), so nodes and spans are the same;
+per token, a reduction per grammar level); this path much less, and reads fewer tokens (see
+`_tokens`): parsing is LARKFIGURES faster than lark's at 100k–200k nodes (`lark/parse` of
+benchmarks/end_to_end.py, 2026-11-27). It builds every node through the very callbacks lark calls (iterir/parser.py), so nodes and spans are the same;
 and it only vouches for the text it fully understands: at anything else (an error, an
 annotation, a keyword used as a name, a `-` glued to a number) it raises `Unsure`, and lark
 parses the text from the start, with its located errors.
@@ -132,10 +132,14 @@ _TOKEN = re.compile(
 
 def _tokens(text: str) -> Iterator[Tok]:
     """The tokens of `text`, positioned as lark positions them, then `END` (after spaces, twice:
-    the parser stops at the first). Three kinds are several of lark's tokens (`split` parts
-    them): `HEAD`, a name and the `(` right after it; `HEADS`, a run of them; and `RPARS`, a run
-    of `)`; a run takes in the spaces and line breaks between (runs are the only tokens that may
-    span lines). One match instead of one a token: nested calls (`f(f(…x))`, 3 tokens a level)
+    the parser stops at the first). Some kinds are several of lark's tokens, read in one match
+    because a program is full of them and a token through the parser's loop costs about a µs of
+    Python (each kind's gain is measured beside its expression): `HEAD`, a name and the `(` right
+    after it; `HEADS` and `RPARS`, runs of `name(` and of `)` (`split` parts these three where the
+    parser meets them out of its hot paths); `CHAIN`, operators each with a name after it; and,
+    on one line each, `LAMBDAS` (`λ(a, b) →`), `SHIFTS` (`⟪Iₒ, 1ₒ⟫`), `SHIFTED` (`⟪Iₒ, 1ₒ⟫(x)`)
+    and `RANGE` (`IDim: [0, n)`). Runs and chains take in the spaces and line breaks between
+    (they are the only tokens that may span lines). Nested calls (`f(f(…x))`, 3 tokens a level)
     lexed in 0.96 µs a node instead of 1.27 with `HEAD` and one-line runs of `)`; as printed
     (each `f(` and each `)` on its line) they parse in 0.84 of that time with runs of `)` over
     lines, and in 0.84 again with runs of `f(` (parse_compare, 200k nodes, 3 rounds); the others

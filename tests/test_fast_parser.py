@@ -230,12 +230,12 @@ def test_the_fast_lexer_reads_the_tokens_lark_s_lexer_reads(text: str) -> None:
         if token.type in fast_parser._SEVERAL:
             for piece in fast_parser.split(token):
                 part(piece)
-        elif token.type in ("LAMBDAS", "RANGE", "SHIFTED", "SHIFTS"):  # one line: lark's, moved
-            pieces, _ = lark_tokens(token.value)
-            line, shift = token.line, token.column - 1
-            read.extend((p[0], p[1], line, p[3] + shift, line, p[5] + shift) for p in pieces[:-1])
-        elif token.type == "CHAIN":
-            read.extend(tuple(piece) for piece in fast_parser.chain_parts(token))
+        elif token.type in ("CHAIN", "LAMBDAS", "RANGE", "SHIFTED", "SHIFTS"):
+            pieces, _ = lark_tokens(token.value)  # lark's tokens of its text, moved to its place
+            for kind, value, line, column, end_line, end_column in pieces[:-1]:
+                shift = token.column - 1 if line == 1 else 0  # a line of its own from the 2nd
+                at, end_at = token.line + line - 1, token.line + end_line - 1
+                read.append((kind, value, at, column + shift, end_at, end_column + shift))
         else:
             read.append(tuple(token))
 
