@@ -256,6 +256,9 @@ GTIR_FRAGMENTS = st.sampled_from(
 )  # fmt: skip
 
 
+@example("a @ # ;\n ←")  # the comment removed, `@` and `←` meet: GTIR's mark
+@example("a @ b; c ← d: [0, 1)")  # a fencil's closures and ranges: no mark
+@example("x: # c\n Field[")
 @given(st.lists(GTIR_FRAGMENTS, max_size=12).map("".join))
 def test_gtir_hints_look_for_their_marks_first_without_changing_the_answer(text: str) -> None:
     searched = gtir_parser._HINTS.search(gtir_parser._OPAQUE.sub("", text)) is not None
