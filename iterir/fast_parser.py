@@ -260,10 +260,9 @@ def chain_parts(tok: Tok) -> list[Tok]:
 
 
 def _heads(run: Tok) -> list[Tok]:
-    """The names of the `name(`s of `run`, a `HEADS` token, as `NAME` tokens. A list, from the
-    text parted at each `(` with each part's last line break found by `rpartition`: 0.5 µs a
-    name, where a generator that looked with `rfind` (0.5 of the time for nested calls) or one
-    expression's matches took 1.0 µs (200k nodes, as printed: a `f(` a line)."""
+    """The names of the `name(`s of `run`, a `HEADS` token, as `NAME` tokens: a list, from the
+    text parted at each `(`, each part's last line break found by `rpartition` (0.5 µs a name,
+    where one expression's matches took 1.0 µs; 200k nodes, as printed: a `f(` a line)."""
     line, column, new = run.line, run.column, tuple.__new__
     names = []
     for piece in run.value.split("(")[:-1]:  # a piece: spaces and line breaks, then a name
