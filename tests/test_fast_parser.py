@@ -137,6 +137,7 @@ def test_what_the_fast_path_leaves_to_lark_parses_as_lark_parses_it(text: str) -
         "⟪Iₒ,\n 1ₒ⟫(x) + ⟪`q`ₒ⟫(x) + ⟪Iₒ, f(x)⟫(x) + ⟪⟫(x)",  # other shifts, token by token
         "λ(a, b) → λ( c ,d )\t→ λ() → f(a, b, c, d)",  # λ's heads, one token each
         "c⟨ IDim: [0, n), `q r`:[ a ,True\t), x:[٣,y) ⟩",  # named ranges, one token each
+        "{c⟨ IDim: [0, n), J:[1,m) ⟩, u⟨ V: [0, n) ⟩, c⟨I: [0, n)⟩}",  # whole domains, one each
         "c⟨ IDim: [0, -1), J: [n + 1, m), K: [0,\n n), L: [`q`, n) ⟩",  # others token by token
         "λ(a,\n b) → λ(`q`) → λ(x) \n→ f(a, b, `q`, x)",  # other heads, token by token
         "fen(out, inp) { f = λ(x) → ·x; g = λ(y,\nz) → y; out ← (f)(inp) @ c⟨ IDim: [0, 1) ⟩; }",
@@ -218,6 +219,7 @@ def lark_tokens(text: str) -> tuple[list[tuple[str, str, int, int, int, int]], b
 @example("a + b\n  -c×d == e\n\n / f ∨ g< h + i(x) + j[0] + k: [0, 1) + l # c\n + m + nₒ + if + 1")
 @example("a + b\n  + c #\n + d\r\n + e (x)")
 @example("+c⟨ +u⟨ +x⟨")
+@example("c⟨ I: [0, n), J: [1, m) ⟩ u⟨I:[a,b)⟩ c⟨ I: [0, n) ⟩x c⟨ `q`: [0, n) ⟩ c⟨ I: [0, n),\n⟩")
 @example("⟪Iₒ⟫(x) ⟪Iₒ, 1ₒ⟫( x\t)(y) ⟪Iₒ⟫(if) ⟪Iₒ⟫(`q`) ⟪Iₒ⟫(x, y) ⟪Iₒ⟫(\nx) ⟪Iₒ⟫ (x) ⟪Iₒ⟫(1)")
 @example("I: [0, n) `q r`:[ a ,b\t) I: [0, -1) I: [if, 1) I: [1.5, 2) I: [0, n\n) I: [x,y]")
 @example("λ(x0, y) → λ( a ,b )\t→ λ() → λ (x) → λ(x)\n→ λ(then) → λ(x,) → λ(`q`) → λ(x: It) →")
@@ -230,7 +232,7 @@ def test_the_fast_lexer_reads_the_tokens_lark_s_lexer_reads(text: str) -> None:
         if token.type in fast_parser._SEVERAL:
             for piece in fast_parser.split(token):
                 part(piece)
-        elif token.type in ("CHAIN", "LAMBDAS", "RANGE", "SHIFTED", "SHIFTS"):
+        elif token.type in ("CDOMAIN", "CHAIN", "LAMBDAS", "RANGE", "SHIFTED", "SHIFTS", "UDOMAIN"):
             pieces, _ = lark_tokens(token.value)  # lark's tokens of its text, moved to its place
             for kind, value, line, column, end_line, end_column in pieces[:-1]:
                 shift = token.column - 1 if line == 1 else 0  # a line of its own from the 2nd
