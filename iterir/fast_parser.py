@@ -147,8 +147,8 @@ def _tokens(text: str) -> Iterator[Tok]:
     Python (each kind's gain is measured beside its expression): `HEAD`, a name and the `(` right
     after it; `HEADS` and `RPARS`, runs of `name(` and of `)` (`split` parts these three where the
     parser meets them out of its hot paths); `CHAIN`, operators each with a name after it; and,
-    on one line each, `LAMBDAS` (`λ(a, b) →`), `SHIFTS` (`⟪Iₒ, 1ₒ⟫`), `SHIFTED` (`⟪Iₒ, 1ₒ⟫(x)`)
-    and `RANGE` (`IDim: [0, n)`). Runs and chains take in the spaces and line breaks between
+    on one line each, `LAMBDAS` (`λ(a, b) →`), `SHIFTS` (`⟪Iₒ, 1ₒ⟫`), `SHIFTED` (`⟪Iₒ, 1ₒ⟫(x)`),
+    `RANGE` (`IDim: [0, n)`) and `CDOMAIN` or `UDOMAIN` (`c⟨ IDim: [0, n) ⟩`). Runs and chains take in the spaces and line breaks between
     (they are the only tokens that may span lines). Nested calls (`f(f(…x))`, 3 tokens a level)
     lexed in 0.96 µs a node instead of 1.27 with `HEAD` and one-line runs of `)`; as printed
     (each `f(` and each `)` on its line) they parse in 0.84 of that time with runs of `)` over
@@ -432,7 +432,9 @@ class _Parse:
                 ranges.append(
                     named_range(new(Tok, ("RANGE", piece, line, at, line, at + len(piece))))
                 )
-            opening = new(Tok, (kind[0].upper() + "DOM", text[:2], line, column, line, column + 2))
+            opening = new(
+                Tok, (kind[:4], text[:2], line, column, line, column + 2)
+            )  # `CDOM`, `UDOM`
             closing = new(Tok, ("RANGLE", "⟩", line, end - 1, line, end))
             maker = cb.cartesian_domain if kind == "CDOMAIN" else cb.unstructured_domain
             return maker([opening, ranges, closing])
