@@ -343,19 +343,21 @@ class _Callbacks(lark.Transformer[Token, Node]):
 
     def call(self, children: list[Item]) -> FunCall:
         fun, _, args, close = children
-        return self.called(fun, args, close)
-
-    def called(self, fun: Node, args: list[Item], close: Item) -> FunCall:
-        """`fun(args…)`, the call ending at the token `close` (the fast path calls this)."""
-        start = fun.loc
-        assert start is not None  # parsed nodes have spans
-        # The span made here from the callee's, not through `span`: -6% for nested calls.
-        where = (self.filename, start[1], start[2], close.end_line, close.end_column)
-        node = _funcall(fun, tuple(args), _new(SourceSpan, where))
+        node = self.called(fun, args, close.end_line, close.end_column)
         if _Annotated in map(type, args):  # no generator: 0.4 µs less a call
             # Only valid as a fencil header; `parse` rejects it anywhere else.
             self.annotated_calls.append(node)
         return node
+
+    def called(self, fun: Node, args: list[Item], end_line: int, end_column: int) -> FunCall:
+        """`fun(args…)`, the call ending at `end_line`:`end_column`. The fast path calls this
+        with the place of its `)` (no token made for it) and expressions only (it leaves
+        annotations to lark)."""
+        start = fun.loc
+        assert start is not None  # parsed nodes have spans
+        # The span made here from the callee's, not through `span`: -6% for nested calls.
+        where = (self.filename, start[1], start[2], end_line, end_column)
+        return _funcall(fun, tuple(args), _new(SourceSpan, where))
 
     def tuple_get(self, children: list[Item]) -> FunCall:
         tup, bracket, index, close = children

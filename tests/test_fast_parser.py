@@ -129,7 +129,18 @@ def test_what_the_fast_path_leaves_to_lark_parses_as_lark_parses_it(text: str) -
         "λ(f) → (f(f(x)\n  ))",  # then a parenthesis
         "{f(x)\n }",  # then a bracket
         "a + b - c + f(a) × b[0] - ·a == b + (c)",  # names between operators, and the rest
+        "a\n  + b\n  - c×d == e\n\n / f ∨ g < h",  # operators and names, one token
+        "·a + b × c + d (x) + e # c\n (y) + f\r\n + g",  # and where they are not
         "a + b == c: [0, 1) + d",  # a name between operators that starts a range
+        "·⟪Iₒ, -1ₒ, Jₒ, 2ₒ⟫(x) + ⟪ ifₒ\t,x1ₒ ,  ٣ₒ ⟫(y)",  # shifts by offsets, one token each
+        "⟪Iₒ⟫( x\t)(y) + ⟪Iₒ⟫(True) + ⟪Iₒ⟫(x, y) + ⟪Iₒ⟫(\nx) + ⟪Iₒ⟫ (x) + ⟪Iₒ⟫(1)",
+        "⟪Iₒ,\n 1ₒ⟫(x) + ⟪`q`ₒ⟫(x) + ⟪Iₒ, f(x)⟫(x) + ⟪⟫(x)",  # other shifts, token by token
+        "λ(a, b) → λ( c ,d )\t→ λ() → f(a, b, c, d)",  # λ's heads, one token each
+        "c⟨ IDim: [0, n), `q r`:[ a ,True\t), x:[٣,y) ⟩",  # named ranges, one token each
+        "{c⟨ IDim: [0, n), J:[1,m) ⟩, u⟨ V: [0, n) ⟩, c⟨I: [0, n)⟩}",  # whole domains, one each
+        "c⟨ IDim: [0, -1), J: [n + 1, m), K: [0,\n n), L: [`q`, n) ⟩",  # others token by token
+        "λ(a,\n b) → λ(`q`) → λ(x) \n→ f(a, b, `q`, x)",  # other heads, token by token
+        "fen(out, inp) { f = λ(x) → ·x; g = λ(y,\nz) → y; out ← (f)(inp) @ c⟨ IDim: [0, 1) ⟩; }",
     ],
 )
 def test_calls_and_runs_of_closers_are_read_as_lark_reads_them(text: str) -> None:
@@ -178,7 +189,9 @@ LEXER_FRAGMENTS = st.sampled_from(
      "1", "-1", "-1ₒ", "-.5", "2.5", "e3", ".", "f32", "i8", "b", "`", "\\", '"', "=", "==", "<",
      " ", "\n", "\t", "# c\n", "٣", "é", "_", "(", ")", "→", "·", "⟪", "⟩", "[", ";", "@", "←",
      "\x00", "\u00a0", "\v", "f(", "))", ")))", "+ x", "==x", "- \ty", "+ if", "+ λ(", " (",
-     "+ `q`", "+c⟨", "-u"]
+     "+ `q`", "+c⟨", "-u", "⟫", ",", "Iₒ", "⟪Iₒ, -1ₒ⟫", "⟪ Iₒ ,1ₒ ⟫", "λ(x) →", "λ(", "λ()", "λ( a ,b )\t→",
+     "IDim: [0, n)", ": [", "[0, 1)", "x:[a,٣ )", "⟪Iₒ⟫(x)", "( x )", "(if)",
+     " + ", "a\n  - b", "× c", "==d", "/", "∨", "<"]
 )  # fmt: skip
 
 
@@ -202,6 +215,14 @@ def lark_tokens(text: str) -> tuple[list[tuple[str, str, int, int, int, int]], b
 @example('a==b=c "s"f32 # if\n\tx\f\r\n')
 @example('"s" \v')
 @example("f(g(`h`(x)))\n) ) λ(x) → x + y - zₒ ×\tif+then == `q`(f (x)")
+@example("⟪Iₒ, -1ₒ⟫(x) ⟪ ifₒ\t,x1ₒ ,  ٣ₒ ⟫⟪Jₒ⟫ ⟪Iₒ,\n1ₒ⟫ ⟪`q`ₒ⟫ ⟪Iₒ, x⟫ ⟪⟫ ⟪Iₒ,⟫ ⟪Iₒ⟫x")
+@example("a + b\n  -c×d == e\n\n / f ∨ g< h + i(x) + j[0] + k: [0, 1) + l # c\n + m + nₒ + if + 1")
+@example("a + b\n  + c #\n + d\r\n + e (x)")
+@example("+c⟨ +u⟨ +x⟨")
+@example("c⟨ I: [0, n), J: [1, m) ⟩ u⟨I:[a,b)⟩ c⟨ I: [0, n) ⟩x c⟨ `q`: [0, n) ⟩ c⟨ I: [0, n),\n⟩")
+@example("⟪Iₒ⟫(x) ⟪Iₒ, 1ₒ⟫( x\t)(y) ⟪Iₒ⟫(if) ⟪Iₒ⟫(`q`) ⟪Iₒ⟫(x, y) ⟪Iₒ⟫(\nx) ⟪Iₒ⟫ (x) ⟪Iₒ⟫(1)")
+@example("I: [0, n) `q r`:[ a ,b\t) I: [0, -1) I: [if, 1) I: [1.5, 2) I: [0, n\n) I: [x,y]")
+@example("λ(x0, y) → λ( a ,b )\t→ λ() → λ (x) → λ(x)\n→ λ(then) → λ(x,) → λ(`q`) → λ(x: It) →")
 def test_the_fast_lexer_reads_the_tokens_lark_s_lexer_reads(text: str) -> None:
     expected, whole = lark_tokens(text)
     read: list[tuple[str, str, int, int, int, int]] = []
@@ -211,6 +232,12 @@ def test_the_fast_lexer_reads_the_tokens_lark_s_lexer_reads(text: str) -> None:
         if token.type in fast_parser._SEVERAL:
             for piece in fast_parser.split(token):
                 part(piece)
+        elif token.type in ("CDOMAIN", "CHAIN", "LAMBDAS", "RANGE", "SHIFTED", "SHIFTS", "UDOMAIN"):
+            pieces, _ = lark_tokens(token.value)  # lark's tokens of its text, moved to its place
+            for kind, value, line, column, end_line, end_column in pieces[:-1]:
+                shift = token.column - 1 if line == 1 else 0  # a line of its own from the 2nd
+                at, end_at = token.line + line - 1, token.line + end_line - 1
+                read.append((kind, value, at, column + shift, end_at, end_column + shift))
         else:
             read.append(tuple(token))
 
@@ -231,6 +258,9 @@ GTIR_FRAGMENTS = st.sampled_from(
 )  # fmt: skip
 
 
+@example("a @ # ;\n ←")  # the comment removed, `@` and `←` meet: GTIR's mark
+@example("a @ b; c ← d: [0, 1)")  # a fencil's closures and ranges: no mark
+@example("x: # c\n Field[")
 @given(st.lists(GTIR_FRAGMENTS, max_size=12).map("".join))
 def test_gtir_hints_look_for_their_marks_first_without_changing_the_answer(text: str) -> None:
     searched = gtir_parser._HINTS.search(gtir_parser._OPAQUE.sub("", text)) is not None
