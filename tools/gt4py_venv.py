@@ -2,7 +2,8 @@
 needs GT4Py 1.2 itself), made once and reused.
 
     python3 -m tools.gt4py_venv          make it if needed, print its python and the time taken
-    python3 -m tools.gt4py_venv pytest   also run tests/with_gt4py in it (extra arguments to pytest)
+    python3 -m tools.gt4py_venv pytest   also run tests/with_gt4py in it (extra arguments to pytest;
+                                         test files or nodes named there run instead of all)
 
 It holds this checkout's dependencies, with its `test` and `gt4py` extras, as pyproject.toml
 lists them, but not the checkout itself: the code run in it is always the caller's checkout
@@ -172,12 +173,14 @@ def _run(command: list[str]) -> None:
 
 
 def run_tests(venv: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """tests/with_gt4py run in the environment on this checkout; its output is captured."""
+    """tests/with_gt4py (or the test files or nodes among `args`) run in the environment on
+    this checkout; its output is captured."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     command = [str(venv / "bin" / "python"), "-m", "pytest", "-p", "no:cacheprovider"]
+    named = any((ROOT / arg.partition("::")[0]).exists() for arg in args if arg[:1] != "-")
     return subprocess.run(
-        [*command, "tests/with_gt4py", *args],
+        [*command, *([] if named else ["tests/with_gt4py"]), *args],
         cwd=ROOT,
         env=env,
         capture_output=True,
