@@ -83,10 +83,10 @@ _RANGE_TAIL = rf"{_RANGE_BODY}(?P<RANGE>)"
 #: writes it): one `CDOMAIN` or `UDOMAIN` token, not 5: many closures parsed in 0.95–0.96 of the
 #: time, the wide fencil (a closure every 70 nodes) 0.96–1.01 (A/B in one process, 200k nodes,
 #: medians of 6 pairs).
-_DOMAIN_RANGE = rf"[ \t]*+{_PLAIN}{_RANGE_BODY}[ \t]*+"
+_DOMAIN_RANGE = rf"[ \t]*+{_WORD}{_RANGE_BODY}[ \t]*+"
 _RANGES = rf"{_DOMAIN_RANGE}(?:,{_DOMAIN_RANGE})*+"
 #: A range in a `CDOMAIN` or `UDOMAIN` token.
-_RANGE_IN = re.compile(rf"{_PLAIN}{_RANGE_BODY}")
+_RANGE_IN = re.compile(rf"{_WORD}{_RANGE_BODY}")
 #: Operators each followed by a plain name (`+ b - c`, over lines too), where nothing follows the
 #: name that joins it (`_ALONE`): one `CHAIN` token (its parts read by `chain_parts`). A `+` chain
 #: (an operator a line, as printed) parsed in 0.81 of the time (A/B in one process, 200k nodes,
