@@ -166,3 +166,21 @@ def test_an_interpreter_that_fails_is_an_error_not_a_traceback(
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     assert gt4py_venv.main([]) == 2
     assert "import sys; print(sys.version)` failed" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (["-q"], False),
+        (["-k", "docs"], False),  # an option's value, though `docs` exists
+        (["--rootdir", "."], False),
+        (["tests/with_gt4py/test_switch.py"], True),
+        (["-q", "tests/with_gt4py/test_switch.py::test_install"], True),
+        (["tests/with_gt4py"], True),
+        (["tests/with_gt4py/no_such_file.py"], False),  # pytest says so, on the whole folder
+    ],
+)
+def test_run_tests_narrows_to_the_tests_named_only(args: list[str], named: bool) -> None:
+    """`python3 -m tools.gt4py_venv pytest FILE` runs FILE, not the whole folder besides; an
+    option's value that names a path does not drop the folder (which ran no GT4Py test)."""
+    assert any(map(gt4py_venv._names_tests, args)) is named

@@ -178,7 +178,7 @@ def run_tests(venv: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     command = [str(venv / "bin" / "python"), "-m", "pytest", "-p", "no:cacheprovider"]
-    named = any((ROOT / arg.partition("::")[0]).exists() for arg in args if arg[:1] != "-")
+    named = any(map(_names_tests, args))
     return subprocess.run(
         [*command, *([] if named else ["tests/with_gt4py"]), *args],
         cwd=ROOT,
@@ -187,6 +187,15 @@ def run_tests(venv: Path, *args: str) -> subprocess.CompletedProcess[str]:
         text=True,
         timeout=TESTS_TIMEOUT,
     )
+
+
+def _names_tests(arg: str) -> bool:
+    """Whether a pytest argument names tests (a test file, a node in one, or a folder under
+    tests/), not an option or an option's value (`-k docs`, `--rootdir .`)."""
+    path = arg.partition("::")[0]
+    if arg.startswith("-") or not (path.endswith(".py") or path.startswith("tests/")):
+        return False
+    return (ROOT / path).exists()
 
 
 def main(argv: list[str]) -> int:
