@@ -3,7 +3,7 @@ hand-written, iterative parser of the same grammar (grammar.lark).
 
 Lark's LALR parser spends several µs of Python per token (its lexer's bookkeeping, a `Token`
 per token, a reduction per grammar level); this path much less, and reads fewer tokens (see
-`_tokens`): parsing is 3.1–7.0× faster than lark's at 100k–200k nodes (`lark/parse` of
+`_tokens`): parsing is 3.2–7.0× faster than lark's at 100k–200k nodes (`lark/parse` of
 benchmarks/end_to_end.py, 2026-11-27). It builds every node through the very callbacks lark
 calls (iterir/parser.py), so nodes and spans are the same; and it only vouches for the text it
 fully understands: at anything else (an error, an annotation, a keyword used as a name, a `-`
