@@ -130,7 +130,10 @@ def _uncollected() -> Iterator[None]:
     3.54–3.63 s (the collections are not moved to GT4Py's passes: fewer happen); on
     stencil_52_like.pre.00 0.122–0.132 s instead of 0.129–0.141 s, 3.28–3.48 s both ways.
     Process-wide, as the collector is: another thread's garbage waits for the end of the
-    call (and one that pauses the collector meanwhile finds it running again after)."""
+    call (and one that pauses the collector meanwhile finds it running again after). Not
+    `iterir.gcpause.gc_paused`, whose move of what the block made into the oldest generation
+    suits a program built to stay: here what stays is GT4Py's typed tree, which its next pass
+    replaces (that move was not measured inside GT4Py's pass manager)."""
     running = gc.isenabled()
     gc.disable()
     try:
