@@ -25,7 +25,7 @@ from iterir.gtir_types import ABBREVIATED, KIND_SUFFIXES, Dimension
 from iterir.vocabulary import PRIMITIVES
 from typeinf import gtir_terms as g
 from typeinf.constructors import DEMPTY, DTUPLE, PRIM, Constructor, row_items
-from typeinf.notation import Piece, Printer, outside_quoted_names, subscript, to_ascii
+from typeinf.notation import ASCII_SPELLING, Piece, Printer, subscript, to_ascii
 from typeinf.sizes import check_printable
 from typeinf.terms import Cell, Sort, Type, find
 
@@ -39,7 +39,7 @@ def dimension_text(dimension: Dimension) -> str:
     `` `int32` ``, `` `a b` ``)."""
     name = dimension.value
     if _BARE.fullmatch(name) is None or name in PRIMITIVES or name in ABBREVIATED:
-        name = "`" + json.dumps(name, ensure_ascii=False)[1:-1].replace("`", "\\u0060") + "`"
+        name = "`" + json.dumps(name, ensure_ascii=False)[1:-1].translate(_ESCAPED) + "`"
     return name if dimension.kind == "horizontal" else name + KIND_SUFFIXES[dimension.kind]
 
 
@@ -157,10 +157,18 @@ GTIR_ASCII_SPELLING: dict[str, str] = {
 }
 _GTIR_ASCII = str.maketrans(GTIR_ASCII_SPELLING)
 
+#: Characters a quoted name writes as JSON escapes: the backquote, and every mark the ASCII
+#: spelling rewrites (`ASCII_SPELLING`, `GTIR_ASCII_SPELLING`), so that a name
+#: (`` `\u00b2` ``, a dimension named `²`) is the same name in both spellings and `to_ascii`
+#: never changes it into another.
+_ESCAPED = str.maketrans(
+    {c: f"\\u{ord(c):04x}" for c in ("`", *ASCII_SPELLING, *GTIR_ASCII_SPELLING)}
+)
+
 
 def to_ascii_gtir(text: str) -> str:
     """GTIR's printed notation in its ASCII spelling (`--ascii`): `KDim^v`, `D1 <= D2`."""
-    return outside_quoted_names(text, lambda part: to_ascii(part.translate(_GTIR_ASCII)))
+    return to_ascii(text.translate(_GTIR_ASCII))
 
 
 def pformat_gtir(type_: Type) -> str:

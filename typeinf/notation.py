@@ -76,30 +76,8 @@ _ASCII = str.maketrans(ASCII_SPELLING)
 def to_ascii(text: str) -> str:
     """Printed notation in its ASCII spelling (`ASCII_SPELLING`), which `parse_type` reads as
     well; characters the notation does not use (in a name) are left as they are."""
-    return outside_quoted_names(text, _spelled_in_ascii)
-
-
-def _spelled_in_ascii(text: str) -> str:
     text = _SUPERSCRIPTS.sub(lambda run: "^" + run.group().translate(_DIGITS), text)
     return text.translate(_ASCII)
-
-
-#: A name in backquotes (JSON escapes and `\``): the notation's marks inside it are the name's.
-_QUOTED_NAME = re.compile(r"`(?:[^`\\]|\\.)*`")
-
-
-def outside_quoted_names(text: str, spell: Callable[[str], str]) -> str:
-    """`text` with `spell` applied to every part outside backquoted names, which are kept as
-    they are (a dimension named `²` must not become `^2`, another name when read back)."""
-    if "`" not in text:
-        return spell(text)
-    pieces: list[str] = []
-    start = 0
-    for name in _QUOTED_NAME.finditer(text):
-        pieces += (spell(text[start : name.start()]), name.group())
-        start = name.end()
-    pieces.append(spell(text[start:]))
-    return "".join(pieces)
 
 
 def subscript(n: int) -> str:
