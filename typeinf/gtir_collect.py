@@ -79,7 +79,7 @@ from typeinf.relations import Relation
 from typeinf.schemes import Scheme
 from typeinf.solve import Solver, check_finite
 from typeinf.terms import INTEGERS, Cell, Mismatch, Sort, find, make, var
-from typeinf.unify import Trail, undo, unify, unify_whole
+from typeinf.unify import Trail, undo, unify
 
 _PARAMETER = BindingKind.PARAMETER
 _BUILTIN = BindingKind.BUILTIN
@@ -302,7 +302,7 @@ class GtirInference:
     def equal(self, expected: Cell, actual: Cell, position: int, reason: object = None) -> None:
         """`expected` and `actual` are one type: else a located error showing both."""
         try:
-            undecided = unify_whole(expected, actual)
+            undecided = unify(expected, actual, [])
         except Mismatch:
             raise self.mismatch(expected, actual, position) from None
         for x, y in undecided:
