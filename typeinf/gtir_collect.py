@@ -356,12 +356,7 @@ class GtirInference:
 
     def args(self, position: int, node: FunCall) -> list[int]:
         """The positions of a call's arguments (after its callee's subtree)."""
-        sizes, out = self.sizes, []
-        child = position + 1 + sizes[position + 1]
-        for _ in node.args:
-            out.append(child)
-            child += sizes[child]
-        return out
+        return child_positions(self.sizes, position, len(node.args) + 1)[1:]
 
     def inside(self, position: int, ctor: Constructor, sort: Sort) -> Cell:
         """What the type at `position`, a `ctor[…]` of one part of `sort` (a domain's
