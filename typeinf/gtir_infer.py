@@ -13,6 +13,7 @@ from iterir.gcpause import gc_paused
 from iterir.nodes import GTIR_CLASSES, FencilDefinition, Program, StencilClosure
 from iterir.offset_types import NeighborConnectivityType, OffsetType, offset_types_from_json
 from iterir.traversal import child_positions, walk
+from typeinf import type_map
 from typeinf.errors import TypeInferenceError
 from typeinf.gtir_collect import GtirInference, is_gtir
 from typeinf.gtir_notation import GtirPrinter, pformat_gtir, where_clauses
@@ -211,9 +212,7 @@ def infer_all(node: Node, provider: object = None, *, attach: bool = False) -> G
     inference = GtirInference(node, offset_types(provider))
     result = GtirNodeTypes(_node_types(inference, complete=True))
     if attach:
-        for current in walk(node):
-            if id(current) in result:
-                object.__setattr__(current, "inferred_type", result[id(current)])
+        type_map.attach(list(walk(node)), result, whole=False)
     return result
 
 

@@ -20,7 +20,6 @@
 from __future__ import annotations
 
 import sys
-from collections import deque
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import islice
@@ -29,7 +28,7 @@ from typing import Any, cast
 from iterir import FencilDefinition, FunctionDefinition, Node, StencilClosure
 from iterir.gcpause import gc_paused
 from iterir.traversal import child_positions, walk
-from typeinf import arguments, gtir_infer
+from typeinf import arguments, gtir_infer, type_map
 from typeinf.collect import Inference
 from typeinf.convert import Converter, result_value
 from typeinf.errors import InternalError, TypeInferenceError
@@ -222,36 +221,13 @@ def infer_all(
         nodes = inference.nodes if whole else list(walk(node))
         del inference
         if attach:
-            # One conversion, then the values set (`_attach`), with the collector paused: a full
-            # collection meanwhile would scan the program, its cells and its values. Measured
-            # (balanced_stencil, 100,000 nodes): 0.27–0.30 s to convert and attach, and 0.5–0.75 s
-            # for one full collection, which the benchmark's process met there unpaused.
-            _attach(nodes, result._converted(), whole)
+            # One conversion, then the values set (`type_map.attach`), with the collector
+            # paused: a full collection meanwhile would scan the program, its cells and its
+            # values. Measured (balanced_stencil, 100,000 nodes): 0.27–0.30 s to convert and
+            # attach, and 0.5–0.75 s for one full collection, which the benchmark's process met
+            # there unpaused.
+            type_map.attach(nodes, result._converted(), whole)
     return result
-
-
-#: Sets a node's `inferred_type` without the frozen dataclass's `__setattr__`.
-_SET_TYPE = Node.__dict__["inferred_type"].__set__
-
-
-def _attach(nodes: list[Node], values: dict[int, Inferred], whole: bool) -> None:
-    """Set each node's value as its `inferred_type` (a node without one keeps none). When the
-    values are those of the `whole` program's `nodes` one for one (every node a value, no node
-    object in two places), they are in the same pre-order, and a loop that C runs (`map`) pairs
-    them without looking any up. Measured (the four benchmark shapes at 100,000 nodes, values already made, CPU
-    medians of 7, interleaved): balanced_stencil 16.4% of inference with a Python loop of a
-    look-up and `object.__setattr__` per node, 12.1% with `map` and a look-up each, 3.1%
-    without look-ups; chained_definitions 8.5, 6.3, 2.2%; deep_lift_shift_tuple 8.2, 5.1,
-    1.6%. many_closures, whose node objects stand in several places, keeps the Python loop
-    (with the slot's setter: 10.3 → 7.6%)."""
-    if whole and len(nodes) == len(values):
-        deque(map(_SET_TYPE, nodes, values.values()), maxlen=0)
-        return
-    get = values.get
-    for current in nodes:
-        value = get(id(current))
-        if value is not None:
-            _SET_TYPE(current, value)
 
 
 def _node_types(inference: Inference, complete: bool) -> dict[int, Type]:
