@@ -20,14 +20,17 @@ from contextlib import contextmanager
 
 
 @contextmanager
-def gc_paused() -> Iterator[None]:
+def gc_paused(age: bool = True) -> Iterator[None]:
+    """The collector paused for the block; with `age`, what was allocated meanwhile moved to
+    the oldest generation on resuming (see above). Without: for a block whose objects are
+    gone by its end, inside a program that is not ours (the GT4Py bridge)."""
     enabled = gc.isenabled()
-    frozen_by_caller = gc.get_freeze_count() > 0
+    move = age and gc.get_freeze_count() == 0  # not over what the caller froze
     gc.disable()
     try:
         yield
     finally:
-        if not frozen_by_caller:
+        if move:
             gc.freeze()
             gc.unfreeze()
         if enabled:

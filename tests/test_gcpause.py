@@ -9,12 +9,13 @@ import pytest
 from iterir.gcpause import gc_paused
 
 
+@pytest.mark.parametrize("age", [True, False])
 @pytest.mark.parametrize("enabled", [True, False])
-def test_restores_the_enabled_state(enabled: bool) -> None:
+def test_restores_the_enabled_state(enabled: bool, age: bool) -> None:
     was = gc.isenabled()
     (gc.enable if enabled else gc.disable)()
     try:
-        with gc_paused():
+        with gc_paused(age):
             assert not gc.isenabled()
         assert gc.isenabled() is enabled
     finally:

@@ -23,9 +23,8 @@ is what GT4Py's inference raises (its callers and tests expect that class).
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
+from functools import partial
 from typing import Any, TypeVar
 
 from gt4py.next.iterator import ir
@@ -33,6 +32,7 @@ from gt4py.next.iterator.type_system import type_specifications as it_ts
 from gt4py.next.type_system import type_specifications as ts
 
 from iterir import gtir_types as gt
+from iterir.gcpause import gc_paused
 from iterir.nodes import (
     _FIELD_KINDS,
     FunCall,
@@ -94,7 +94,7 @@ def infer(
     """GT4Py's `infer`: a typed copy of `node` (see the module's docstring). `inplace` changes
     nothing here: GT4Py's returns a rebuilt tree either way, and its callers use the result."""
     del inplace  # GT4Py's signature; the result is always the rebuilt, typed tree
-    with _uncollected():
+    with _UNCOLLECTED():
         originals: list[GT4PyObject] = []
         stand_ins = _StandIns(node, allow_undeclared_symbols, given=False)
         ours = from_gt4py(node, stand_ins, originals)
@@ -110,7 +110,7 @@ def reinfer(node: T, *, offset_provider_type: Mapping[str, GT4PyObject] | None =
     `node` is returned as it is."""
     if getattr(node, "type", None) is not None:
         return node
-    with _uncollected():
+    with _UNCOLLECTED():
         originals: list[GT4PyObject] = []
         ours = from_gt4py(node, _StandIns(node, allow_undeclared=True, given=True), originals)
         inference = _inferred(ours, offset_provider_type)
@@ -118,29 +118,17 @@ def reinfer(node: T, *, offset_provider_type: Mapping[str, GT4PyObject] | None =
     return node
 
 
-@contextmanager
-def _uncollected() -> Iterator[None]:
-    """Python's cyclic garbage collector paused for the block (if it runs; resumed after).
-
-    A call makes a few objects per node that live until it returns, and then go by reference
-    counting; a collection in between (set off by their number) walks GT4Py's whole heap and
-    moves them to older generations, whose collections come sooner and walk more. Measured
-    in GT4Py's pass manager (CPU time, 3 interleaved rounds): on where_nested.pre.00 our time
-    0.118–0.127 s instead of 0.132–0.317 s, the pass manager's 3.29–3.69 s instead of
-    3.54–3.63 s (the collections are not moved to GT4Py's passes: fewer happen); on
-    stencil_52_like.pre.00 0.122–0.132 s instead of 0.129–0.141 s, 3.28–3.48 s both ways.
-    Process-wide, as the collector is: another thread's garbage waits for the end of the
-    call (and one that pauses the collector meanwhile finds it running again after). Not
-    `iterir.gcpause.gc_paused`, whose move of what the block made into the oldest generation
-    suits a program built to stay: here what stays is GT4Py's typed tree, which its next pass
-    replaces (that move was not measured inside GT4Py's pass manager)."""
-    running = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if running:
-            gc.enable()
+#: Python's cyclic collector paused during a call, as inference pauses it, but without moving
+#: what the call made to the oldest generation (`age`: what stays is GT4Py's typed tree, which its
+#: next pass replaces; that move was not measured here). A call makes a few objects per node that
+#: go by reference counting when it returns; a collection in between walks GT4Py's whole heap and
+#: moves them to older generations, whose collections come sooner and walk more. Measured in
+#: GT4Py's pass manager (CPU time, 3 interleaved rounds): on where_nested.pre.00 our time
+#: 0.118–0.127 s instead of 0.132–0.317 s, the pass manager's 3.29–3.69 s instead of 3.54–3.63 s
+#: (the collections are not moved to GT4Py's passes: fewer happen); on stencil_52_like.pre.00
+#: 0.122–0.132 s instead of 0.129–0.141 s, 3.28–3.48 s both ways. Process-wide, as the collector
+#: is: another thread's garbage waits for the end of the call.
+_UNCOLLECTED = partial(gc_paused, age=False)
 
 
 class _StandIns:
