@@ -306,7 +306,7 @@ class NodeTypes(Mapping[int, Inferred]):
         batch += islice(pending, self._taken + len(batch))
         self._taken += len(batch)
         with gc_paused():
-            self._values.update(self._converter.programs(batch))
+            self._converter.programs(batch, self._values)
         if key is None or self._taken == len(self._known):
             self._pending = None  # all converted: the cells are let go
             self._known = self._values
