@@ -464,43 +464,23 @@ class _Text:
 
 
 def fast_maker(cls: type[Type]) -> Callable[..., Any]:
-    """A function that makes a `cls` from its fields in order, without the dataclass's
+    """A function that makes a `cls` from its fields in order, faster than the dataclass's
     `__init__` (which sets each field through `object.__setattr__`): `convert` makes one value
-    per class of cells. Measured: 0.48 µs instead of 0.91 µs for a `Val`."""
-    setters = [getattr(cls, name).__set__ for name in cls._names]
-    new = object.__new__
-    if len(setters) == 5:  # a Val
-        s0, s1, s2, s3, s4 = setters
-
-        def make5(a: object, b: object, c: object, d: object, e: object) -> Any:
-            value = new(cls)
-            s0(value, a)
-            s1(value, b)
-            s2(value, c)
-            s3(value, d)
-            s4(value, e)
-            return value
-
-        return make5
-    if len(setters) == 3:  # a Var, a Fun, a List
-        first, second, third = setters
-
-        def make3(a: object, b: object, c: object) -> Any:
-            value = new(cls)
-            first(value, a)
-            second(value, b)
-            third(value, c)
-            return value
-
-        return make3
-
-    def make(*args: object) -> Any:
-        value = new(cls)
-        for setter, arg in zip(setters, args, strict=True):
-            setter(value, arg)
-        return value
-
-    return make
+    per class of cells. It is a twin class of the same slots whose `__init__` sets them as
+    plain attributes (which only a class without the frozen `__setattr__` can), then makes the
+    value a `cls` (assigning `__class__`, which the same layout allows). Measured: 0.48 µs
+    instead of 0.91 µs for a `Val` with `object.__new__` and each slot's setter; the twin 0.68×
+    that setter's time, and every node's value 0.89–0.93× the time at 10,000 nodes, 0.88–1.02×
+    at 100,000 (the four benchmark shapes, CPU medians of 9, interleaved)."""
+    names = cls._names
+    assert all(name.isidentifier() for name in names)  # the dataclass's fields
+    lines = [f"def __init__(self, {', '.join(names)}):"]
+    lines += [f"    self.{name} = {name}" for name in names]
+    lines.append("    self.__class__ = cls")
+    scope: dict[str, Any] = {}
+    exec("\n".join(lines), {"cls": cls}, scope)  # names as attributes: a store the VM specializes
+    namespace = {"__slots__": cls.__slots__, "__init__": scope["__init__"]}
+    return type(f"_{cls.__name__}Maker", cls.__bases__, namespace)
 
 
 def tree(value: Type) -> dict[str, Any]:
