@@ -18,11 +18,14 @@ before converting), then measures, each as a share of the inference:
   `fields` together are what a caller that uses every node's type pays;
 - `attach`: `infer_all(attach=True)` on the same inference, less `list`.
 
-And two floors, what no conversion that hands out one Python object per node's value can go
-below (`--base` shows `nan` for a REV that does not measure them):
+And three floors, what no conversion that hands out one Python object per value can go below
+(`--base` shows `nan` for a REV that does not measure them):
 - `loop`: a Python loop over every node's type in cells with one dict look-up each;
-- `objects`: making as many values as there are distinct ones among the nodes' (a `Var` each,
-  the fastest way `typeinf.types` makes one, `fast_maker`).
+- `cells`: reading the cells a conversion must read: each node's root cell and its arguments'
+  roots (`find`), nothing made;
+- `objects`: making exactly the values `read` made (every value reachable from the nodes',
+  once), of the same classes in the same numbers, the fastest way `typeinf.types` makes them
+  (`fast_maker`), without any walk.
 
 With `--base REV`, the git revision REV (exported with `git archive` into a temporary folder)
 and this checkout's working tree are measured alike, interleaved: each round runs one fresh
@@ -42,6 +45,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +55,7 @@ from benchmarks.shapes import SHAPES
 
 HERE = Path(__file__).resolve().parent.parent
 #: What `--base` compares, each as a share of the inference.
-FIGURES = ("type", "made", "list", "read", "fields", "attach", "loop", "objects")
+FIGURES = ("type", "made", "list", "read", "fields", "attach", "loop", "cells", "objects")
 
 
 def measure(shape: str, size: int) -> dict[str, float]:
@@ -84,7 +88,7 @@ def measure(shape: str, size: int) -> dict[str, float]:
         for each in values:
             _first_field(each)
         fields = time.perf_counter()
-        floors = _floors(every, len({id(v) for v in values}))
+        floors = _floors(every, _made(values))
     # `infer_all(attach=True)` on the inference solved above, less the listing of its types.
     # The module (`typeinf.infer` is also the function).
     importlib.import_module("typeinf.infer")._solved = lambda *_: solved
@@ -105,9 +109,11 @@ def measure(shape: str, size: int) -> dict[str, float]:
     }
 
 
-def _floors(types: dict[int, Any], distinct: int) -> dict[str, float]:
-    """The `loop` and `objects` floors, in seconds."""
-    from typeinf.types import Var, fast_maker
+def _floors(types: dict[int, Any], made: Counter[type]) -> dict[str, float]:
+    """The `loop`, `cells` and `objects` floors, in seconds (`made`: how many values of each
+    class `read` made)."""
+    from typeinf.terms import Cell, find
+    from typeinf.types import fast_maker
 
     memo: dict[Any, Any] = {}
     get = memo.get
@@ -115,11 +121,33 @@ def _floors(types: dict[int, Any], distinct: int) -> dict[str, float]:
     for type_ in types.values():
         get(type_)
     looped = time.perf_counter()
-    make = fast_maker(Var)
-    made = [make("type", number, None) for number in range(distinct)]
+    for type_ in types.values():
+        if type(type_) is Cell:
+            for arg in find(type_).args:
+                find(arg)
+    walked = time.perf_counter()
+    kept = []
+    for cls, count in made.items():
+        make = fast_maker(cls)
+        fields = range(len(cls._names))  # any field values: only the making is measured
+        kept += [make(*fields) for _ in range(count)]
     end = time.perf_counter()
-    del made
-    return {"loop": looped - start, "objects": end - looped}
+    del kept
+    return {"loop": looped - start, "cells": walked - looped, "objects": end - walked}
+
+
+def _made(values: list[Any]) -> Counter[type]:
+    """How many values of each class are reachable from `values`, each counted once."""
+    from typeinf.types import Type
+
+    seen: dict[int, Type] = {}
+    stack = list(values)
+    while stack:
+        value = stack.pop()
+        if isinstance(value, Type) and id(value) not in seen:
+            seen[id(value)] = value
+            stack.extend(value.parts())
+    return Counter(map(type, seen.values()))
 
 
 def _first_field(value: Any) -> None:
@@ -198,6 +226,7 @@ def main() -> None:
             ("fields %", lambda r: f"{100 * r['fields'] / r['infer']:.1f}"),
             ("attach %", lambda r: f"{100 * r['attach'] / r['infer']:.1f}"),
             ("loop %", lambda r: f"{100 * r['loop'] / r['infer']:.1f}"),
+            ("cells %", lambda r: f"{100 * r['cells'] / r['infer']:.1f}"),
             ("objects %", lambda r: f"{100 * r['objects'] / r['infer']:.1f}"),
         ],
         timed="infer",
