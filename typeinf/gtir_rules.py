@@ -95,6 +95,27 @@ def call_plan(name: str) -> tuple[Callable[[], Cell], int] | None:
     return compiled(Scheme(make(_PARTS, *params, function.args[1]))), len(params)
 
 
+@cache
+def uniform(name: str) -> tuple[int, frozenset[str] | None, Cell | None] | None:
+    """For a builtin whose parameters are all one variable (`(T₀, T₀) → T₀ where T₀: numeric`,
+    `(T₀, T₀) → bool`): how many it takes, the variable's family, and the result (None: the
+    variable); None for any other signature. A call whose arguments are one scalar of the
+    family is typed from this without an instance (`GtirInference.signature_call`)."""
+    function = find(parse_gtir_type(SIGNATURES[name]))
+    if function.ctor is not g.FUNCTION:
+        return None
+    params, tail = row_items(function.args[0])
+    first = find(params[0]) if params else None
+    if tail.ctor is not DEMPTY or first is None or first.ctor is not None:
+        return None
+    if any(find(p) is not first for p in params):
+        return None
+    result = find(function.args[1])
+    if result is not first and result.ctor is not PRIM:
+        return None
+    return len(params), first.family, None if result is first else result
+
+
 def _known_tuple(cell: Cell) -> list[Cell] | None:
     """The items of a tuple known to end, or None."""
     items, tail = row_items(cell)
