@@ -124,7 +124,7 @@ def _nodes(node: Node) -> Iterator[Node]:
 
 
 #: What `preorder` pushes below a node's children: met again, the walk has left its subtree.
-_END = object()
+_END: Node = object()  # type: ignore[assignment]  # never read as a node
 
 
 def preorder(root: Node, checked: bool = False) -> tuple[list[Node], list[int]]:

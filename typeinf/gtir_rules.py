@@ -95,25 +95,117 @@ def call_plan(name: str) -> tuple[Callable[[], Cell], int] | None:
     return compiled(Scheme(make(_PARTS, *params, function.args[1]))), len(params)
 
 
+#: `matcher`'s pattern of a parameter: what it is ("var", "constant", "structure"); a
+#: variable's index; the variable's cell, the constant, or the structure's constructor; and a
+#: structure's arguments: each one's variable index, and its cell.
+_Param = tuple[str, int, "Cell | Constructor", tuple[int, ...], tuple[Cell, ...]]
+#: `matcher`'s pattern of a result: a variable's index, a constant, or a structure (its
+#: constructor, label and arguments' patterns).
+_Result = int | Cell | tuple[Constructor, object, tuple["_Result", ...]]
+
+
 @cache
-def uniform(name: str) -> tuple[int, frozenset[str] | None, Cell | None] | None:
-    """For a builtin whose parameters are all one variable (`(T₀, T₀) → T₀ where T₀: numeric`,
-    `(T₀, T₀) → bool`): how many it takes, the variable's family, and the result (None: the
-    variable); None for any other signature. A call whose arguments are one scalar of the
-    family is typed from this without an instance (`GtirInference.signature_call`)."""
+def matcher(name: str) -> Callable[[list[Cell]], Cell | None] | None:
+    """For a builtin whose signature is simple enough (each parameter a variable, a constant,
+    or a structure of variables each met once; `(T₀, T₀) → T₀ where T₀: numeric`,
+    `(Dimension[T₀], int32, int32) → NamedRange[T₀]`): code that types a call from its
+    arguments' types where they are known to fit, as unifying them with a fresh instance would
+    (binding nothing in them), and gives None otherwise (a fresh instance then types the call
+    and says any error). None for any other signature."""
     function = find(parse_gtir_type(SIGNATURES[name]))
     if function.ctor is not g.FUNCTION:
         return None
     params, tail = row_items(function.args[0])
-    first = find(params[0]) if params else None
-    if tail.ctor is not DEMPTY or first is None or first.ctor is not None:
+    if tail.ctor is not DEMPTY:
         return None
-    if any(find(p) is not first for p in params):
+    variables: dict[int, int] = {}  # id of a variable → its index
+    patterns: list[_Param] = []
+    inner: set[int] = set()  # variables inside structures: each may be met once only
+    for param in map(find, params):
+        if param.ctor is None:
+            if id(param) in inner:
+                return None
+            index = variables.setdefault(id(param), len(variables))
+            patterns.append(("var", index, param, (), ()))
+        elif not param.args:
+            patterns.append(("constant", -1, param, (), ()))
+        else:
+            parts = tuple(map(find, param.args))
+            if any(p.ctor is not None or p.family is not None or id(p) in variables for p in parts):
+                return None
+            inner.update(map(id, parts))
+            indexes = tuple(variables.setdefault(id(p), len(variables)) for p in parts)
+            patterns.append(("structure", -1, param.ctor, indexes, parts))
+    result = _result_pattern(find(function.args[1]), variables)
+    if result is None:
         return None
-    result = find(function.args[1])
-    if result is not first and result.ctor is not PRIM:
+    return _matching(tuple(patterns), len(variables), result)
+
+
+def _result_pattern(cell: Cell, variables: dict[int, int]) -> _Result | None:
+    """A result's pattern for `matcher` (None if it has a variable no parameter binds)."""
+    if cell.ctor is None:
+        return variables.get(id(cell))
+    if not cell.args:
+        return cell
+    parts = [_result_pattern(find(a), variables) for a in cell.args]
+    if any(p is None for p in parts):
         return None
-    return len(params), first.family, None if result is first else result
+    return cell.ctor, cell.label, tuple(p for p in parts if p is not None)
+
+
+def _matching(
+    patterns: tuple[_Param, ...], count: int, result: _Result
+) -> Callable[[list[Cell]], Cell | None]:
+    """`matcher`'s code for the patterns of a signature's parameters and result."""
+
+    def match(args: list[Cell]) -> Cell | None:
+        bound: list[Cell] = [_UNBOUND] * count
+        for (kind, index, pattern, indexes, parts), arg in zip(patterns, args):  # noqa: B905 - arity checked
+            root = find(arg)
+            if kind == "constant":
+                if root is not pattern:
+                    return None
+            elif kind == "var":
+                seen = bound[index]
+                if seen is not _UNBOUND:
+                    if root is not seen:
+                        return None
+                else:
+                    family = pattern.family  # type: ignore[union-attr]  # a variable's cell
+                    if root.sort is not pattern.sort or (
+                        family is not None and (root.ctor is not PRIM or root.label not in family)
+                    ):
+                        return None
+                    bound[index] = root
+            else:
+                if root.ctor is not pattern:
+                    return None
+                for at, part, own in zip(indexes, parts, root.args):  # noqa: B905 - one constructor
+                    own = find(own)
+                    if own.sort is not part.sort:
+                        return None
+                    bound[at] = own
+        return _built(result, bound)
+
+    return match
+
+
+#: What `matcher`'s code holds for a variable not bound yet.
+_UNBOUND = var(Sort.DTYPE)
+
+
+def _built(pattern: _Result, bound: list[Cell]) -> Cell:
+    """The result of `matcher`'s pattern with its variables `bound`: constants as they are (as
+    an instance shares them), structures made afresh."""
+    if isinstance(pattern, int):
+        return bound[pattern]
+    if isinstance(pattern, Cell):
+        return pattern
+    ctor, label, parts = pattern
+    made = make(ctor, *[_built(p, bound) for p in parts])
+    made.label = label
+    return made
 
 
 def _known_tuple(cell: Cell) -> list[Cell] | None:
