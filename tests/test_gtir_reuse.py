@@ -113,8 +113,9 @@ def test_reused_stencils_type_as_stencils_typed_afresh(
 
 
 def test_a_stencil_used_again_is_reused() -> None:
-    """What the property compares is reuse: the stencil's second use is not typed inside."""
-    node = _program([(1, "f", ["f"], True), (1, "f", ["f"], True)], fresh=True)
+    """What the property compares is reuse: the stencil's third use is not typed inside (its
+    first is only noted, its second kept)."""
+    node = _program([(1, "f", ["f"], True)] * 3, fresh=True)
     inference = GtirInference(node, OFFSET_TYPES, program_only=True)
     assert inference.stencils is not None and len(inference.stencils) == 1
     untyped = sum(cell is None for cell in inference.types)

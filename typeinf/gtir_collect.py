@@ -131,12 +131,14 @@ def is_gtir(root: Node) -> bool:
     return False
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Stencil:
-    """A closed lambda's type as it was typed (a copy nothing changes), and the relations its
-    nodes left open, each with its node's offset from the lambda's position."""
+    """A closed lambda's position, its type as it was typed (a copy nothing changes; None for
+    one met once so far, not kept), and the relations its nodes left open, each with its
+    node's offset from the lambda's position."""
 
-    type: Cell
+    position: int
+    type: Cell | None
     relations: list[tuple[Relation, int]]
 
 
@@ -156,8 +158,9 @@ class GtirInference:
     """One inference over a GTIR program or expression: the type of every node, by pre-order
     position; the first error raised, or with `max_errors` > 1 one per part kept in `errors`."""
 
-    #: The closed lambdas typed so far, each once (see `reused`); None: none are reused.
-    stencils: dict[Node, Stencil] | None
+    #: The closed lambdas typed so far, each once, by their structural hash (see `reused`);
+    #: None: none are reused.
+    stencils: dict[int, list[Stencil]] | None
 
     def __init__(
         self,
@@ -220,9 +223,9 @@ class GtirInference:
         self.errors: list[tuple[int, TypeInferenceError]] = []
         self.max_errors = max_errors
         self.stencils = None
-        #: The closed lambdas of the part being typed whose types are reused, by position, and
-        #: those whose types are kept for reuse (None).
-        self.reuse: dict[int, Stencil | None] = {}
+        #: The closed lambdas of the part being typed met before, by position: their types are
+        #: reused, or kept once typed where they were only noted (`Stencil.type` None).
+        self.reuse: dict[int, Stencil] = {}
 
     # -- driving ----------------------------------------------------------------------------------
     def _guarded(self, position: int, step: Callable[..., object], *args: object) -> bool:
@@ -346,13 +349,40 @@ class GtirInference:
             if position < covered or not self.closed(position, sizes[position]):
                 continue
             covered = position + sizes[position]
-            stencil = self.reuse[position] = stencils.get(self.nodes[position])
-            if stencil is not None:
+            stencil = self.typed_before(position, stencils)
+            if stencil is None:  # met first: only noted (most lambdas are met once)
+                noted = Stencil(position, None, [])
+                stencils.setdefault(hash(self.nodes[position]), []).append(noted)
+            elif stencil.type is None:  # met again: its type is kept once typed
+                self.reuse[position] = stencil
+            else:
+                self.reuse[position] = stencil
                 spans.append((low, position + 1))
                 low = covered
         spans.append((low, end))
         spans.reverse()
         return spans
+
+    def typed_before(self, position: int, stencils: dict[int, list[Stencil]]) -> Stencil | None:
+        """The stencil kept of a lambda equal to the one at `position`, if any: compared node by
+        node in pre-order, as `Node.__eq__` compares (each node's class, subtree size and plain
+        fields): on a 390-node `gtir_unstructured`, 6.6% of `typeinf.infer` against 11% for
+        `Node.__eq__` of the lambdas (cProfile, same run conditions)."""
+        nodes, sizes = self.nodes, self.sizes
+        size = sizes[position]
+        for stencil in stencils.get(hash(nodes[position]), ()):
+            offset = stencil.position - position
+            for at in range(position, position + size):
+                a, b = nodes[at], nodes[at + offset]
+                if a is b:
+                    continue
+                if type(a) is not type(b) or sizes[at] != sizes[at + offset]:
+                    break
+                if any(_differ(getattr(a, f), getattr(b, f)) for f in a.value_fields):
+                    break
+            else:
+                return stencil
+        return None
 
     def closed(self, position: int, size: int) -> bool:
         """Whether the lambda at `position` (of `size` nodes) names only builtins and its own
@@ -541,17 +571,18 @@ class GtirInference:
         )
 
     def function(self, position: int, node: Lambda | FunctionDefinition) -> Cell:
-        if position in self.reuse:
-            stencil = self.reuse[position]
-            if stencil is not None:
-                return self.reuse_stencil(position, stencil)
-            cell = self.typed_function(position, node)
-            self.keep_stencil(position, node, cell)  # type: ignore[arg-type]  # a lambda
-            return cell
-        return self.typed_function(position, node)
+        stencil = self.reuse.get(position)
+        if stencil is None:
+            return self.typed_function(position, node)
+        if stencil.type is not None:
+            return self.reuse_stencil(position, stencil)
+        cell = self.typed_function(position, node)
+        self.keep_stencil(position, stencil, cell)
+        return cell
 
     def reuse_stencil(self, position: int, stencil: Stencil) -> Cell:
         """A copy of a closed lambda's type, and of its open relations, each at its node here."""
+        assert stencil.type is not None  # a kept one
         copies: dict[int, Cell] = {}
         cell = copy_graph(stencil.type, copies)
         open_ = self.solver.open
@@ -561,10 +592,10 @@ class GtirInference:
             open_.append((copied, at, RelationOf(self.nodes[at])))
         return cell
 
-    def keep_stencil(self, position: int, node: Lambda, cell: Cell) -> None:
-        """Keep a copy of the type of the closed lambda at `position` just typed, and of the
-        relations its nodes left open, for its equals (`reused`); none if it left pairs
-        undecided."""
+    def keep_stencil(self, position: int, noted: Stencil, cell: Cell) -> None:
+        """Keep, in the place of `noted`, a copy of the type of the closed lambda at `position`
+        just typed, and of the relations its nodes left open, for its equals (`reused`); none if
+        it left pairs undecided."""
         if self.solver.postponed or self.stencils is None:
             return
         end = position + self.sizes[position]
@@ -575,7 +606,10 @@ class GtirInference:
             for relation, at, _ in self.solver.open
             if position <= at < end
         ]
-        self.stencils[node] = Stencil(kept, relations)
+        kin = self.stencils[hash(self.nodes[position])]
+        for index, other in enumerate(kin):
+            if other is noted:  # not kept yet (by another equal lambda of this part)
+                kin[index] = Stencil(position, kept, relations)
 
     def typed_function(self, position: int, node: Lambda | FunctionDefinition) -> Cell:
         children = child_positions(self.sizes, position, len(node.params) + 1)
@@ -1085,6 +1119,11 @@ def _item(tuple_: Cell, index: int) -> Cell | None:
             return None
         cell = find(cell.args[1])
     return cell.args[0] if cell.ctor is DTUPLE else None
+
+
+def _differ(x: object, y: object) -> bool:
+    """Whether two plain fields of nodes differ, as `Node.__eq__` tells."""
+    return type(x) is not type(y) or x != y
 
 
 def _distinct(relations: tuple[Relation, ...]) -> tuple[Relation, ...]:
