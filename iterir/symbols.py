@@ -50,8 +50,6 @@ class Binding(NamedTuple):
 
 
 _BUILTIN = Binding(BindingKind.BUILTIN)
-#: The classes whose nodes declare names (`resolve` opens a scope at each).
-_SCOPING = frozenset((Lambda, FunctionDefinition, FencilDefinition, Program))
 _FREE = Binding(BindingKind.FREE)
 
 
@@ -67,12 +65,9 @@ class SymbolTable:
         nodes: list[Node],
         bindings: dict[int, Binding],
         duplicates: list[tuple[int, int]] | None = None,
-        lambdas: list[int] | None = None,
     ) -> None:
         self.nodes = nodes
         self.bindings = bindings
-        #: The positions of the lambdas, in pre-order.
-        self.lambdas = lambdas or []
         #: (position, position of the first declaration) of every name declared twice in one
         #: parameter list, or twice among a fencil's function definitions.
         self.duplicates = duplicates or []
@@ -113,7 +108,6 @@ def resolve(
     later: dict[int, tuple[int, list[tuple[str, Binding]]]] = {}  # scopes opening further on
     bindings: dict[int, Binding] = {}
     duplicates: list[tuple[int, int]] = []
-    lambdas: list[int] = []
 
     def open_scope(end: int, names: list[tuple[str, Binding]]) -> None:
         declared: dict[str, Binding] = {}  # each name's first declaration in this scope
@@ -142,11 +136,7 @@ def resolve(
             name = node.id  # type: ignore[attr-defined]  # cls is SymRef
             bound = scopes.get(name)
             bindings[position] = bound[-1] if bound else _BUILTIN if name in builtins else _FREE
-        elif cls not in _SCOPING:  # most nodes: one test, not four
-            continue
         elif cls is Lambda or cls is FunctionDefinition:
-            if cls is Lambda:
-                lambdas.append(position)
             params = child_positions(sizes, position, len(node.params))  # type: ignore[attr-defined]  # cls is Lambda or FunctionDefinition
             close_at = position + sizes[position]
             declared = [(nodes[p].id, Binding(parameter, nodes[p], p)) for p in params]  # type: ignore[attr-defined, arg-type]  # preorder put node.params, Syms, at `params`
@@ -203,4 +193,4 @@ def resolve(
                     if type(temporary := nodes[t]) is Temporary
                 ]
                 later[children[n_defs + n_params]] = (end, declared)
-    return SymbolTable(nodes, bindings, duplicates, lambdas)
+    return SymbolTable(nodes, bindings, duplicates)

@@ -138,9 +138,10 @@ def preorder(root: Node, checked: bool = False) -> tuple[list[Node], list[int]]:
     """
     nodes: list[Node] = []
     # Each subtree's size is set when the walk leaves it: a node with children pushes, below
-    # them, `_END`, and its position on `opened`. Measured against counting each node's
-    # children and summing the counts in a second pass (20 largest GT4Py samples, CPU time,
-    # interleaved): the walk 1.3× faster.
+    # them, `_END`, and its position on `opened`, rather than counting each node's children and
+    # summing the counts in a second pass: the unchecked walk 1.3× faster on the 20 largest
+    # GT4Py samples (best of 9, alternating in one process); `typeinf.infer` 1.00–1.02×
+    # (interleaved in two processes, CPU time, 6 rounds).
     sizes: list[int] = []
     opened: list[int] = []
     stack = [root]

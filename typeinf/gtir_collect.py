@@ -11,9 +11,7 @@ mapped over tuples) and statements, each definition and statement a part of its 
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from itertools import repeat
 from typing import NoReturn
@@ -72,14 +70,13 @@ from typeinf.gtir_rules import (
     Spread,
     TupleMapped,
     call_plan,
-    matcher,
     scheme,
 )
 from typeinf.gtir_shifts import shifts_read
 from typeinf.gtir_structured import from_gt4py
 from typeinf.order import definition_order
 from typeinf.relations import Relation
-from typeinf.schemes import Scheme, copy_graph
+from typeinf.schemes import Scheme
 from typeinf.solve import Solver, check_finite
 from typeinf.terms import INTEGERS, Cell, Mismatch, Sort, find, make, var
 from typeinf.unify import Trail, undo, unify
@@ -131,17 +128,6 @@ def is_gtir(root: Node) -> bool:
     return False
 
 
-@dataclass(frozen=True, eq=False)
-class Stencil:
-    """A closed lambda's position, its type as it was typed (a copy nothing changes; None for
-    one met once so far, not kept), and the relations its nodes left open, each with its
-    node's offset from the lambda's position."""
-
-    position: int
-    type: Cell | None
-    relations: list[tuple[Relation, int]]
-
-
 class GtirSolver(Solver):
     """The solver, with a relation's error said in GTIR's notation."""
 
@@ -158,10 +144,6 @@ class GtirInference:
     """One inference over a GTIR program or expression: the type of every node, by pre-order
     position; the first error raised, or with `max_errors` > 1 one per part kept in `errors`."""
 
-    #: The closed lambdas typed so far, each once, by their structural hash (see `reused`);
-    #: None: none are reused.
-    stencils: dict[int, list[Stencil]] | None
-
     def __init__(
         self,
         root: Node,
@@ -170,20 +152,15 @@ class GtirInference:
         max_errors: int = 1,
         explain: bool = False,
         as_gt4py: bool = False,
-        program_only: bool = False,
     ) -> None:
         """`offset_types`: what each offset name is (None: no offset provider given);
         `explain`: keep the history of what was joined and why (`typeinf explain`);
         `as_gt4py`: leave on the nodes what GT4Py 1.2.3 leaves where its passes may tell the
         difference (`typeinf.gt4py`): unknown, the result of an `as_fieldop` given no domain
-        that GT4Py deduces none for; defined everywhere, a lifted iterator; `program_only`:
-        only the types of the program, its definitions and parameters are read (`infer`), and
-        the first error is raised: a closed lambda typed before is reused (`reused`)."""
+        that GT4Py deduces none for; defined everywhere, a lifted iterator."""
         tree = checked_preorder(root)
         symbols = resolve(root, GTIR_BUILTINS, tree=tree)
         self._start(root, tree, symbols, offset_types, max_errors, explain, as_gt4py)
-        if program_only and not explain and max_errors <= 1:
-            self.stencils = {}
         for position, first in self.symbols.duplicates:
             self._guarded(position, self._duplicate, position, first)
         if isinstance(root, Program):
@@ -222,12 +199,8 @@ class GtirInference:
         self.schemes: dict[int, Scheme] = {}
         self.errors: list[tuple[int, TypeInferenceError]] = []
         self.max_errors = max_errors
-        self.stencils = None
         #: The cells of the ground field types given, by type (see `declared`).
         self.fields: dict[gt.GType, Cell] = {}
-        #: The closed lambdas of the part being typed met before, by position: their types are
-        #: reused, or kept once typed where they were only noted (`Stencil.type` None).
-        self.reuse: dict[int, Stencil] = {}
 
     # -- driving ----------------------------------------------------------------------------------
     def _guarded(self, position: int, step: Callable[..., object], *args: object) -> bool:
@@ -301,93 +274,31 @@ class GtirInference:
     def _part(self, start: int) -> None:
         """Type the subtree at `start`, children before parents (reverse pre-order)."""
         nodes, types, visit, bindings = self.nodes, self.types, _VISIT, self.symbols.bindings
-        end = start + self.sizes[start]
-        spans = [(start, end)] if self.stencils is None else self.reused(start, end)
-        for low, high in spans:
-            for position in range(high - 1, low - 1, -1):
-                if types[position] is not None:
+        for position in range(start + self.sizes[start] - 1, start - 1, -1):
+            if types[position] is not None:
+                continue
+            node = nodes[position]
+            cls = type(node)
+            # A builtin called (`deref` in `deref(it)`) has no type of its own: its call's rule
+            # types the call. Skipped here, not dispatched to `builtin_value`: measured
+            # interleaved, CPU time, with `inside`: `typeinf.infer` 1.04× faster on 3k-node
+            # `gtir_unstructured` and the 20 largest GT4Py samples, 1.13× on a 331-node
+            # `gtir_setats`.
+            if cls is SymRef and bindings[position][0] is _BUILTIN and position:
+                parent = nodes[position - 1]
+                if type(parent) is FunCall and parent.fun is node:
                     continue
-                node = nodes[position]
-                cls = type(node)
-                # A builtin called (`deref` in `deref(it)`) has no type of its own: its call's
-                # rule types the call. Skipped here, not dispatched to `builtin_value`: measured
-                # interleaved, CPU time, with `inside`: `typeinf.infer` 1.04× faster on 3k-node
-                # `gtir_unstructured` and the 20 largest GT4Py samples, 1.13× on a 331-node
-                # `gtir_setats`.
-                if cls is SymRef and bindings[position][0] is _BUILTIN and position:
-                    parent = nodes[position - 1]
-                    if type(parent) is FunCall and parent.fun is node:
-                        continue
-                rule = visit.get(cls)
-                if rule is None:
-                    raise MalformedIRError(f"a {type(node).__name__} cannot be typed here", node)
-                cell = rule(self, position, node)
-                if types[position] is None:
-                    types[position] = cell
+            rule = visit.get(cls)
+            if rule is None:
+                raise MalformedIRError(f"a {type(node).__name__} cannot be typed here", node)
+            cell = rule(self, position, node)
+            if types[position] is None:
+                types[position] = cell
         self.solver.settle()
         # A type that contains itself (`λ(x) → x(x)`) is an error at its node, as for fencils,
         # before a definition is generalized (which needs finite types) or a value is read off.
         # It costs about 6% of inference (CPU, the 20 largest GT4Py samples, interleaved).
         check_finite(nodes, self.types, range(start, start + self.sizes[start]), pformat_gtir_all)
-
-    def reused(self, start: int, end: int) -> list[tuple[int, int]]:
-        """The spans of positions in [start, end) to type, last first: all but the insides of
-        the closed lambdas (their names all bound inside them or builtins) equal to one typed
-        before, whose types are reused (`function` copies them); each other closed lambda's
-        type is kept for reuse once typed.
-
-        A closed lambda types alike wherever it stands (the part around it is typed after its
-        body), and nothing but its own type and open relations (at their nodes) is read from
-        its inside when only the program's type is wanted (`program_only`; an error is
-        raised where the first copy was typed). Measured interleaved, CPU time: see the
-        commit."""
-        lambdas, sizes, stencils = self.symbols.lambdas, self.sizes, self.stencils
-        assert stencils is not None  # `reused` runs only then
-        self.reuse = {}
-        spans = []
-        low = covered = start  # the span being made starts at `low`; lambdas inside one end
-        for at in range(bisect_left(lambdas, start), bisect_left(lambdas, end)):
-            position = lambdas[at]
-            if position < covered or not self.closed(position, sizes[position]):
-                continue
-            covered = position + sizes[position]
-            stencil = self.typed_before(position, stencils)
-            if stencil is None:  # met first: only noted (most lambdas are met once)
-                noted = Stencil(position, None, [])
-                stencils.setdefault(hash(self.nodes[position]), []).append(noted)
-            elif stencil.type is None:  # met again: its type is kept once typed
-                self.reuse[position] = stencil
-            else:
-                self.reuse[position] = stencil
-                spans.append((low, position + 1))
-                low = covered
-        spans.append((low, end))
-        spans.reverse()
-        return spans
-
-    def typed_before(self, position: int, stencils: dict[int, list[Stencil]]) -> Stencil | None:
-        """The stencil kept of a lambda equal to the one at `position`, if any: compared node by
-        node in pre-order, as `Node.__eq__` compares (each node's class, subtree size and plain
-        fields, `_same_trees`): on a 390-node `gtir_unstructured`, 3.8% of `typeinf.infer`
-        against 11% for `Node.__eq__` of the lambdas (cProfile)."""
-        nodes, sizes = self.nodes, self.sizes
-        for stencil in stencils.get(hash(nodes[position]), ()):
-            if _same_trees(nodes, sizes, position, stencil.position):
-                return stencil
-        return None
-
-    def closed(self, position: int, size: int) -> bool:
-        """Whether the lambda at `position` (of `size` nodes) names only builtins and its own
-        parameters and those of lambdas inside it."""
-        nodes, bindings = self.nodes, self.symbols.bindings
-        for inner in range(position, position + size):
-            if type(nodes[inner]) is SymRef:
-                kind, _, declared = bindings[inner]
-                if kind is _BUILTIN:
-                    continue
-                if kind is not _PARAMETER or declared is None or declared < position:
-                    return False
-        return True
 
     # -- helpers ----------------------------------------------------------------------------------
     def equal(self, expected: Cell, actual: Cell, position: int, reason: object = None) -> None:
@@ -481,8 +392,11 @@ class GtirInference:
 
     def declared(self, type_: gt.GType, node: Node) -> Cell:
         # A field of a scalar, the type of most parameters, is read once per inference and its
-        # ground cell shared (outside the explaining run, whose history is kept by cell):
-        # measured interleaved, CPU time, see the commit.
+        # ground cell shared (outside the explaining run, whose history is kept by cell), its
+        # value made once by `gtir_infer`: measured interleaved (two processes, CPU time, best
+        # of 9 calls per round, 4 rounds), `typeinf.infer` 1.03× faster on a 331-node
+        # `gtir_setats` (18 parameters), 1.00–1.05× on a 390-node `gtir_unstructured`,
+        # 1.01–1.02× on the 20 largest GT4Py samples.
         if (
             self.direct
             and type(type_) is gt.FieldType
@@ -580,47 +494,6 @@ class GtirInference:
         )
 
     def function(self, position: int, node: Lambda | FunctionDefinition) -> Cell:
-        stencil = self.reuse.get(position)
-        if stencil is None:
-            return self.typed_function(position, node)
-        if stencil.type is not None:
-            return self.reuse_stencil(position, stencil)
-        cell = self.typed_function(position, node)
-        self.keep_stencil(position, stencil, cell)
-        return cell
-
-    def reuse_stencil(self, position: int, stencil: Stencil) -> Cell:
-        """A copy of a closed lambda's type, and of its open relations, each at its node here."""
-        assert stencil.type is not None  # a kept one
-        copies: dict[int, Cell] = {}
-        cell = copy_graph(stencil.type, copies)
-        open_ = self.solver.open
-        for relation, offset in stencil.relations:
-            at = position + offset
-            copied = relation.copy(lambda c: copy_graph(c, copies))
-            open_.append((copied, at, RelationOf(self.nodes[at])))
-        return cell
-
-    def keep_stencil(self, position: int, noted: Stencil, cell: Cell) -> None:
-        """Keep, in the place of `noted`, a copy of the type of the closed lambda at `position`
-        just typed, and of the relations its nodes left open, for its equals (`reused`); none if
-        it left pairs undecided."""
-        if self.solver.postponed or self.stencils is None:
-            return
-        end = position + self.sizes[position]
-        copies: dict[int, Cell] = {}
-        kept = copy_graph(cell, copies)
-        relations = [
-            (relation.copy(lambda c: copy_graph(c, copies)), at - position)
-            for relation, at, _ in self.solver.open
-            if position <= at < end
-        ]
-        kin = self.stencils[hash(self.nodes[position])]
-        for index, other in enumerate(kin):
-            if other is noted:  # not kept yet (by another equal lambda of this part)
-                kin[index] = Stencil(position, kept, relations)
-
-    def typed_function(self, position: int, node: Lambda | FunctionDefinition) -> Cell:
         children = child_positions(self.sizes, position, len(node.params) + 1)
         params = [self.types[p] or self.sym(p, node.params[i]) for i, p in enumerate(children[:-1])]
         for p, cell in zip(children, params, strict=False):
@@ -673,12 +546,6 @@ class GtirInference:
         the changes are undone and `apply` says the error, as it shows the whole types."""
         plan = call_plan(name) if self.direct else None
         if plan is not None and plan[1] == len(args):
-            # Matched where the arguments' types are known to fit (`matcher`), rather than
-            # unified with a fresh instance: measured interleaved (CPU time), see the commit.
-            match = matcher(name)
-            quick = None if match is None else match([self.type_at(a) for a in args])
-            if quick is not None:
-                return quick
             parts = plan[0]().args
             trail: Trail = []
             try:
@@ -1128,23 +995,6 @@ def _item(tuple_: Cell, index: int) -> Cell | None:
             return None
         cell = find(cell.args[1])
     return cell.args[0] if cell.ctor is DTUPLE else None
-
-
-def _same_trees(nodes: list[Node], sizes: list[int], position: int, other: int) -> bool:
-    """Whether the subtrees at two pre-order positions are equal, as `Node.__eq__` tells: node by
-    node, each one's class, subtree size and plain fields."""
-    offset = other - position
-    for at in range(position, position + sizes[position]):
-        a, b = nodes[at], nodes[at + offset]
-        if a is b:
-            continue
-        if type(a) is not type(b) or sizes[at] != sizes[at + offset]:
-            return False
-        for name in a.value_fields:
-            x, y = getattr(a, name), getattr(b, name)
-            if type(x) is not type(y) or x != y:
-                return False
-    return True
 
 
 def _distinct(relations: tuple[Relation, ...]) -> tuple[Relation, ...]:
