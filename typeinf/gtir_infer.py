@@ -18,7 +18,7 @@ from typeinf.errors import TypeInferenceError
 from typeinf.gtir_collect import GtirInference, is_gtir
 from typeinf.gtir_notation import GtirPrinter, pformat_gtir, where_clauses
 from typeinf.gtir_values import Cyclic, GtirValue, to_value
-from typeinf.terms import DefinitionType
+from typeinf.terms import DefinitionType, find
 
 
 @dataclass(frozen=True)
@@ -82,8 +82,17 @@ def _program_type(inference: GtirInference) -> GtirInferred:
     positions = child_positions(inference.sizes, 0, root.child_count())
     ndefs, nparams = len(root.function_definitions), len(root.params)
     definitions = tuple(definition_at(inference, p) for p in positions[:ndefs])
-    params = tuple(to_value(inference.type_at(p)) for p in positions[ndefs : ndefs + nparams])
-    return GtirProgram(root.id, definitions, params)
+    # Parameters of one ground type share its cell (`GtirInference.declared`, measured there):
+    # its value is made once.
+    values: dict[int, GtirValue] = {}
+    params = []
+    for position in positions[ndefs : ndefs + nparams]:
+        cell = find(inference.type_at(position))
+        value = values.get(id(cell))
+        if value is None:
+            value = values[id(cell)] = to_value(cell)
+        params.append(value)
+    return GtirProgram(root.id, definitions, tuple(params))
 
 
 def claims(node: Node, allow_free: object, within: Node | None, provider: object) -> bool:
