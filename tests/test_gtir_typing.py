@@ -378,3 +378,24 @@ def test_infer_all_numbers_the_variables_over_the_program() -> None:
     assert repr(y_type) == "Var(sort='dtype', number=1)"
     assert types[id(inner.expr)].items[2] == y_type  # type: ignore[union-attr]
     assert str(types[id(inner.params[0])]) == "T₀"  # printed on its own, numbered afresh
+
+
+def test_an_inference_goes_when_its_caller_drops_it() -> None:
+    """No reference cycle keeps a run (and its cells) for the cyclic collector: inside a host
+    such as GT4Py's pass manager, the host's passes would pay for collecting ours."""
+    import gc
+    import weakref
+
+    from typeinf.gtir_collect import GtirInference
+
+    node = iterir.parse(f"λ(a, b, n) → as_fieldop(λ(x, y) → ·x + ·y, {D})(a, b)")
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        run = GtirInference(node)
+        dropped = weakref.ref(run), weakref.ref(run.solver)
+        del run
+        assert [ref() for ref in dropped] == [None, None]
+    finally:
+        if enabled:
+            gc.enable()
