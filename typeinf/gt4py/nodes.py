@@ -153,6 +153,8 @@ def _values_to_gt4py(node: Node, path: str) -> dict[str, GT4PyObject]:
 # -- GT4Py → iterir --------------------------------------------------------------------------------
 #: What `from_gt4py` puts in place of a GT4Py node (and its subtree), or None to convert it.
 StandIn = Callable[[GT4PyObject], Node | None]
+#: Told of each GT4Py node converted (not stood in for), once its subtree is.
+Leave = Callable[[GT4PyObject], None]
 
 #: Pushed above a node whose children are being converted: the next pop is that node, to build.
 _BUILD = object()
@@ -162,13 +164,16 @@ def from_gt4py(
     node: GT4PyObject,
     stand_in: StandIn | None = None,
     visited: list[GT4PyObject] | None = None,
+    leave: Leave | None = None,
 ) -> Node:
     """iterir's node for a GT4Py GTIR node, every node converted (its location as span).
 
     `stand_in`, asked about each node before its children, may give our node for it (its
     subtree is then not converted): the drop-in inference (`typeinf.gt4py.inference`) puts a
     typed name in place of what GT4Py already typed. `visited` receives GT4Py's node of each
-    of ours, in pre-order (the order of `iterir.traversal.preorder`'s positions).
+    of ours, in pre-order (the order of `iterir.traversal.preorder`'s positions). `leave` is
+    told of each node converted once its subtree is: with `stand_in`, which is asked before,
+    it tells a node's scope (the drop-in's `_StandIns` knows the names bound there).
 
     A ConversionError names the path of what is not a GTIR node of GT4Py 1.2.3, or has no
     counterpart in iterir (a `ScalarKind.STRING` literal, a `DeferredType` constraint).
@@ -184,6 +189,8 @@ def from_gt4py(
         current = stack.pop()
         if current is _BUILD:
             current = stack.pop()
+            if leave is not None:
+                leave(current)
             ours = _OURS[type(current)]  # known: checked before its children
             try:
                 fields = _values_from_gt4py(current, ours, "")
