@@ -29,7 +29,16 @@ from gt4py.next import common
 from gt4py.next.iterator import ir
 from gt4py.next.type_system import type_specifications as ts
 
-from iterir.nodes import _FIELD_KINDS, NODE_CLASSES, MisplacedNodeError, Node, SourceSpan
+from iterir.nodes import (
+    _FIELD_KINDS,
+    NODE_CLASSES,
+    FunCall,
+    Lambda,
+    MisplacedNodeError,
+    Node,
+    SourceSpan,
+    trusted_constructor,
+)
 from iterir.traversal import MOST_NODES, check_tree
 from typeinf.gt4py.errors import ConversionError, a_class
 from typeinf.gt4py.types import GT4PyObject, made, scalar_kind_name, type_from_gt4py, type_to_gt4py
@@ -191,25 +200,7 @@ def from_gt4py(
             current = stack.pop()
             if leave is not None:
                 leave(current)
-            ours = _OURS[type(current)]  # known: checked before its children
-            try:
-                fields = _values_from_gt4py(current, ours, "")
-            except ConversionError:  # again, with the path in the message
-                _values_from_gt4py(current, ours, _path_to(node, current))
-                raise
-            fields.update(_take_children(current, _FIELD_KINDS[ours.__name__], built))
-            location = current.location
-            if location is not None:
-                try:
-                    location = location_from_gt4py(location)
-                except ConversionError:  # again, with the path in the message
-                    location_from_gt4py(location, f"{_path_to(node, current)}.location")
-                    raise
-            try:
-                make: Callable[..., Node] = ours  # each class's dataclass constructor
-                built.append(make(loc=location, **fields))
-            except (TypeError, ValueError) as refused:
-                raise ConversionError(str(refused), _path_to(node, current)) from None
+            _build(current, built, node)
             continue
         if stand_in is not None:
             replaced = stand_in(current)
@@ -218,7 +209,8 @@ def from_gt4py(
                 if visited is not None:
                     visited.append(current)
                 continue
-        known = _OURS.get(type(current))
+        cls = type(current)
+        known = _OURS.get(cls)
         if known is None:
             raise ConversionError(
                 f"{a_class(current)} is not a GTIR node of GT4Py 1.2.3 (gt4py.next.iterator.ir)",
@@ -231,6 +223,11 @@ def from_gt4py(
             )
         if visited is not None:
             visited.append(current)
+        if cls in _LEAVES:  # built at once: nothing to wait for
+            if leave is not None:
+                leave(current)
+            _build(current, built, node)
+            continue
         stack.append(current)
         stack.append(_BUILD)
         try:
@@ -241,6 +238,63 @@ def from_gt4py(
         stack.extend(children)
     (result,) = built
     return result
+
+
+def _build(current: GT4PyObject, built: list[Node], root: GT4PyObject) -> None:
+    """Our node for `current`, its children taken off the end of `built`, put on `built`."""
+    location = current.location
+    fast = _FAST.get(type(current))
+    if fast is not None and location is None:
+        built.append(fast(current, built))
+        return
+    ours = _OURS[type(current)]  # known: checked before its children
+    try:
+        fields = _values_from_gt4py(current, ours, "")
+    except ConversionError:  # again, with the path in the message
+        _values_from_gt4py(current, ours, _path_to(root, current))
+        raise
+    fields.update(_take_children(current, _FIELD_KINDS[ours.__name__], built))
+    if location is not None:
+        try:
+            location = location_from_gt4py(location)
+        except ConversionError:  # again, with the path in the message
+            location_from_gt4py(location, f"{_path_to(root, current)}.location")
+            raise
+    try:
+        make: Callable[..., Node] = ours  # each class's dataclass constructor
+        built.append(make(loc=location, **fields))
+    except (TypeError, ValueError) as refused:
+        raise ConversionError(str(refused), _path_to(root, current)) from None
+
+
+#: GT4Py's classes without child fields.
+_LEAVES = frozenset(cls for cls, ours in _OURS.items() if not ours.child_fields)
+
+_make_call = trusted_constructor(FunCall)
+_make_lambda = trusted_constructor(Lambda)
+
+
+def _fast_call(node: GT4PyObject, built: list[Node]) -> Node:
+    count = len(node.args)
+    args = tuple(built[len(built) - count :])
+    del built[len(built) - count :]
+    return _make_call(built.pop(), args, None)
+
+
+def _fast_lambda(node: GT4PyObject, built: list[Node]) -> Node:
+    expr = built.pop()
+    count = len(node.params)
+    params = tuple(built[len(built) - count :])
+    del built[len(built) - count :]
+    return _make_lambda(params, expr, None)
+
+
+#: Builders of the most frequent inner nodes without a location, which hold nothing but their
+#: children (our nodes, valid as made), so that our unchecked constructor fits; ...
+_FAST: dict[type, Callable[[GT4PyObject, list[Node]], Node]] = {
+    ir.FunCall: _fast_call,
+    ir.Lambda: _fast_lambda,
+}
 
 
 def _child_nodes(node: Any, kinds: dict[str, str]) -> list[Any]:
