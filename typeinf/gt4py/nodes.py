@@ -32,12 +32,16 @@ from gt4py.next.type_system import type_specifications as ts
 from iterir import vocabulary as voc
 from iterir.nodes import (
     _FIELD_KINDS,
+    FIELD_CHOICES,
     NODE_CLASSES,
+    AxisLiteral,
+    CartesianOffset,
     FunCall,
     Lambda,
     Literal,
     MisplacedNodeError,
     Node,
+    OffsetLiteral,
     SourceSpan,
     Sym,
     trusted_constructor,
@@ -315,16 +319,45 @@ def _fast_sym(node: GT4PyObject, built: list[Node]) -> Node | None:
     return _make_sym(str(name), None, None, None, None)
 
 
+def _fast_axis(node: GT4PyObject, built: list[Node]) -> Node | None:
+    value, kind = node.value, _AXIS_KINDS.get(node.kind)
+    if type(value) is not str or kind is None:
+        return None
+    return _make_axis(value, kind, None)
+
+
+def _fast_offset(node: GT4PyObject, built: list[Node]) -> Node | None:
+    value = node.value
+    if type(value) is not str and type(value) is not int:
+        return None
+    return _make_offset(value, None)
+
+
+def _fast_cartesian(node: GT4PyObject, built: list[Node]) -> Node:
+    codomain = built.pop()
+    return _make_cartesian(built.pop(), codomain, None)
+
+
 _make_literal = trusted_constructor(Literal)
 _make_sym = trusted_constructor(Sym)
+_make_axis = trusted_constructor(AxisLiteral)
+_make_offset = trusted_constructor(OffsetLiteral)
+_make_cartesian = trusted_constructor(CartesianOffset)
+#: Our name of each GT4Py dimension kind iterir has (`DimensionKind.LOCAL` → "local").
+_AXIS_KINDS = {
+    kind: str(kind.value)
+    for kind in common.DimensionKind
+    if str(kind.value) in FIELD_CHOICES["AxisLiteral", "kind"]
+}
 #: Our name of each GT4Py scalar kind iterir has (`ScalarKind.FLOAT64` → "float64").
 _KIND_NAMES = {
     kind: kind.name.lower() for kind in ts.ScalarKind if kind.name.lower() in voc.PRIMITIVES
 }
 
-#: Builders of the most frequent nodes without a location: a call or lambda holds nothing but
-#: its children (our nodes, valid as made), a literal or an untyped parameter only what the
-#: builder checks, so that our unchecked constructor fits; None: the general way, which says
+#: Builders of the most frequent nodes without a location: a call, a lambda or a Cartesian
+#: offset holds nothing but its children (our nodes, valid as made; where they stand is
+#: checked where the tree is walked), a literal, an axis, an offset or an untyped parameter
+#: only what the builder checks, so that our unchecked constructor fits; None: the general way, which says
 #: what is wrong. With the leaves built as soon as met and `_STACKED`, the conversions of four
 #: pass-manager runs' calls replayed took 0.xx–0.xx× the time (CPU, interleaved, medians).
 _FAST: dict[type, Callable[[GT4PyObject, list[Node]], Node | None]] = {
@@ -332,6 +365,9 @@ _FAST: dict[type, Callable[[GT4PyObject, list[Node]], Node | None]] = {
     ir.Lambda: _fast_lambda,
     ir.Literal: _fast_literal,
     ir.Sym: _fast_sym,
+    ir.AxisLiteral: _fast_axis,
+    ir.OffsetLiteral: _fast_offset,
+    ir.CartesianOffset: _fast_cartesian,
 }
 
 
