@@ -48,7 +48,8 @@ class ToGT4Py:
 
     Making GT4Py's type objects (validated on construction, 1–4 µs each) was most of writing
     the types back, and a program's types are few: with `made`, the calls of four
-    pass-manager runs replayed took 0.xx× the time (CPU, medians of 20, interleaved A/B)."""
+    pass-manager runs replayed took 0.91× the time on hdiff, 0.94× on stencil_52_like, 0.99×
+    on where_nested and 1.03× on 52_like_z_q_tup (CPU, medians of 20, interleaved A/B)."""
 
     def __init__(self) -> None:
         self.memo: dict[int, GT4PyObject] = {}
