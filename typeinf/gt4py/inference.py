@@ -253,26 +253,29 @@ class _Previous:
     """The last whole-program inference of `infer`, given again for the same program.
 
     GT4Py's pass manager infers the program again after passes that changed nothing of what
-    our inference reads (in hdiff's run 7 of its 8 `infer`s, in where_nested's, stencil_52_like's
-    and 52_like_z_q_tup's 7 of 13, 10 of 21 and 11 of 21): an inference is a function of our
-    tree and the offsets, so an equal tree (`==`: values and children, not locations) with
-    equal offsets from the same mapping (GT4Py makes one per pass-manager run, so one run's
-    inference never serves the next) is given the previous inference, typed already; its
-    positions are the new tree's. Only one is kept (a program's inference), and only one that
-    succeeded. The calls of four pass-manager runs replayed took 0.xx–0.xx× the time (CPU,
-    medians of 20, interleaved A/B)."""
+    our inference reads (in hdiff's run 7 of its 8 `infer`s; in where_nested's,
+    stencil_52_like's and 52_like_z_q_tup's 7 of 13, 10 of 21 and 11 of 21): an inference is
+    a function of our tree and the offsets, so an equal tree (`==`: values and children, not
+    locations) with equal offsets is given the previous inference, typed already (its
+    positions are the new tree's). Only one is kept (a program's inference), and only one
+    that succeeded. In GT4Py's pass manager (CPU, interleaved A/B, medians): our time
+    0.xx–0.xx× (the benchmark starts each run without it: `forget`)."""
 
     def __init__(self) -> None:
-        self.last: tuple[object, dict[str, OffsetType] | None, Node, GtirInference] | None = None
+        self.last: tuple[dict[str, OffsetType] | None, Node, GtirInference] | None = None
 
     def inferred(self, ours: Node, provider: Mapping[str, GT4PyObject] | None) -> GtirInference:
         offsets = _offsets(provider)
         last = self.last  # read once: another thread may replace it
-        if last is not None and last[0] is provider and last[1] == offsets and last[2] == ours:
-            return last[3]
+        if last is not None and last[0] == offsets and last[1] == ours:
+            return last[2]
         inference = _inferred(ours, offsets)
-        self.last = (provider, offsets, ours, inference)
+        self.last = (offsets, ours, inference)
         return inference
+
+    def forget(self) -> None:
+        """Keep no inference (a benchmark's fresh start)."""
+        self.last = None
 
 
 _PREVIOUS = _Previous()
