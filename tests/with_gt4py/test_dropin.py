@@ -156,6 +156,22 @@ def _program_adding(left: ts.ScalarType, right: ts.ScalarType) -> ir.Program:
     )
 
 
+def test_a_program_inferred_again_is_typed_as_gt4py_types_it() -> None:
+    """`infer` gives the previous inference again for an equal program (GT4Py's passes infer
+    unchanged programs again); a program that differs only in its parameters' types, in
+    between, is inferred afresh: every call's types are those GT4Py's inference leaves."""
+    provider: dict = {}
+    for left, right in ((F64, F64), (F64, F64), (I32, I32), (F64, F64)):
+        program = _program_adding(left, right)
+        program.body.pop()  # the mismatch `_program_adding` keeps for the error tests
+        expected = theirs.infer(program, offset_provider_type=provider)
+        ours = infer(program, offset_provider_type=provider)
+        for gt4pys, mine in zip(_walk(expected), _walk(ours), strict=True):
+            assert mine.type == gt4pys.type or compatible(gt4pys.type, mine.type)
+            if _ground(gt4pys.type):
+                assert mine.type == gt4pys.type
+
+
 def test_a_type_error_is_ours_located_and_an_assertion_error() -> None:
     program = _program_adding(F64, I32)
     with pytest.raises(AssertionError):

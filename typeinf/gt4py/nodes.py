@@ -29,7 +29,23 @@ from gt4py.next import common
 from gt4py.next.iterator import ir
 from gt4py.next.type_system import type_specifications as ts
 
-from iterir.nodes import _FIELD_KINDS, NODE_CLASSES, MisplacedNodeError, Node, SourceSpan
+from iterir import vocabulary as voc
+from iterir.nodes import (
+    _FIELD_KINDS,
+    FIELD_CHOICES,
+    NODE_CLASSES,
+    AxisLiteral,
+    CartesianOffset,
+    FunCall,
+    Lambda,
+    Literal,
+    MisplacedNodeError,
+    Node,
+    OffsetLiteral,
+    SourceSpan,
+    Sym,
+    trusted_constructor,
+)
 from iterir.traversal import MOST_NODES, check_tree
 from typeinf.gt4py.errors import ConversionError, a_class
 from typeinf.gt4py.types import GT4PyObject, made, scalar_kind_name, type_from_gt4py, type_to_gt4py
@@ -153,6 +169,8 @@ def _values_to_gt4py(node: Node, path: str) -> dict[str, GT4PyObject]:
 # -- GT4Py → iterir --------------------------------------------------------------------------------
 #: What `from_gt4py` puts in place of a GT4Py node (and its subtree), or None to convert it.
 StandIn = Callable[[GT4PyObject], Node | None]
+#: Told of each GT4Py node converted (not stood in for), once its subtree is.
+Leave = Callable[[GT4PyObject], None]
 
 #: Pushed above a node whose children are being converted: the next pop is that node, to build.
 _BUILD = object()
@@ -162,13 +180,16 @@ def from_gt4py(
     node: GT4PyObject,
     stand_in: StandIn | None = None,
     visited: list[GT4PyObject] | None = None,
+    leave: Leave | None = None,
 ) -> Node:
     """iterir's node for a GT4Py GTIR node, every node converted (its location as span).
 
     `stand_in`, asked about each node before its children, may give our node for it (its
     subtree is then not converted): the drop-in inference (`typeinf.gt4py.inference`) puts a
     typed name in place of what GT4Py already typed. `visited` receives GT4Py's node of each
-    of ours, in pre-order (the order of `iterir.traversal.preorder`'s positions).
+    of ours, in pre-order (the order of `iterir.traversal.preorder`'s positions). `leave` is
+    told of each node converted once its subtree is: with `stand_in`, which is asked before,
+    it tells a node's scope (the drop-in's `_StandIns` knows the names bound there).
 
     A ConversionError names the path of what is not a GTIR node of GT4Py 1.2.3, or has no
     counterpart in iterir (a `ScalarKind.STRING` literal, a `DeferredType` constraint).
@@ -184,25 +205,9 @@ def from_gt4py(
         current = stack.pop()
         if current is _BUILD:
             current = stack.pop()
-            ours = _OURS[type(current)]  # known: checked before its children
-            try:
-                fields = _values_from_gt4py(current, ours, "")
-            except ConversionError:  # again, with the path in the message
-                _values_from_gt4py(current, ours, _path_to(node, current))
-                raise
-            fields.update(_take_children(current, _FIELD_KINDS[ours.__name__], built))
-            location = current.location
-            if location is not None:
-                try:
-                    location = location_from_gt4py(location)
-                except ConversionError:  # again, with the path in the message
-                    location_from_gt4py(location, f"{_path_to(node, current)}.location")
-                    raise
-            try:
-                make: Callable[..., Node] = ours  # each class's dataclass constructor
-                built.append(make(loc=location, **fields))
-            except (TypeError, ValueError) as refused:
-                raise ConversionError(str(refused), _path_to(node, current)) from None
+            if leave is not None:
+                leave(current)
+            _build(current, built, node)
             continue
         if stand_in is not None:
             replaced = stand_in(current)
@@ -211,7 +216,8 @@ def from_gt4py(
                 if visited is not None:
                     visited.append(current)
                 continue
-        known = _OURS.get(type(current))
+        cls = type(current)
+        known = _OURS.get(cls)
         if known is None:
             raise ConversionError(
                 f"{a_class(current)} is not a GTIR node of GT4Py 1.2.3 (gt4py.next.iterator.ir)",
@@ -224,16 +230,171 @@ def from_gt4py(
             )
         if visited is not None:
             visited.append(current)
+        if cls in _LEAVES:  # built at once: nothing to wait for
+            if leave is not None:
+                leave(current)
+            _build(current, built, node)
+            continue
         stack.append(current)
         stack.append(_BUILD)
-        try:
-            children = _child_nodes(current, _FIELD_KINDS[known.__name__])
-        except ConversionError as error:  # its path is the field's below the node's
-            raise ConversionError(error.message, _path_to(node, current) + error.path) from None
-        children.reverse()
-        stack.extend(children)
+        stacked = _STACKED[cls](current) if cls in _STACKED else None
+        if stacked is None:
+            try:
+                stacked = _child_nodes(current, _FIELD_KINDS[known.__name__])
+            except ConversionError as error:  # its path is the field's below the node's
+                path = _path_to(node, current) + error.path
+                raise ConversionError(error.message, path) from None
+            stacked.reverse()
+        stack.extend(stacked)
     (result,) = built
     return result
+
+
+def _build(current: GT4PyObject, built: list[Node], root: GT4PyObject) -> None:
+    """Our node for `current`, its children taken off the end of `built`, put on `built`."""
+    location = current.location
+    fast = _FAST.get(type(current))
+    if fast is not None and location is None:
+        made = fast(current, built)
+        if made is not None:
+            built.append(made)
+            return
+    ours = _OURS[type(current)]  # known: checked before its children
+    try:
+        fields = _values_from_gt4py(current, ours, "")
+    except ConversionError:  # again, with the path in the message
+        _values_from_gt4py(current, ours, _path_to(root, current))
+        raise
+    fields.update(_take_children(current, _FIELD_KINDS[ours.__name__], built))
+    if location is not None:
+        try:
+            location = location_from_gt4py(location)
+        except ConversionError:  # again, with the path in the message
+            location_from_gt4py(location, f"{_path_to(root, current)}.location")
+            raise
+    try:
+        make: Callable[..., Node] = ours  # each class's dataclass constructor
+        built.append(make(loc=location, **fields))
+    except (TypeError, ValueError) as refused:
+        raise ConversionError(str(refused), _path_to(root, current)) from None
+
+
+#: GT4Py's classes without child fields.
+_LEAVES = frozenset(cls for cls, ours in _OURS.items() if not ours.child_fields)
+
+_make_call = trusted_constructor(FunCall)
+_make_lambda = trusted_constructor(Lambda)
+
+
+def _fast_call(node: GT4PyObject, built: list[Node]) -> Node:
+    count = len(node.args)
+    args = tuple(built[len(built) - count :])
+    del built[len(built) - count :]
+    return _make_call(built.pop(), args, None)
+
+
+def _fast_lambda(node: GT4PyObject, built: list[Node]) -> Node:
+    expr = built.pop()
+    count = len(node.params)
+    params = tuple(built[len(built) - count :])
+    del built[len(built) - count :]
+    return _make_lambda(params, expr, None)
+
+
+def _fast_literal(node: GT4PyObject, built: list[Node]) -> Node | None:
+    scalar = node.type
+    if type(scalar) is not ts.ScalarType or scalar.shape is not None:
+        return None
+    name = _KIND_NAMES.get(scalar.kind)
+    value = node.value
+    if name is None or type(value) is not str:
+        return None
+    return _make_literal(value, name, None)
+
+
+def _fast_sym(node: GT4PyObject, built: list[Node]) -> Node | None:
+    name = node.id
+    if node.type is not None or not isinstance(name, str):
+        return None
+    return _make_sym(str(name), None, None, None, None)
+
+
+def _fast_axis(node: GT4PyObject, built: list[Node]) -> Node | None:
+    value, kind = node.value, _AXIS_KINDS.get(node.kind)
+    if type(value) is not str or kind is None:
+        return None
+    return _make_axis(value, kind, None)
+
+
+def _fast_offset(node: GT4PyObject, built: list[Node]) -> Node | None:
+    value = node.value
+    if type(value) is not str and type(value) is not int:
+        return None
+    return _make_offset(value, None)
+
+
+def _fast_cartesian(node: GT4PyObject, built: list[Node]) -> Node:
+    codomain = built.pop()
+    return _make_cartesian(built.pop(), codomain, None)
+
+
+_make_literal = trusted_constructor(Literal)
+_make_sym = trusted_constructor(Sym)
+_make_axis = trusted_constructor(AxisLiteral)
+_make_offset = trusted_constructor(OffsetLiteral)
+_make_cartesian = trusted_constructor(CartesianOffset)
+#: Our name of each GT4Py dimension kind iterir has (`DimensionKind.LOCAL` → "local").
+_AXIS_KINDS = {
+    kind: str(kind.value)
+    for kind in common.DimensionKind
+    if str(kind.value) in FIELD_CHOICES["AxisLiteral", "kind"]
+}
+#: Our name of each GT4Py scalar kind iterir has (`ScalarKind.FLOAT64` → "float64").
+_KIND_NAMES = {
+    kind: kind.name.lower() for kind in ts.ScalarKind if kind.name.lower() in voc.PRIMITIVES
+}
+
+#: Builders of the most frequent nodes without a location: a call, a lambda or a Cartesian
+#: offset holds nothing but its children (our nodes, valid as made; where they stand is
+#: checked where the tree is walked), a literal, an axis, an offset or an untyped parameter
+#: only what the builder checks, so that our unchecked constructor fits; None: the general
+#: way, which says what is wrong. The conversions of four pass-manager runs' calls replayed
+#: (CPU, medians of 24, interleaved A/B): calls and lambdas (with the leaves built as soon as
+#: met) 0.81× the time; then literals and parameters (with `_STACKED`) 0.91×; then axes,
+#: offsets and Cartesian offsets 0.85×.
+_FAST: dict[type, Callable[[GT4PyObject, list[Node]], Node | None]] = {
+    ir.FunCall: _fast_call,
+    ir.Lambda: _fast_lambda,
+    ir.Literal: _fast_literal,
+    ir.Sym: _fast_sym,
+    ir.AxisLiteral: _fast_axis,
+    ir.OffsetLiteral: _fast_offset,
+    ir.CartesianOffset: _fast_cartesian,
+}
+
+
+def _stacked_call(node: GT4PyObject) -> list[GT4PyObject] | None:
+    args = node.args
+    if type(args) is not list:
+        return None
+    stacked = args[::-1]
+    stacked.append(node.fun)
+    return stacked
+
+
+def _stacked_lambda(node: GT4PyObject) -> list[GT4PyObject] | None:
+    params = node.params
+    if type(params) is not list:
+        return None
+    return [node.expr, *reversed(params)]
+
+
+#: A call's or lambda's children as the walk stacks them (last first), without `_child_nodes`'
+#: loop over the fields; None: not a list where one is due, which `_child_nodes` says.
+_STACKED: dict[type, Callable[[GT4PyObject], list[GT4PyObject] | None]] = {
+    ir.FunCall: _stacked_call,
+    ir.Lambda: _stacked_lambda,
+}
 
 
 def _child_nodes(node: Any, kinds: dict[str, str]) -> list[Any]:
