@@ -149,16 +149,17 @@ def preorder(root: Node, checked: bool = False) -> tuple[list[Node], list[int]]:
     enter, leave, end = opened.append, opened.pop, _END
     placement = PLACEMENT
     (_, _, callees), (_, _, arguments) = PLACEMENT[FunCall]
-    # Each node is met once and each node with children a second time (its `_END`).
-    for _ in repeat(None, 2 * MOST_NODES):  # counts without a counter: `pop` ends the loop
+    # One turn a node; the `_END`s met before it are taken in the same turn, so that a cycle
+    # is cut after as many nodes as before them (not twice as many, with an `_END` each).
+    for _ in repeat(None, MOST_NODES + 1):  # counts without a counter: `pop` ends the loop
         try:
             node = pop()
+            while node is end:
+                position = leave()
+                sizes[position] = len(nodes) - position
+                node = pop()
         except IndexError:
             break
-        if node is end:
-            position = leave()
-            sizes[position] = len(nodes) - position
-            continue
         cls = type(node)
         if cls is FunCall:  # the most frequent inner node: its fields are read here
             call: FunCall = node  # type: ignore[assignment]  # cls is FunCall

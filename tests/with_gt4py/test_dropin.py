@@ -172,6 +172,51 @@ def test_a_program_inferred_again_is_typed_as_gt4py_types_it() -> None:
                 assert mine.type == gt4pys.type
 
 
+def test_an_equal_program_reuses_the_previous_inference(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reuse hits: of four `infer`s (equal, equal, another, equal), three run our
+    inference, the second reusing the first's."""
+    from typeinf.gt4py import inference
+
+    runs: list[object] = []
+    run = inference._inferred
+    monkeypatch.setattr(inference, "_inferred", lambda *a: runs.append(a) or run(*a))
+    inference._PREVIOUS.forget()
+    for left, right in ((F64, F64), (F64, F64), (I32, I32), (F64, F64)):
+        program = _program_adding(left, right)
+        program.body.pop()
+        infer(program, offset_provider_type={})
+    assert len(runs) == 3
+
+
+def test_a_name_keeps_its_given_type_only_where_declared_nowhere() -> None:
+    """The conversion keeps the type GT4Py left on a name exactly where our name resolution
+    finds it declared nowhere (free or a builtin): on every sample, with a type left on every
+    name, as GT4Py's previous inference leaves them."""
+    from iterir.symbols import BindingKind, resolve
+    from iterir.traversal import preorder
+    from iterir.vocabulary import GTIR_BUILTINS
+    from typeinf.gt4py.inference import _StandIns
+    from typeinf.gt4py.nodes import from_gt4py
+
+    wrong = []
+    for sample in SAMPLES:
+        node = to_gt4py(iterir.from_json(sample["ir"]))
+        for each in _walk(node):
+            if type(each) is ir.SymRef and each.type is None:
+                each.__dict__["type"] = F64
+        stand_ins = _StandIns(node, allow_undeclared=False, given=False)
+        ours = from_gt4py(node, stand_ins, None, stand_ins.leave)
+        nodes, sizes = preorder(ours)
+        table = resolve(ours, GTIR_BUILTINS, tree=(nodes, sizes))
+        for position, each in enumerate(nodes):
+            if type(each) is iterir.SymRef:
+                kind = table.bindings[position][0]
+                declared_nowhere = kind in (BindingKind.FREE, BindingKind.BUILTIN)
+                if declared_nowhere != (each.type is not None):
+                    wrong.append((sample["id"], each.id, kind))
+    assert wrong == []
+
+
 def test_a_type_error_is_ours_located_and_an_assertion_error() -> None:
     program = _program_adding(F64, I32)
     with pytest.raises(AssertionError):

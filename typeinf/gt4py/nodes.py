@@ -287,6 +287,7 @@ _make_lambda = trusted_constructor(Lambda)
 
 
 def _fast_call(node: GT4PyObject, built: list[Node]) -> Node:
+    """A call of its children just built (its callee, then its arguments)."""
     count = len(node.args)
     args = tuple(built[len(built) - count :])
     del built[len(built) - count :]
@@ -294,6 +295,7 @@ def _fast_call(node: GT4PyObject, built: list[Node]) -> Node:
 
 
 def _fast_lambda(node: GT4PyObject, built: list[Node]) -> Node:
+    """A lambda of its children just built (its parameters, then its body)."""
     expr = built.pop()
     count = len(node.params)
     params = tuple(built[len(built) - count :])
@@ -302,10 +304,14 @@ def _fast_lambda(node: GT4PyObject, built: list[Node]) -> Node:
 
 
 def _fast_literal(node: GT4PyObject, built: list[Node]) -> Node | None:
+    """A literal of a scalar kind iterir has and a text value; None: anything else. The kind
+    must be a `ScalarKind` itself: an int equal to one (`ScalarKind` is an IntEnum), or an
+    unhashable value, is for the general path to refuse."""
     scalar = node.type
     if type(scalar) is not ts.ScalarType or scalar.shape is not None:
         return None
-    name = _KIND_NAMES.get(scalar.kind)
+    kind = scalar.kind
+    name = _KIND_NAMES.get(kind) if type(kind) is ts.ScalarKind else None
     value = node.value
     if name is None or type(value) is not str:
         return None
@@ -313,6 +319,7 @@ def _fast_literal(node: GT4PyObject, built: list[Node]) -> Node | None:
 
 
 def _fast_sym(node: GT4PyObject, built: list[Node]) -> Node | None:
+    """An untyped parameter; None: a typed one (its type is converted the general way)."""
     name = node.id
     if node.type is not None or not isinstance(name, str):
         return None
@@ -320,13 +327,17 @@ def _fast_sym(node: GT4PyObject, built: list[Node]) -> Node | None:
 
 
 def _fast_axis(node: GT4PyObject, built: list[Node]) -> Node | None:
-    value, kind = node.value, _AXIS_KINDS.get(node.kind)
+    """An axis of a text name and a `DimensionKind` iterir has; None: anything else (the
+    kind tested by type first: an unhashable one is for the general path to refuse)."""
+    value = node.value
+    kind = _AXIS_KINDS.get(node.kind) if type(node.kind) is common.DimensionKind else None
     if type(value) is not str or kind is None:
         return None
     return _make_axis(value, kind, None)
 
 
 def _fast_offset(node: GT4PyObject, built: list[Node]) -> Node | None:
+    """An offset of a text name or an int amount; None: anything else."""
     value = node.value
     if type(value) is not str and type(value) is not int:
         return None
@@ -334,6 +345,7 @@ def _fast_offset(node: GT4PyObject, built: list[Node]) -> Node | None:
 
 
 def _fast_cartesian(node: GT4PyObject, built: list[Node]) -> Node:
+    """A Cartesian offset of its two dimensions just built."""
     codomain = built.pop()
     return _make_cartesian(built.pop(), codomain, None)
 
@@ -351,7 +363,9 @@ _AXIS_KINDS = {
 }
 #: Our name of each GT4Py scalar kind iterir has (`ScalarKind.FLOAT64` → "float64").
 _KIND_NAMES = {
-    kind: kind.name.lower() for kind in ts.ScalarKind if kind.name.lower() in voc.PRIMITIVES
+    kind: scalar_kind_name(kind, "")
+    for kind in ts.ScalarKind
+    if kind.name.lower() in voc.PRIMITIVES
 }
 
 #: Builders of the most frequent nodes without a location: a call, a lambda or a Cartesian
