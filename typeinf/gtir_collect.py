@@ -143,11 +143,11 @@ class GtirSolver(Solver):
 
 def _equal_of(run: GtirInference) -> Callable[[Cell, Cell, int, object], None]:
     """`run.equal` for its solver, holding `run` by a weak reference: a bound method would
-    make the run and its solver a cycle (the explaining run, which sets its own `equal` on
-    itself, still is one: it runs only to report an error), so that every run (its cells with it) waited for the
+    make the run and its solver a cycle, so that every run (its cells with it) waited for the
     cyclic collector instead of going when its caller drops it; inside GT4Py's pass manager,
     whose passes then paid for collecting ours (a 1,616-node program: 2,166 objects left to
-    the collector per run)."""
+    the collector per run). The explaining run, which sets its own `equal` on itself, still
+    is one: it runs only to report an error."""
     owner = proxy(run)
 
     def equal(expected: Cell, actual: Cell, position: int, reason: object = None) -> None:
@@ -407,6 +407,7 @@ class GtirInference:
         return var(Sort.DTYPE)
 
     def declared(self, type_: gt.GType, node: Node) -> Cell:
+        """The cell of a type given on `node` (`read`), a ground field's shared."""
         # A field of a scalar, the type of most parameters, is read once per inference and its
         # ground cell shared (outside the explaining run, whose history is kept by cell), its
         # value made once by `gtir_infer`: measured interleaved (two processes, CPU time, best

@@ -95,8 +95,8 @@ def attach(nodes: Sequence[Node], values: Mapping[int, T], whole: bool) -> None:
     them without looking any up (the fencil IR's `infer_all`; GTIR's looks each up). Measured
     (the four benchmark shapes at 100,000 nodes, values already made, CPU medians of 7,
     interleaved): balanced_stencil 16.4% of inference with a Python loop of a look-up and
-    `object.__setattr__` per node, 12.1% with `map` and a look-up each, 3.1% without look-ups; chained_definitions 8.5, 6.3, 2.2%; deep_lift_shift_tuple 8.2, 5.1,
-    1.6%. many_closures, whose node objects stand in several places, keeps the Python loop
+    `object.__setattr__` per node, 12.1% with `map` and a look-up each, 3.1% without
+    look-ups; chained_definitions 8.5, 6.3, 2.2%; deep_lift_shift_tuple 8.2, 5.1, 1.6%. many_closures, whose node objects stand in several places, keeps the Python loop
     (with the slot's setter: 10.3 → 7.6%)."""
     if whole and len(nodes) == len(values):
         deque(map(_SET_TYPE, nodes, values.values()), maxlen=0)

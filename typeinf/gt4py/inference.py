@@ -261,10 +261,10 @@ class _Previous:
     positions are the new tree's). Only the last one is kept (the last tree `infer` was
     given: a program, or an expression GT4Py's passes infer on its own, which then takes the
     program's place), and only one that succeeded; it stays for the life of the process (its
-    cells and our tree: about 0.4 MB for the largest sample). In GT4Py's pass manager (CPU, medians of 6 runs, interleaved A/B): our
-    time 0.97× on hdiff, 0.92× on where_nested, 0.93× on stencil_52_like (52_like_z_q_tup's:
-    not read, the runs without it had outliers); the benchmark starts each run without it
-    (`forget`)."""
+    cells and our tree: about 0.4 MB for the largest sample). In GT4Py's pass manager (CPU,
+    medians of 6 runs, interleaved A/B): our time 0.97× on hdiff, 0.92× on where_nested,
+    0.93× on stencil_52_like (52_like_z_q_tup's: not read, the runs without it had
+    outliers); the benchmark starts each run without it (`forget`)."""
 
     def __init__(self) -> None:
         self.last: tuple[dict[str, OffsetType] | None, Node, GtirInference] | None = None

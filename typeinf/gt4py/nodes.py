@@ -29,7 +29,6 @@ from gt4py.next import common
 from gt4py.next.iterator import ir
 from gt4py.next.type_system import type_specifications as ts
 
-from iterir import vocabulary as voc
 from iterir.nodes import (
     _FIELD_KINDS,
     FIELD_CHOICES,
@@ -48,7 +47,14 @@ from iterir.nodes import (
 )
 from iterir.traversal import MOST_NODES, check_tree
 from typeinf.gt4py.errors import ConversionError, a_class
-from typeinf.gt4py.types import GT4PyObject, made, scalar_kind_name, type_from_gt4py, type_to_gt4py
+from typeinf.gt4py.types import (
+    SCALAR_KIND_NAMES,
+    GT4PyObject,
+    made,
+    scalar_kind_name,
+    type_from_gt4py,
+    type_to_gt4py,
+)
 
 #: GT4Py's class of each iterir class it has (all but the fencil IR's two).
 GT4PY_CLASSES: dict[str, Any] = {
@@ -282,9 +288,6 @@ def _build(current: GT4PyObject, built: list[Node], root: GT4PyObject) -> None:
 #: GT4Py's classes without child fields.
 _LEAVES = frozenset(cls for cls, ours in _OURS.items() if not ours.child_fields)
 
-_make_call = trusted_constructor(FunCall)
-_make_lambda = trusted_constructor(Lambda)
-
 
 def _fast_call(node: GT4PyObject, built: list[Node]) -> Node:
     """A call of its children just built (its callee, then its arguments)."""
@@ -311,7 +314,7 @@ def _fast_literal(node: GT4PyObject, built: list[Node]) -> Node | None:
     if type(scalar) is not ts.ScalarType or scalar.shape is not None:
         return None
     kind = scalar.kind
-    name = _KIND_NAMES.get(kind) if type(kind) is ts.ScalarKind else None
+    name = SCALAR_KIND_NAMES.get(kind) if type(kind) is ts.ScalarKind else None
     value = node.value
     if name is None or type(value) is not str:
         return None
@@ -350,6 +353,8 @@ def _fast_cartesian(node: GT4PyObject, built: list[Node]) -> Node:
     return _make_cartesian(built.pop(), codomain, None)
 
 
+_make_call = trusted_constructor(FunCall)
+_make_lambda = trusted_constructor(Lambda)
 _make_literal = trusted_constructor(Literal)
 _make_sym = trusted_constructor(Sym)
 _make_axis = trusted_constructor(AxisLiteral)
@@ -360,12 +365,6 @@ _AXIS_KINDS = {
     kind: str(kind.value)
     for kind in common.DimensionKind
     if str(kind.value) in FIELD_CHOICES["AxisLiteral", "kind"]
-}
-#: Our name of each GT4Py scalar kind iterir has (`ScalarKind.FLOAT64` → "float64").
-_KIND_NAMES = {
-    kind: scalar_kind_name(kind, "")
-    for kind in ts.ScalarKind
-    if kind.name.lower() in voc.PRIMITIVES
 }
 
 #: Builders of the most frequent nodes without a location: a call, a lambda or a Cartesian

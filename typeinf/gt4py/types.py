@@ -177,12 +177,18 @@ def _scalar_from(value: GT4PyObject, path: str, depth: int) -> gt.ScalarType:
     return gt.ScalarType(name, None if value.shape is None else tuple(value.shape))
 
 
+#: Our name of each GT4Py scalar kind iterir has (`ScalarKind.FLOAT64` → "float64").
+SCALAR_KIND_NAMES: dict[GT4PyObject, str] = {
+    kind: kind.name.lower() for kind in ts.ScalarKind if kind.name.lower() in voc.PRIMITIVES
+}
+
+
 def scalar_kind_name(kind: GT4PyObject, path: str) -> str:
     """The name of a GT4Py `ScalarKind` (`ScalarKind.FLOAT64` → "float64")."""
-    name = kind.name.lower() if isinstance(kind, ts.ScalarKind) else None
-    if name not in voc.PRIMITIVES:
+    name = SCALAR_KIND_NAMES.get(kind) if isinstance(kind, ts.ScalarKind) else None
+    if name is None:
         raise ConversionError(f"scalar kind {kind!r} has no counterpart in iterir", path)
-    return str(name)
+    return name
 
 
 def _types_from(types: GT4PyObject, path: str, depth: int) -> tuple[gt.GType, ...]:
