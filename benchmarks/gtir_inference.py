@@ -25,7 +25,9 @@ missing), with this checkout first on PYTHONPATH. Both inferences run in that on
 interleaved: each of `--rounds` rounds types the program once with each, alternating which goes
 first, GT4Py each time on a fresh conversion of our node (`typeinf.gt4py.to_gt4py`, not timed),
 a garbage collection before each timed call. The table gives medians, and GT4Py/ours per
-program.
+program; beside them, timed in the same rounds, `benchmarks.gtir_floor`: the least work any
+unification-based inference does on the program (walk, names, a variable a node, a unification
+per call), and GT4Py/floor, the highest ratio any inference built that way could reach.
 """
 
 from __future__ import annotations
@@ -89,19 +91,24 @@ def timed(call: Callable[[], object]) -> float:
     return time.process_time() - start
 
 
-def side_by_side(node: Any, offsets: Any, rounds: int) -> tuple[float, float] | str:
-    """Median seconds of GT4Py's inference and of ours on `node`, or why GT4Py failed."""
+def side_by_side(node: Any, offsets: Any, rounds: int) -> tuple[float, float, float, int] | str:
+    """Median seconds of GT4Py's inference, of ours and of the floor on `node`, and how many of
+    the floor's unifications ended early; or why GT4Py failed."""
     from gt4py.next.iterator.type_system import inference
 
     import typeinf
+    from benchmarks.gtir_floor import floor
     from typeinf.gt4py import offset_types_to_gt4py, to_gt4py
 
     their_offsets = offset_types_to_gt4py(offsets)
-    times: dict[str, list[float]] = {"gt4py": [], "ours": []}
+    times: dict[str, list[float]] = {"gt4py": [], "ours": [], "floor": []}
     for turn in range(rounds):
-        for who in ("gt4py", "ours") if turn % 2 == 0 else ("ours", "gt4py"):
+        for who in ("gt4py", "ours", "floor") if turn % 2 == 0 else ("floor", "ours", "gt4py"):
             if who == "ours":
                 times[who].append(timed(partial(typeinf.infer, node, offsets)))
+                continue
+            if who == "floor":
+                times[who].append(timed(partial(floor, node)))
                 continue
             try:  # GT4Py's failures are figures of the table
                 fresh = to_gt4py(node)
@@ -112,7 +119,8 @@ def side_by_side(node: Any, offsets: Any, rounds: int) -> tuple[float, float] | 
                 times[who].append(timed(call))
             except Exception as error:
                 return f"GT4Py's inference fails: {type(error).__name__}"
-    return statistics.median(times["gt4py"]), statistics.median(times["ours"])
+    median = statistics.median
+    return median(times["gt4py"]), median(times["ours"]), median(times["floor"]), floor(node)
 
 
 def compare(samples: int, budget: float, rounds: int) -> None:
@@ -126,10 +134,12 @@ def compare(samples: int, budget: float, rounds: int) -> None:
         if isinstance(result, str):
             print(f"{name:<{width}} {nodes:>7}  {result}", flush=True)
             return None
-        theirs, ours = result
+        theirs, ours, least, early = result
         print(
             f"{name:<{width}} {nodes:>7} {theirs * 1000:>10.1f} {ours * 1000:>9.2f} "
-            f"{theirs / ours:>6.0f}× {nodes / theirs:>9.0f} {nodes / ours:>9.0f}",
+            f"{theirs / ours:>6.0f}× {least * 1000:>9.2f} {theirs / least:>6.0f}× "
+            f"{nodes / theirs:>9.0f} {nodes / ours:>9.0f}"
+            + (f"  (floor: {early} unifications ended early)" if early else ""),
             flush=True,
         )
         return theirs
@@ -140,7 +150,7 @@ def compare(samples: int, budget: float, rounds: int) -> None:
     width = max(len(r["id"]) for r in records)
     header = (
         f"{'program':<{width}} {'nodes':>7} {'GT4Py ms':>10} {'ours ms':>9} {'ratio':>7} "
-        f"{'GT4Py n/s':>9} {'ours n/s':>9}"
+        f"{'floor ms':>9} {'ratio':>7} {'GT4Py n/s':>9} {'ours n/s':>9}"
     )
     print(header)
     print("-" * len(header))
