@@ -415,7 +415,13 @@ class GtirInference:
         return part
 
     def relate(self, relation: Relation, position: int) -> None:
-        self.solver.relate(relation, position, RelationOf(self.nodes[position]))
+        # A relation's reason is made only for the explaining run, whose notes say it: the
+        # fast run reads none (its `equal` and `GtirSolver.cannot_hold` take no reason), and
+        # a `RelationOf`, a frozen dataclass, takes 0.76 µs to make (Python 3.12). Measured
+        # alternating in one process (CPU time, 30 rounds, 3.12): `GtirInference` 1.016× faster
+        # on the 20 largest GT4Py samples.
+        reason = _UNSAID if self.solver.history is None else RelationOf(self.nodes[position])
+        self.solver.relate(relation, position, reason)
 
     # -- declarations -----------------------------------------------------------------------------
     def sym(self, position: int, node: Sym) -> Cell:
@@ -1023,6 +1029,9 @@ class GtirInference:
     def nothing(self, position: int, node: Node) -> None:
         return None
 
+
+#: The reason the fast run gives its relations (see `GtirInference.relate`): never read.
+_UNSAID = GtirRule("a relation")
 
 #: The scalar type of each kind of literal.
 _SCALARS = {kind: g.scalar(kind) for kind in PRIMITIVES}
