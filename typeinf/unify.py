@@ -57,15 +57,27 @@ def unify(
         # 3,738-node `gtir_unstructured`, 1.03× on a 3,295-node `gtir_setats`, 1.01× on the 20
         # largest GT4Py samples (interleaved, CPU time); the record costs nothing measurable
         # (0.98–1.00× the time of binding without it, medians of 5 interleaved runs).
-        if x.ctor is None and y.ctor is not None and x.family is None and x.sort is y.sort:
-            if trail is not None:
-                trail.append(x)
-            x.parent = y
-            return []
-        if y.ctor is None and x.ctor is not None and y.family is None and y.sort is x.sort:
-            if trail is not None:
-                trail.append(y)
-            y.parent = x
+        # A variable of a family binds so to a primitive of it (a builtin's numeric parameter
+        # meeting its argument's scalar), and two structures of one constructor whose arguments
+        # are one already or bind directly are linked here, without `_solve`'s set-up (any other
+        # argument left to `_solve`, which finds those bound one; `_solve` then runs for half as
+        # many constraints). Measured interleaved (CPU time, best of 25 calls per round, 10
+        # rounds), with `gtir_terms.dims` found in one lookup: `typeinf.infer` 1.04× faster on
+        # 300- and 3,000-node `gtir_unstructured`, 1.05–1.07× on `gtir_setats`, 1.10× on a
+        # 300-node `gtir_concat_where` and the 20 largest GT4Py samples.
+        if x.ctor is None and y.ctor is not None and x.sort is y.sort:
+            if x.family is None or (y.ctor is PRIM and y.label in x.family):
+                if trail is not None:
+                    trail.append(x)
+                x.parent = y
+                return []
+        elif y.ctor is None and x.ctor is not None and y.sort is x.sort:
+            if y.family is None or (x.ctor is PRIM and x.label in y.family):
+                if trail is not None:
+                    trail.append(y)
+                y.parent = x
+                return []
+        elif x.ctor is y.ctor and x.ctor is not None and _arguments_bound(x, y, trail):
             return []
     postponed: list[tuple[Cell, Cell]] = []
     if trail is None:
@@ -177,6 +189,39 @@ def _solve(a: Cell, b: Cell, postponed: list[tuple[Cell, Cell]], trail: Trail | 
                 push([(p, q, here) for p, q in y.ctor.meet(y, x, postponed)])
             else:
                 raise Mismatch(x, y, _why(x, y))
+
+
+def _arguments_bound(x: Cell, y: Cell, trail: Trail | None) -> bool:
+    """Link `x` and `y`, two structures of one constructor, if each pair of their arguments is
+    one already or a variable that binds directly to a structure (`binds_directly`), binding
+    those; False at the first other pair (the pairs before it bound, on `trail`)."""
+    if x.label != y.label:
+        return False
+    for u, v in zip(x.args, y.args):  # noqa: B905 - one constructor, one arity
+        while u.parent is not None:
+            u = u.parent
+        while v.parent is not None:
+            v = v.parent
+        if u is v:
+            continue
+        if u.ctor is None and v.ctor is not None and u.family is None and u.sort is v.sort:
+            u.parent = v
+            if trail is not None:
+                trail.append(u)
+        elif v.ctor is None and u.ctor is not None and v.family is None and v.sort is u.sort:
+            v.parent = u
+            if trail is not None:
+                trail.append(v)
+        else:
+            return False
+    if x.rank < y.rank:
+        x, y = y, x
+    elif x.rank == y.rank:
+        x.rank += 1
+    y.parent = x
+    if trail is not None:
+        trail.append(y)
+    return True
 
 
 def _unsaved(entry: TrailEntry) -> None:
