@@ -130,8 +130,8 @@ def dims(dimensions: Iterable[Dimension]) -> Cell:
     """A ground dimension set's constant (put in canonical order; DimensionSetError if none)."""
     # Found by the dimensions as given, in one lookup (rather than ordered through `canonical`'s
     # cache and then found among the constants, hashing them twice): the relations make a set
-    # at each firing. Measured with `unify`'s fast path for structures of one constructor
-    # (interleaved, CPU time): `typeinf.infer` 1.04–1.10× faster (see there).
+    # at each firing: 0.35 µs a set of two instead of 0.72 (Python 3.12); measured with
+    # `unify`'s fast path for structures of one constructor (see there for `typeinf.infer`).
     key = dimensions if type(dimensions) is tuple else tuple(dimensions)
     cell = _SETS.get(key)
     if cell is None:

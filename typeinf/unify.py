@@ -61,10 +61,11 @@ def unify(
         # meeting its argument's scalar), and two structures of one constructor whose arguments
         # are one already or bind directly are linked here, without `_solve`'s set-up (any other
         # argument left to `_solve`, which finds those bound one; `_solve` then runs for half as
-        # many constraints). Measured interleaved (CPU time, best of 25 calls per round, 10
-        # rounds), with `gtir_terms.dims` found in one lookup: `typeinf.infer` 1.04× faster on
-        # 300- and 3,000-node `gtir_unstructured`, 1.05–1.07× on `gtir_setats`, 1.10× on a
-        # 300-node `gtir_concat_where` and the 20 largest GT4Py samples.
+        # many constraints). Measured interleaved (two processes, CPU time, best of 25 calls
+        # per round, 8 rounds), with `gtir_terms.dims` found in one lookup: `typeinf.infer`
+        # 1.00–1.01× faster on 300- and 3,000-node `gtir_unstructured`, 1.00–1.03× on
+        # `gtir_setats`, 1.03× on the 20 largest GT4Py samples, 1.12× on a 300-node
+        # `gtir_concat_where`.
         if x.ctor is None and y.ctor is not None and x.sort is y.sort:
             if x.family is None or (y.ctor is PRIM and y.label in x.family):
                 if trail is not None:
