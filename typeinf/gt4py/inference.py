@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from gt4py.next.iterator import ir
 from gt4py.next.iterator.type_system import type_specifications as it_ts
@@ -98,10 +98,12 @@ def infer(
     with _UNCOLLECTED():
         originals: list[GT4PyObject] = []
         stand_ins = _StandIns(node, allow_undeclared_symbols, given=False)
-        ours = from_gt4py(node, stand_ins, originals, stand_ins.leave)
-        inference = _PREVIOUS.inferred(ours, offset_provider_type)
-        targets = _rebuilt(originals, inference)
-        _annotate(inference, originals, targets, untyped_only=False)
+        last = _PREVIOUS.last  # read once: another thread may replace it
+        previous = last.inference.nodes if last is not None else ()
+        ours = from_gt4py(node, stand_ins, originals, stand_ins.leave, previous)
+        typed = _PREVIOUS.typed(ours, offset_provider_type, last)
+        targets = _rebuilt(originals, typed.inference)
+        _annotate(typed.writes, targets)
     result: T = targets[0]
     return result
 
@@ -116,7 +118,7 @@ def reinfer(node: T, *, offset_provider_type: Mapping[str, GT4PyObject] | None =
         stand_ins = _StandIns(node, allow_undeclared=True, given=True)
         ours = from_gt4py(node, stand_ins, originals, stand_ins.leave)
         inference = _inferred(ours, _offsets(offset_provider_type))
-        _annotate(inference, originals, originals, untyped_only=True)
+        _annotate(_writes(inference, originals), originals)
     return node
 
 
@@ -257,8 +259,9 @@ class _Previous:
     our inference reads (in hdiff's run 7 of its 8 `infer`s; in where_nested's,
     stencil_52_like's and 52_like_z_q_tup's 7 of 13, 10 of 21 and 11 of 21): an inference is
     a function of our tree and the offsets, so an equal tree (`==`: values and children, not
-    locations) with equal offsets is given the previous inference, typed already (its
-    positions are the new tree's). Only the last one is kept (the last tree `infer` was
+    locations; told by `from_gt4py`, which gives the previous tree itself for an equal one)
+    with equal offsets is given the previous inference, typed already (its positions are the
+    new tree's), and its writes. Only the last one is kept (the last tree `infer` was
     given: a program, or an expression GT4Py's passes infer on its own, which then takes the
     program's place), and only one that succeeded; it stays for the life of the process (its
     cells and our tree: about 0.4 MB for the largest sample). In GT4Py's pass manager (CPU,
@@ -267,20 +270,33 @@ class _Previous:
     outliers); the benchmark starts each run without it (`forget`)."""
 
     def __init__(self) -> None:
-        self.last: tuple[dict[str, OffsetType] | None, Node, GtirInference] | None = None
+        self.last: _Typed | None = None
 
-    def inferred(self, ours: Node, provider: Mapping[str, GT4PyObject] | None) -> GtirInference:
+    def typed(
+        self, ours: Node, provider: Mapping[str, GT4PyObject] | None, last: _Typed | None
+    ) -> _Typed:
+        """The inference of `ours` and its writes, `ours` converted with `last`'s nodes as
+        `from_gt4py`'s `previous`: `last` if `ours` is its tree (so equal to it) and the
+        offsets are equal."""
         offsets = _offsets(provider)
-        last = self.last  # read once: another thread may replace it
-        if last is not None and last[0] == offsets and last[1] == ours:
-            return last[2]
+        if last is not None and last.inference.root is ours and last.offsets == offsets:
+            return last
         inference = _inferred(ours, offsets)
-        self.last = (offsets, ours, inference)
-        return inference
+        typed = _Typed(offsets, inference, _writes(inference))
+        self.last = typed
+        return typed
 
     def forget(self) -> None:
         """Keep no inference (a benchmark's fresh start)."""
         self.last = None
+
+
+class _Typed(NamedTuple):
+    """An inference of `infer`'s, with what it was given and what it writes."""
+
+    offsets: dict[str, OffsetType] | None
+    inference: GtirInference
+    writes: list[_Write]
 
 
 _PREVIOUS = _Previous()
@@ -373,56 +389,74 @@ def _undeclared(inference: GtirInference, position: int) -> bool:
     return binding is not None and binding.kind in (BindingKind.FREE, BindingKind.BUILTIN)
 
 
-def _annotate(
-    inference: GtirInference,
-    originals: list[GT4PyObject],
-    targets: list[GT4PyObject],
-    untyped_only: bool,
-) -> None:
-    """Set our types on `targets` (GT4Py's nodes by position) where GT4Py's inference sets
-    them; with `untyped_only`, only on nodes `originals` leaves untyped (`reinfer`).
+#: What `_writes` says to write on one node: its position, GT4Py's type (`_PROGRAM`: the
+#: program's, made from the copy's parameters) and whether it is a lambda's, whose parameters
+#: get their types from it.
+_Write = tuple[int, GT4PyObject, bool]
+_PROGRAM = object()
 
-    A type is written in the node's `__dict__`, past GT4Py's validation on assignment (ours
-    are GT4Py's own type objects, made by `ToGT4Py`): with the callee found without a table
-    of parents, the annotation of the calls of four pass-manager runs replayed took 0.072–0.082
-    s instead of 0.108 (CPU, interleaved)."""
+
+def _writes(inference: GtirInference, given: list[GT4PyObject] | None = None) -> list[_Write]:
+    """Our types as GT4Py's type objects (made by `ToGT4Py`) where GT4Py's inference sets
+    them; with `given` (GT4Py's nodes by position: `reinfer`), only on the nodes it leaves
+    untyped. Without `given`, a function of the inference alone: a reused inference's writes
+    are reused with it (`_Typed`) rather than made again: the calls of four pass-manager runs
+    replayed took 0.75× the time on hdiff, 0.87× on where_nested, 0.88× on stencil_52_like
+    and 0.84× on 52_like_z_q_tup (CPU, medians of 20, interleaved A/B)."""
     nodes, cells, sizes = inference.nodes, inference.types, inference.sizes
     bindings = inference.symbols.bindings
     used = {d for kind, _, d in bindings.values() if kind is BindingKind.FUNCTION_DEFINITION}
     convert = ToGT4Py()
+    writes: list[_Write] = []
     position, end = 0, len(nodes)
     while position < end:
-        ours, target, cell = nodes[position], targets[position], cells[position]
+        ours, cell = nodes[position], cells[position]
         cls = type(ours)
         step = position + 1
-        if untyped_only and originals[position].type is not None:
+        if given is not None and given[position].type is not None:
             pass
         elif cls is FunCall or cls is Lambda:
             if cell is not None:
-                made = target.__dict__["type"] = convert.type(cell)
-                if cls is Lambda:
-                    for param, param_type in zip(target.params, made.pos_only_args, strict=False):
-                        param.__dict__["type"] = param_type
+                writes.append((position, convert.type(cell), cls is Lambda))
             elif position and type(nodes[position - 1]) is FunCall:
                 # A call's callee (the node right after a call in pre-order is its `fun`),
                 # typed by the call applying it (`as_fieldop(f, d)`, `reduce(f, i)`).
-                target.__dict__["type"] = _callee_type(convert, inference, position - 1)
+                writes.append((position, _callee_type(convert, inference, position - 1), False))
         elif cls is SymRef:
             binding = bindings.get(position)
             if binding is not None and binding.kind is not BindingKind.BUILTIN and cell:
-                target.__dict__["type"] = convert.type(cell)
+                writes.append((position, convert.type(cell), False))
         elif cls is Program:
-            target.type = it_ts.ProgramType(params={p.id: p.type for p in target.params})
+            writes.append((position, _PROGRAM, False))
         elif cls is FunctionDefinition:
             if position in used and cell is not None:
-                target.__dict__["type"] = convert.type(cell)
+                writes.append((position, convert.type(cell), False))
             else:  # never called: GT4Py never walks it
                 step = position + sizes[position]
         elif cls is Sym or cls is Literal or cls is SetAt or cls is IfStmt:
             pass  # kept as given (a lambda's parameters are typed with the lambda)
         elif cell is not None:  # a temporary, an axis, an offset, an infinity
-            target.__dict__["type"] = convert.type(cell)
+            writes.append((position, convert.type(cell), False))
         position = step
+    return writes
+
+
+def _annotate(writes: list[_Write], targets: list[GT4PyObject]) -> None:
+    """Set the types of `writes` on `targets` (GT4Py's nodes by position).
+
+    A type is written in the node's `__dict__`, past GT4Py's validation on assignment (ours
+    are GT4Py's own type objects, made by `ToGT4Py`): with the callee found without a table
+    of parents, the annotation of the calls of four pass-manager runs replayed took 0.072–0.082
+    s instead of 0.108 (CPU, interleaved)."""
+    for position, made, lambdas in writes:
+        target = targets[position]
+        if made is _PROGRAM:
+            target.type = it_ts.ProgramType(params={p.id: p.type for p in target.params})
+            continue
+        target.__dict__["type"] = made
+        if lambdas:
+            for param, param_type in zip(target.params, made.pos_only_args, strict=False):
+                param.__dict__["type"] = param_type
 
 
 def _callee_type(convert: ToGT4Py, inference: GtirInference, caller: int) -> GT4PyObject:
