@@ -10,9 +10,11 @@ what `typeinf.infer` does, only what no unification-based inference of principal
    variable, which each of its uses then shares;
 4. at every call of a builtin that has a signature, make a fresh instance of it (the same
    generated code inference uses, `gtir_rules.call_plan`) and unify each argument's type with
-   its parameter, the call's type being the instance's result; at any other call (and at every
-   literal) a fresh variable, the callee's type unified with a function of the arguments' types
-   to it; at a lambda, a function of its parameters' variables to its body's type.
+   its parameter, the call's type being the instance's result; at any other call a fresh
+   variable, the callee's type unified with a function of the arguments' types to it (a
+   literal's type is its scalar's shared cell, as in inference); at a lambda, a function of its parameters' variables to its body's type. The
+   comparisons and `and_`/`or_`, which inference types by a rule where they compare domains
+   (`concat_where`'s conditions), count as other calls here, the cheaper of the two.
 
 It has none of GTIR's rules (`as_fieldop`, domains, dimension-set relations, shifts, reductions,
 tuples, `if_`), no statements, no checks, no located errors, no generalization of definitions,
@@ -27,6 +29,7 @@ from iterir.nodes import FunCall, FunctionDefinition, Lambda, Literal, Node, Sym
 from iterir.symbols import resolve
 from iterir.traversal import child_positions, preorder
 from typeinf import gtir_terms as g
+from typeinf.gtir_collect import _ON_DOMAINS, _SCALARS
 from typeinf.gtir_rules import SIGNATURES, call_plan
 from typeinf.terms import Cell, Mismatch, Sort, var
 from typeinf.unify import unify
@@ -53,7 +56,7 @@ def floor(root: Node) -> int:
             declared = bindings[position].position
             types[position] = None if declared is None else types[declared]
         elif type(node) is Literal:
-            types[position] = var(Sort.DTYPE)
+            types[position] = _SCALARS.get(node.type) or var(Sort.DTYPE)
         elif type(node) is Lambda:
             children = child_positions(sizes, position, len(node.params) + 1)
             params = [types[child] or var(Sort.DTYPE) for child in children[:-1]]
@@ -63,7 +66,7 @@ def floor(root: Node) -> int:
             args = [types[child] or var(Sort.DTYPE) for child in children[1:]]
             callee = node.fun
             name = callee.id if type(callee) is SymRef else None
-            plan = call_plan(name) if name in SIGNATURES else None
+            plan = call_plan(name) if name in _INSTANCES else None
             try:
                 if plan is not None and plan[1] == len(args):
                     parts = plan[0]().args
@@ -77,6 +80,9 @@ def floor(root: Node) -> int:
                 early += 1
     return early
 
+
+#: The builtins whose calls the floor types by an instance of their signature.
+_INSTANCES = frozenset(SIGNATURES) - _ON_DOMAINS
 
 #: The nodes that declare a name.
 _DECLARATIONS = frozenset((Sym, FunctionDefinition, Temporary))
