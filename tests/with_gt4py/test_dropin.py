@@ -262,3 +262,18 @@ def test_reinfer_leaves_a_typed_node_alone() -> None:
     node = im.plus("a", "b")
     node.type = F64
     assert reinfer(node) is node and node.fun.type is None and node.args[0].type is None
+
+
+def test_reinfer_types_a_node_object_met_twice_at_its_first_place_as_gt4py_does() -> None:
+    def built() -> tuple[ir.Node, ir.SymRef]:
+        x = im.ref("x")  # one object, the body of two lambdas applied to int32 and float64
+        applied = [
+            ir.FunCall(fun=ir.Lambda(params=[im.sym("x")], expr=x), args=[im.literal(v, kind)])
+            for v, kind in (("1", "int32"), ("1.0", "float64"))
+        ]
+        return im.make_tuple(*applied), x
+
+    (expected, theirs_x), (mine, our_x) = built(), built()
+    theirs.reinfer(expected, offset_provider_type={})
+    reinfer(mine, offset_provider_type={})
+    assert our_x.type == theirs_x.type == ts.ScalarType(kind=ts.ScalarKind.INT32)

@@ -9,10 +9,13 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import pytest
+from gt4py.eve import concepts
 from gt4py.next import common
 from gt4py.next.iterator import ir
 from gt4py.next.iterator.ir_utils import ir_makers as im
 from gt4py.next.iterator.type_system import inference as theirs
+from gt4py.next.iterator.type_system import type_specifications as it_ts
 from gt4py.next.type_system import type_specifications as ts
 from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
@@ -147,3 +150,40 @@ def test_programs_differing_in_one_literal_are_typed_as_gt4py_types_each() -> No
         typed = infer(program, offset_provider_type={})
         for gt4pys, mine in zip(_walk(expected), _walk(typed), strict=True):
             assert mine.type == gt4pys.type, f"{kind}: {gt4pys}"
+
+
+def test_an_error_after_an_equal_program_cites_its_own_places() -> None:
+    """A program equal to the previous one but elsewhere in its file (or sharing a part with
+    it) gets its own spans: reusing the previous tree's nodes would cite the previous places."""
+
+    def at(line: int) -> concepts.SourceLocation:
+        return concepts.SourceLocation(filename="f.py", line=line, column=1)
+
+    def shifted(line: int) -> ir.FunCall:  # deref(shift(Ioff, 1)(it)), a line a node
+        it = it_ts.IteratorType(
+            position_dims=[IDim],
+            defined_dims=[IDim],
+            element_type=ts.ScalarType(kind=ts.ScalarKind.INT32),
+        )
+        shift = ir.FunCall(
+            fun=ir.SymRef(id="shift", location=at(line)),
+            args=[
+                ir.OffsetLiteral(value="Ioff", location=at(line + 1)),
+                ir.OffsetLiteral(value=1, location=at(line + 2)),
+            ],
+            location=at(line + 3),
+        )
+        applied = ir.FunCall(
+            fun=shift,
+            args=[ir.SymRef(id="it", type=it, location=at(line + 4))],
+            location=at(line + 5),
+        )
+        return ir.FunCall(
+            fun=ir.SymRef(id="deref", location=at(line + 6)), args=[applied], location=at(line + 7)
+        )
+
+    for program in (shifted, lambda line: im.make_tuple(shifted(line), im.literal("1", "int32"))):
+        ours._PREVIOUS.forget()
+        infer(program(10), offset_provider_type={"Ioff": IDim}, allow_undeclared_symbols=True)
+        with pytest.raises(AssertionError, match=r"^f\.py:101:1: error: offset `Ioff` is unknown"):
+            infer(program(100), offset_provider_type={}, allow_undeclared_symbols=True)

@@ -474,6 +474,8 @@ def _annotate(writes: list[_Write], targets: list[GT4PyObject]) -> None:
     s instead of 0.108 (CPU, interleaved)."""
     for position, made, lambdas in writes:
         target = targets[position]
+        if target.type is not None:  # one node object at two places: typed at its first, as
+            continue  # GT4Py's inference, which skips a node it finds typed, leaves it
         if made is _PROGRAM:
             target.type = it_ts.ProgramType(params={p.id: p.type for p in target.params})
             continue
