@@ -92,12 +92,12 @@ def attach(nodes: Sequence[Node], values: Mapping[int, T], whole: bool) -> None:
     """Set each node's value as its `inferred_type` (a node without one keeps none). When the
     values are those of the `whole` program's `nodes` one for one (every node a value, no node
     object in two places), they are in the same pre-order, and a loop that C runs (`map`) pairs
-    them without looking any up (the fencil IR's `infer_all`; GTIR's looks each up). Measured
-    (the four benchmark shapes at 100,000 nodes, values already made, CPU medians of 7,
-    interleaved): balanced_stencil 16.4% of inference with a Python loop of a look-up and
-    `object.__setattr__` per node, 12.1% with `map` and a look-up each, 3.1% without
-    look-ups; chained_definitions 8.5, 6.3, 2.2%; deep_lift_shift_tuple 8.2, 5.1, 1.6%. many_closures, whose node objects stand in several places, keeps the Python loop
-    (with the slot's setter: 10.3 → 7.6%)."""
+    them without looking any up (the fencil IR's `infer_all`; GTIR's looks each up). Measured (the
+    four benchmark shapes at 100,000 nodes, values already made, CPU medians of 7, interleaved):
+    balanced_stencil 16.4% of inference with a Python loop of a look-up and `object.__setattr__` per
+    node, 12.1% with `map` and a look-up each, 3.1% without look-ups; chained_definitions 8.5, 6.3,
+    2.2%; deep_lift_shift_tuple 8.2, 5.1, 1.6%. many_closures, whose node objects stand in several
+    places, keeps the Python loop (with the slot's setter: 10.3 → 7.6%)."""
     if whole and len(nodes) == len(values):
         deque(map(_SET_TYPE, nodes, values.values()), maxlen=0)
         return

@@ -260,19 +260,18 @@ def _inferred(ours: Node, offsets: dict[str, OffsetType] | None) -> GtirInferenc
 class _Previous:
     """The last whole-program inference of `infer`, given again for the same program.
 
-    GT4Py's pass manager infers the program again after passes that changed nothing of what
-    our inference reads (in hdiff's run 7 of its 8 `infer`s; in where_nested's,
-    stencil_52_like's and 52_like_z_q_tup's 7 of 13, 10 of 21 and 11 of 21): an inference is
-    a function of our tree and the offsets, so an equal tree (`==`: values and children, not
-    locations; told by `from_gt4py`, which gives the previous tree itself for an equal one)
-    with equal offsets is given the previous inference, typed already (its positions are the
-    new tree's), and its writes. Only the last one is kept (the last tree `infer` was
-    given: a program, or an expression GT4Py's passes infer on its own, which then takes the
-    program's place), and only one that succeeded; it stays for the life of the process (its
-    cells and our tree: about 0.4 MB for the largest sample). In GT4Py's pass manager (CPU,
-    medians of 6 runs, interleaved A/B): our time 0.97× on hdiff, 0.92× on where_nested,
-    0.93× on stencil_52_like (52_like_z_q_tup's: not read, the runs without it had
-    outliers); the benchmark starts each run without it (`forget`)."""
+    GT4Py's pass manager infers the program again after passes that changed nothing of what our
+    inference reads (in hdiff's run 7 of its 8 `infer`s; in where_nested's, stencil_52_like's and
+    52_like_z_q_tup's 7 of 13, 10 of 21 and 11 of 21): an inference is a function of our tree and
+    the offsets, so an equal tree (values, children and spans, so that an error cites this tree's
+    places; told by `from_gt4py`, which gives the previous tree itself for an equal one) with equal
+    offsets is given the previous inference, typed already (its positions are the new tree's), and
+    its writes. Only the last one is kept (the last tree `infer` was given: a program, or an
+    expression GT4Py's passes infer on its own, which then takes the program's place), and only one
+    that succeeded; it stays for the life of the process (its cells and our tree: about 0.4 MB for
+    the largest sample). In GT4Py's pass manager (CPU, medians of 6 runs, interleaved A/B): our time
+    0.97× on hdiff, 0.92× on where_nested, 0.93× on stencil_52_like (52_like_z_q_tup's: not read,
+    the runs without it had outliers); the benchmark starts each run without it (`forget`)."""
 
     def __init__(self) -> None:
         self.last: _Typed | None = None
@@ -360,7 +359,7 @@ def _rebuilt(originals: list[GT4PyObject], types: list[GT4PyObject]) -> GT4PyObj
             copy.annex.domain = annex.domain
         made = types[position]
         if made is _PROGRAM:
-            copy.type = it_ts.ProgramType(params={p.id: p.type for p in copy.params})
+            copy.type = _program_type(copy)
         elif made is not _KEPT:
             fields["type"] = made
         built.append(copy)
@@ -423,6 +422,11 @@ _Write = tuple[int, GT4PyObject, bool]
 _PROGRAM = object()
 
 
+def _program_type(program: GT4PyObject) -> GT4PyObject:
+    """GT4Py's type of a program, as its inference makes it: of its parameters' types."""
+    return it_ts.ProgramType(params={p.id: p.type for p in program.params})
+
+
 def _writes(inference: GtirInference, given: list[GT4PyObject] | None = None) -> list[_Write]:
     """Our types as GT4Py's type objects (made by `ToGT4Py`) where GT4Py's inference sets
     them; with `given` (GT4Py's nodes by position: `reinfer`), only on the nodes it leaves
@@ -477,7 +481,7 @@ def _annotate(writes: list[_Write], targets: list[GT4PyObject]) -> None:
         if target.type is not None:  # one node object at two places: typed at its first, as
             continue  # GT4Py's inference, which skips a node it finds typed, leaves it
         if made is _PROGRAM:
-            target.type = it_ts.ProgramType(params={p.id: p.type for p in target.params})
+            target.type = _program_type(target)
             continue
         target.__dict__["type"] = made
         if lambdas:

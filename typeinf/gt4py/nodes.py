@@ -203,10 +203,10 @@ def from_gt4py(
     the drop-in's are a few, and told only of those, the calls of four pass-manager runs
     replayed took 0.94× the time on hdiff, 0.96× on where_nested, 0.98× on stencil_52_like
     and 0.96× on 52_like_z_q_tup (CPU, medians of 20, interleaved).
-    `previous` is a tree of ours in pre-order (`iterir.traversal.preorder`'s positions): a
-    node equal to its node at the same position (by `==`: values and children, not the
-    location) is that node, until the first that is not, so that a tree equal to `previous`
-    is its root itself (`_reused` says why that is cheaper than `==` afterwards).
+    `previous` is a tree of ours in pre-order (`iterir.traversal.preorder`'s positions): a node
+    equal to its node at the same position (values and children, as `==`, and the same span: see
+    `_reused`) is that node, until the first that is not, so that a tree equal to `previous` is its
+    root itself (`_reused` says why that is cheaper than `==` afterwards).
 
     A ConversionError names the path of what is not a GTIR node of GT4Py 1.2.3, or has no
     counterpart in iterir (a `ScalarKind.STRING` literal, a `DeferredType` constraint).
