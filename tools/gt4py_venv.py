@@ -35,6 +35,7 @@ import subprocess
 import sys
 import time
 import tomllib
+from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -80,20 +81,22 @@ def _is_312(python: str) -> bool:
     return probe.returncode == 0
 
 
-def requirements() -> list[str]:
+def requirements(pins: Sequence[str] = ()) -> list[str]:
     """What the environment installs: pyproject.toml's dependencies and those of EXTRAS, as
-    written there (pip evaluates their markers)."""
+    written there (pip evaluates their markers), then `pins` (more requirements, such as
+    `gt4py==1.2.1` to choose one release the extra allows, or another tool's test packages)."""
     pyproject = ROOT / "pyproject.toml"
     try:
         project = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]
         extras = project.get("optional-dependencies", {})
-        return [*project.get("dependencies", []), *(r for e in EXTRAS for r in extras[e])]
+        listed = [*project.get("dependencies", []), *(r for e in EXTRAS for r in extras[e])]
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, KeyError) as error:
         raise VenvError(f"cannot read the requirements in {pyproject}: {error!r}") from None
+    return [*listed, *pins]
 
 
-def venv_path(python: str) -> Path:
-    """Where the environment for `python` and these requirements is."""
+def venv_path(python: str, pins: Sequence[str] = ()) -> Path:
+    """Where the environment for `python` and these requirements (with `pins`) is."""
     given = os.environ.get("TYPEINF_GT4PY_VENV")
     if given:
         return Path(given)
@@ -104,20 +107,20 @@ def venv_path(python: str) -> Path:
         ).stdout
     except (OSError, subprocess.SubprocessError) as error:
         raise VenvError(f"`{' '.join(command)}` failed: {error}") from None
-    digest = hashlib.sha256("\n".join(requirements()).encode())
+    digest = hashlib.sha256("\n".join(requirements(pins)).encode())
     digest.update(f"\0{os.path.realpath(python)}\0{version}".encode())
     cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     return cache / "typeinf" / f"gt4py-venv-{digest.hexdigest()[:16]}"
 
 
-def ensure_venv(python: str) -> tuple[Path, float | None]:
-    """The environment's folder, made if absent, and the seconds making it took (None when
-    it was there already)."""
-    venv = venv_path(python)
+def ensure_venv(python: str, pins: Sequence[str] = ()) -> tuple[Path, float | None]:
+    """The environment's folder (for the requirements with `pins`), made if absent, and the
+    seconds making it took (None when it was there already)."""
+    venv = venv_path(python, pins)
     if (venv / "bin" / "python").exists():
         return venv, None
     start = time.monotonic()
-    needed = requirements()
+    needed = requirements(pins)
     try:
         venv.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
