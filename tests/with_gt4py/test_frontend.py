@@ -91,7 +91,7 @@ def test_a_frontend_program_computes_the_same_with_our_inference(
     calls = []
     inferred = inference._inferred
     monkeypatch.setattr(inference, "_inferred", lambda *args: calls.append(1) or inferred(*args))
-    with installed():
+    with installed(strict=True):
         ours = _run(_program(tmp_path, "ours"), a)
     assert calls, "our inference did not run"
     for mine, expected in zip(ours, theirs, strict=True):

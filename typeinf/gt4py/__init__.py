@@ -18,7 +18,7 @@ except ImportError as missing:
         f" ({missing})"
     ) from missing
 
-from typeinf.gt4py.errors import ConversionError
+from typeinf.gt4py.errors import ConversionError, DisagreementWarning
 from typeinf.gt4py.inference import GT4PyTypeInferenceError, infer, reinfer
 from typeinf.gt4py.nodes import from_gt4py, location_from_gt4py, location_to_gt4py, to_gt4py
 from typeinf.gt4py.offsets import offset_types_from_gt4py, offset_types_to_gt4py
@@ -27,6 +27,7 @@ from typeinf.gt4py.types import type_from_gt4py, type_to_gt4py
 
 __all__ = [
     "ConversionError",
+    "DisagreementWarning",
     "GT4PyTypeInferenceError",
     "from_gt4py",
     "infer",

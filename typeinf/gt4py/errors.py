@@ -32,3 +32,8 @@ def a_class(value: object) -> str:
     """`value`'s class with its article, for a message: "an int", "a Dimension"."""
     name = type(value).__name__
     return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
+
+
+class DisagreementWarning(UserWarning):
+    """typeinf's inference rejected a node that GT4Py's own accepts, and the drop-in used GT4Py's
+    types (`typeinf.gt4py.install`): our located message, and how to report it."""
