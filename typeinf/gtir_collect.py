@@ -173,7 +173,7 @@ class GtirInference:
         `explain`: keep the history of what was joined and why (`typeinf explain`);
         `as_gt4py`: leave on the nodes what GT4Py 1.2.3 leaves where its passes may tell the
         difference (`typeinf.gt4py`): unknown, the result of an `as_fieldop` given no domain
-        that GT4Py deduces none for; defined everywhere, a lifted iterator."""
+        that GT4Py deduces none for."""
         tree = checked_preorder(root)
         symbols = resolve(root, GTIR_BUILTINS, tree=tree)
         self._start(root, tree, symbols, offset_types, max_errors, explain, as_gt4py)
@@ -750,45 +750,47 @@ class GtirInference:
         return tuple(found)
 
     def lift(self, position: int, inner: FunCall, args: list[int]) -> Cell:
-        """`lift(stencil)(iterators…)`: an iterator at the inputs' positions, defined where
-        all of them are (the union of their defined dimensions), of what the stencil returns;
-        with `as_gt4py`, defined everywhere (no dimension), as GT4Py 1.2.3 types it (it does not
-        trace the stencil to tell where)."""
+        """`lift(stencil)(iterators…)`: an iterator at the inputs' positions, defined
+        everywhere (no dimension), of what the stencil returns, as GT4Py 1.2 types it. Where
+        it is defined depends on the shifts the stencil reads its inputs after (the lifted
+        iterator of a nested reduction is shifted off its inputs' dimensions and still read),
+        which GT4Py does not trace. The stencil reads each input where the lifted iterator is
+        dereferenced, after any shift of it: at positions of its own (GT4Py's "unknown"),
+        defined where the input is, of its element."""
         self.arity(inner, 1)
-        positions, defined, element = var(Sort.DIMS), g.dims(()), var(Sort.DTYPE)
+        positions, element = var(Sort.DIMS), var(Sort.DTYPE)
+        read: list[Cell] = []
         for a in args:
-            own = var(Sort.DIMS)
-            self.equal(g.iterator(positions, own, var(Sort.DTYPE)), self.type_at(a), a)
-            if not self.as_gt4py:
-                union = var(Sort.DIMS)
-                self.relate(Union(defined, own, union), position)
-                defined = union
+            own, held = var(Sort.DIMS), var(Sort.DTYPE)
+            self.equal(g.iterator(positions, own, held), self.type_at(a), a)
+            read.append(g.iterator(var(Sort.DIMS), own, held))
         stencil = self.args(position + 1, inner)[0]
-        self.equal(
-            self.type_at(stencil), g.function([self.type_at(a) for a in args], element), stencil
-        )
-        result = g.iterator(positions, defined, element)
+        self.equal(self.type_at(stencil), g.function(read, element), stencil)
+        result = g.iterator(positions, g.dims(()), element)
         self.types[position + 1] = g.function([self.type_at(a) for a in args], result)
         return result
 
     def on_domains(self, args: list[int]) -> bool:
-        """Whether a comparison or `and_`/`or_` builds a domain (a `concat_where`
-        condition): its first argument is known to be a dimension or a domain."""
-        first = find(self.type_at(args[0])) if args else None
-        return first is not None and first.ctor in (g.DIMENSION, g.DOMAIN)
+        """Whether a comparison or `and_`/`or_`/`xor_` builds a domain (a `concat_where`
+        condition): an argument is known to be a dimension or a domain."""
+        return any(find(self.type_at(a)).ctor in (g.DIMENSION, g.DOMAIN) for a in args)
 
     def domain_condition(self, position: int, node: FunCall, args: list[int]) -> Cell:
-        """`IDimₕ < n`: the domain `Domain[[IDim]]`; `and_`/`or_` of domains: over the union
-        of their dimensions."""
+        """`IDimₕ < n` or `n < IDimₕ`: the domain `Domain[[IDim]]`; `and_`/`or_`/`xor_` of
+        domains: over the union of their dimensions (GT4Py's `promote_dims`)."""
         self.arity(node, 2)
-        first, second = (find(self.type_at(a)) for a in args)
-        if first.ctor is g.DIMENSION:
-            self.equal(var(Sort.DTYPE, INTEGERS), second, args[1])
-            label = find(first.args[0]).label
-            assert isinstance(label, gt.Dimension)  # an axis's type holds its dimension
-            return make(g.DOMAIN, g.dims([label]))
-        if getattr(node.fun, "id", "") not in ("and_", "or_"):
-            raise GrammarBuiltinError("domains are combined with `and_` and `or_` only", node)
+        types = [find(self.type_at(a)) for a in args]
+        for axis, other in ((0, 1), (1, 0)):
+            if types[axis].ctor is g.DIMENSION:
+                self.equal(var(Sort.DTYPE, INTEGERS), types[other], args[other])
+                label = find(types[axis].args[0]).label
+                assert isinstance(label, gt.Dimension)  # an axis's type holds its dimension
+                return make(g.DOMAIN, g.dims([label]))
+        first, second = types
+        if getattr(node.fun, "id", "") not in ("and_", "or_", "xor_"):
+            raise GrammarBuiltinError(
+                "domains are combined with `and_`, `or_` and `xor_` only", node
+            )
         left, right, union = var(Sort.DIMS), var(Sort.DIMS), var(Sort.DIMS)
         self.equal(make(g.DOMAIN, left), first, args[0])
         self.equal(make(g.DOMAIN, right), second, args[1])
@@ -1038,7 +1040,7 @@ _SCALARS = {kind: g.scalar(kind) for kind in PRIMITIVES}
 
 #: The builtins that build a `concat_where` condition when given a dimension or a domain.
 _ON_DOMAINS = frozenset(
-    ("eq", "not_eq", "less", "greater", "less_equal", "greater_equal", "and_", "or_")
+    ("eq", "not_eq", "less", "greater", "less_equal", "greater_equal", "and_", "or_", "xor_")
 )
 
 

@@ -359,8 +359,11 @@ def _leaf_dimensions(cell: Cell) -> list[tuple[Dimension, ...]] | None:
     if kind == "scalar":
         return [()]
     if kind == "field":
+        # GT4Py deduces from the field as an iterator sees it: a local dimension is its dtype's.
         dimensions = known(root.args[0])
-        return None if dimensions is None else [members(dimensions)]
+        if dimensions is None:
+            return None
+        return [tuple(d for d in members(dimensions) if d.kind != "local")]
     found: list[tuple[Dimension, ...]] = []
     items = (_known_tuple(root) or []) if kind == "tuple" else []  # "other": no leaves
     for item in items:

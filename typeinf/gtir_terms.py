@@ -86,8 +86,9 @@ class DimensionSetError(ValueError):
 
 
 def canonical(dims: Iterable[Dimension]) -> tuple[Dimension, ...]:
-    """`dims` as a set in GT4Py's canonical order (horizontal < local < vertical, then by name),
-    each once; DimensionSetError says why they make no set."""
+    """`dims` as a set in GT4Py's canonical order (horizontal < local < vertical, then by name,
+    a staggered dimension by its twin's: `_StaggeredIDim` before `JDim`), each once;
+    DimensionSetError says why they make no set."""
     return _canonical(tuple(dims))
 
 
@@ -96,7 +97,7 @@ def canonical(dims: Iterable[Dimension]) -> tuple[Dimension, ...]:
 # largest GT4Py samples). An error is not cached: it is raised again at each use.
 @lru_cache(maxsize=4096)
 def _canonical(dims: tuple[Dimension, ...]) -> tuple[Dimension, ...]:
-    unique = sorted(set(dims), key=lambda d: (KIND_ORDER.get(d.kind, -1), d.value))
+    unique = sorted(set(dims), key=_order)
     for odd in (d for d in unique if d.kind not in KIND_ORDER):
         raise DimensionSetError(f"dimension {odd.value} has no kind of GT4Py's: {odd.kind!r}")
     local = [d.value for d in unique if d.kind == "local"]
@@ -109,6 +110,13 @@ def _canonical(dims: tuple[Dimension, ...]) -> tuple[Dimension, ...]:
         if STAGGERED + name in names:
             raise DimensionSetError(f"{name} and its staggered twin {STAGGERED + name} in one set")
     return tuple(unique)
+
+
+def _order(dimension: Dimension) -> tuple[int, str]:
+    """Where `dimension` stands in a set: by kind, then by its name without the staggered
+    prefix (GT4Py's `order_dimensions`, 1.2.1–1.2.3)."""
+    name = dimension.value
+    return KIND_ORDER.get(dimension.kind, -1), name.removeprefix(STAGGERED)
 
 
 def _names(names: list[str]) -> str:
