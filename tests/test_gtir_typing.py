@@ -269,7 +269,7 @@ SHIFTS = [
         "TypeInferenceError: offset `E2V` is unknown: the offset provider does not name it",
     ),
     (
-        "lift: defined where its inputs are",
+        "lift: defined everywhere",
         "as_fieldop(λ(it) → ·⟪IDimₕ→IDimₕ, 1ₒ⟫((↑(λ(x) → ·x × 2.0))(it)), c⟨ IDimₕ: [0, 5[ ⟩)"
         "((e: Field[[IDimₕ], f64]))",
         None,
