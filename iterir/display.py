@@ -67,13 +67,64 @@ def shortened(text: str, width: int) -> str:
 
 def shown(message: str) -> str:
     """A one-line message as printed: escaped (a line break too), each backquoted part (a name,
-    a type) at most `QUOTED_WIDTH` characters, the whole at most `LINE_WIDTH`."""
-    return shortened(_QUOTED.sub(_short_quoted, escaped(message)), LINE_WIDTH)
+    a type) at most `QUOTED_WIDTH` characters, the whole at most `LINE_WIDTH`. Where two parts
+    are longer (the two sides of a mismatch), what they share at their start and end is cut
+    instead (`contrasted`), never where they differ."""
+    text = escaped(message)
+    parts = [m for m in _QUOTED.finditer(text) if len(m.group()) - 2 > QUOTED_WIDTH]
+    if len(parts) < 2:
+        return shortened(_QUOTED.sub(_short_quoted, text), LINE_WIDTH)
+    first, second = parts[-2], parts[-1]
+    left, right = contrasted(first.group()[1:-1], second.group()[1:-1])
+    pieces = [
+        _QUOTED.sub(_short_quoted, text[: first.start()]),
+        f"`{left}`",
+        _QUOTED.sub(_short_quoted, text[first.end() : second.start()]),
+        f"`{right}`",
+        _QUOTED.sub(_short_quoted, text[second.end() :]),
+    ]
+    return shortened("".join(pieces), LINE_WIDTH)
 
 
 def _short_quoted(match: re.Match[str]) -> str:
     inner = match.group()[1:-1]
     return f"`{shortened(inner, QUOTED_WIDTH)}`" if len(inner) > QUOTED_WIDTH else match.group()
+
+
+#: How much of what two texts share `contrasted` keeps beside where they differ.
+_CONTEXT = 12
+
+
+def contrasted(left: str, right: str) -> tuple[str, str]:
+    """Two texts (a mismatch's two types) with the start and the end they share cut to their
+    first and last `_CONTEXT` characters, the cut said as `…(N alike)…`: where they differ is
+    kept whole. A shared run too short to be worth a mark stays."""
+    start = 0
+    most = min(len(left), len(right))
+    while start < most and left[start] == right[start]:
+        start += 1
+    end = 0
+    while end < most - start and left[-1 - end] == right[-1 - end]:
+        end += 1
+
+    def cut(text: str) -> str:
+        head, tail = text[:start], text[len(text) - end :]
+        return _alike(head) + text[start : len(text) - end] + _alike(tail)
+
+    return cut(left), cut(right)
+
+
+def _alike(shared: str) -> str:
+    """A run two texts share, its middle cut (at spaces nearby, if there are any) when it is
+    long enough to be worth the mark."""
+    if len(shared) <= 3 * _CONTEXT:
+        return shared
+    first, last = _CONTEXT, len(shared) - _CONTEXT
+    space = shared.find(" ", first, first + _SNAP)
+    first = space + 1 if space >= 0 else first
+    space = shared.rfind(" ", last - _SNAP, last)
+    last = space if space > first else last
+    return f"{shared[:first]}…({last - first:,} alike)…{shared[last:]}"
 
 
 def value_text(value: object) -> str:

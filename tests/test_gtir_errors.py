@@ -81,7 +81,7 @@ ERRORS = [
         f"{HEAD}, b: Field[[IDimₕ, KDimᵥ], f64]) {{\n  out @ {D} ← b;\n}}",
         None,
         "e.itir:2:30: error: the expression written is `Field[[IDim, KDimᵥ], float64]`, its "
-        "target `Field[[IDim], float64]`",
+        "target `Field[[IDim], float64]`: KDimᵥ is extra",
     ),
     (
         "a SetAt whose expression and target differ in dtype",

@@ -13,6 +13,7 @@ import iterir
 import typeinf
 from iterir.gtir_types import Dimension
 from iterir.offset_types import NeighborConnectivityType
+from typeinf import TypeInferenceError
 
 V2E = NeighborConnectivityType(
     (Dimension("Vertex"), Dimension("V2E", "local")), Dimension("Edge"), None, "int32", 4
@@ -120,3 +121,57 @@ def test_the_text_types(rule: str, origin: str, text: str, expected: str) -> Non
 def test_the_json_types(rule: str, origin: str, text: str, expected: str) -> None:
     document = json.dumps(iterir.to_json(iterir.parse(text)))
     assert str(typeinf.infer(iterir.from_json(json.loads(document)), PROVIDER)) == expected
+
+
+#: (what goes wrong, expression, the error's message): the messages say what differs.
+MESSAGES = [
+    (
+        "a lambda given too few arguments",
+        "(λ(a, b) → a)((x: i32))",
+        "`λ(a, b) → a` takes 2 arguments, but is given 1",
+    ),
+    (
+        "a builtin given too many arguments",
+        "if_(True, (x: i32), 1, 2)",
+        "`if_` takes 3 arguments, but is given 4",
+    ),
+    (
+        "a function definition given too few arguments",
+        "program p(a: Field[[IDimₕ], f64], out: Field[[IDimₕ], f64]) { f = λ(x, y) → x; "
+        "out @ c⟨ IDimₕ: [0, 5[ ⟩ ← f(a); }",
+        "`f` takes 2 arguments, but is given 1",
+    ),
+    (
+        "a dimension missing, in words",
+        "if_((c: bool), (a: Field[[IDimₕ, KDimᵥ], f64]), (b: Field[[IDimₕ], f64]))",
+        "`if_` takes `(bool, T₀, T₀) → T₀`, not `(bool, Field[[IDim, KDimᵥ], float64], "
+        "Field[[IDim], float64]) → T₁`: KDimᵥ is missing",
+    ),
+    (
+        "a relation that cannot hold says which dimension is extra",
+        "as_fieldop(λ(it) → ·it, u⟨ Vertexₕ: [0, 5[ ⟩)((e: Field[[Edgeₕ], f64]))",
+        "`[Edge] ⊆ [Vertex]` cannot hold: [Edge] not in [Vertex]",
+    ),
+]
+
+
+@pytest.mark.parametrize(("what", "text", "message"), MESSAGES, ids=[w for w, *_ in MESSAGES])
+def test_the_message_says_what_differs(what: str, text: str, message: str) -> None:
+    with pytest.raises(TypeInferenceError) as raised:
+        typeinf.infer(iterir.parse(text), PROVIDER)
+    assert raised.value.message == message
+
+
+def test_a_long_mismatch_keeps_where_the_types_differ() -> None:
+    """The two sides share a long start; it is cut, and the dimension where they differ stays."""
+    fields = ", ".join("Field[[IDimₕ], f64]" for _ in range(12))
+    text = (
+        f"program p(a: Field[[IDimₕ], f64], b: Field[[IDimₕ, KDimᵥ], f64], "
+        f"out: tuple[{fields}, Field[[IDimₕ], f64]]) {{ "
+        f"out @ c⟨ IDimₕ: [0, 5[ ⟩ ← {{{', '.join('a' for _ in range(12))}, b}}; }}"
+    )
+    with pytest.raises(TypeInferenceError) as raised:
+        typeinf.infer(iterir.parse(text))
+    shown = str(raised.value)
+    assert "alike)…" in shown and "Field[[IDim, KDimᵥ], float64]]`" in shown, shown
+    assert shown.endswith(": KDimᵥ is extra")

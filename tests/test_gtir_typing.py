@@ -109,7 +109,7 @@ SPEC = [
         "SetAt dimensions",
         f"p({F}, b: Field[[IDimₕ, KDimᵥ], f64]) {{ out @ {D} ← b; }}",
         "UnsatisfiableConstraintError: the expression written is `Field[[IDim, KDimᵥ], float64]`, "
-        "its target `Field[[IDim], float64]`",
+        "its target `Field[[IDim], float64]`: KDimᵥ is extra",
     ),
     (
         "IfStmt",

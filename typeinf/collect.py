@@ -69,7 +69,7 @@ from typeinf.constructors import (
     row_items,
     val,
 )
-from typeinf.diagnostics import callee_text, unbound
+from typeinf.diagnostics import arity_error, unbound
 from typeinf.errors import (
     DuplicateNameError,
     GrammarBuiltinError,
@@ -492,13 +492,7 @@ class Inference:
         """One constraint per argument of a callee of known arity, for precise errors."""
         callee = node.fun
         if len(params) != len(args):
-            raise UnsatisfiableConstraintError(
-                f"{callee_text(callee)} takes {len(params)} argument{'' if len(params) == 1 else 's'}, "
-                f"but is given {len(args)}",
-                node,
-                str(len(params)),
-                str(len(args)),
-            )
+            raise arity_error(node, len(params), len(args))
         types, equal = self.types, self.equal
         for i, param in enumerate(params):
             arg = args[i]

@@ -186,6 +186,17 @@ def callee_text(callee: Node) -> str:
     return f"`{callee.id}`" if isinstance(callee, SymRef) else f"`{pformat_short(callee, 40)}`"
 
 
+def arity_error(node: FunCall, params: int, given: int) -> UnsatisfiableConstraintError:
+    """The error of a call that gives its callee, which takes `params` arguments, `given`."""
+    return UnsatisfiableConstraintError(
+        f"{callee_text(node.fun)} takes {params} argument{'' if params == 1 else 's'}, "
+        f"but is given {given}",
+        node,
+        str(params),
+        str(given),
+    )
+
+
 def reason_text(reason: Reason) -> str:
     """A reason as the words that complete "because of …" or "type mismatch in …"."""
     match reason:

@@ -67,7 +67,8 @@ class _Parts(TypedDict, total=False):
 
 
 class UnsatisfiableConstraintError(TypeInferenceError):
-    """Two types that must be equal cannot be: `expected` and `actual` say which."""
+    """Two types that must be equal cannot be: `expected` and `actual` say which, and
+    `difference`, where there are words for it, how they differ ("KDimᵥ is extra")."""
 
     def __init__(
         self,
@@ -75,10 +76,20 @@ class UnsatisfiableConstraintError(TypeInferenceError):
         node: Node | None,
         expected: str,
         actual: str,
+        difference: str | None = None,
         **parts: Unpack[_Parts],
     ) -> None:
         super().__init__(message, node, **parts)
         self.expected, self.actual = expected, actual
+        self.difference = difference
+
+    def reworded(self, message: str) -> UnsatisfiableConstraintError:
+        """This error said as `message` (which names the two types in its own words), with
+        the difference in words after it; the rest as it is."""
+        said = message if self.difference is None else f"{message}: {self.difference}"
+        return UnsatisfiableConstraintError(
+            said, self.node, self.expected, self.actual, self.difference, notes=self.notes
+        )
 
 
 class InfiniteTypeError(TypeInferenceError):

@@ -48,7 +48,7 @@ from iterir.vocabulary import GTIR_BUILTINS, PRIMITIVES
 from typeinf import gtir_terms as g
 from typeinf.constraints import GtirRule, RelationOf
 from typeinf.constructors import DEMPTY, DTUPLE, Constructor, row, row_items
-from typeinf.diagnostics import MAX_REASONS, reason_text
+from typeinf.diagnostics import MAX_REASONS, arity_error, reason_text
 from typeinf.errors import (
     GrammarBuiltinError,
     MalformedIRError,
@@ -57,7 +57,7 @@ from typeinf.errors import (
     checked_preorder,
 )
 from typeinf.gtir_notation import GtirPrinter, pformat_gtir_all
-from typeinf.gtir_relations import Subset, Union
+from typeinf.gtir_relations import Subset, Union, set_difference
 from typeinf.gtir_rules import (
     SIGNATURES,
     Along,
@@ -361,11 +361,14 @@ class GtirInference:
                     (f"`{text}` comes from {reason_text(reason)}", node)
                     for reason, node in history.of_type([cell])[:MAX_REASONS]
                 ]
+        difference = set_difference(expected, actual)
         return UnsatisfiableConstraintError(
-            f"type mismatch: expected `{shown}`, found `{found}`",
+            f"type mismatch: expected `{shown}`, found `{found}`"
+            + ("" if difference is None else f": {difference}"),
             self.nodes[position],
             shown,
             found,
+            difference,
             notes=notes,
         )
 
@@ -571,16 +574,17 @@ class GtirInference:
             if name in _ON_DOMAINS and self.on_domains(args):
                 return self.domain_condition(position, node, args)
             if name in SIGNATURES:
+                plan = call_plan(name)
+                if plan is not None and plan[1] != len(args):
+                    raise arity_error(node, plan[1], len(args))
                 try:
                     return self.signature_call(name, position, args)
                 except UnsatisfiableConstraintError as error:
-                    raise UnsatisfiableConstraintError(
-                        f"`{name}` takes `{error.expected}`, not `{error.actual}`",
-                        node,
-                        error.expected,
-                        error.actual,
-                        notes=error.notes,
-                    ) from None
+                    reworded = error.reworded(
+                        f"`{name}` takes `{error.expected}`, not `{error.actual}`"
+                    )
+                    reworded.node = node
+                    raise reworded from None
             raise TypeInferenceError(f"builtin `{name}` is not typed yet on GTIR", node)
         args = self.args(position, node)
         if isinstance(callee, FunCall) and isinstance(callee.fun, SymRef):
@@ -610,6 +614,15 @@ class GtirInference:
         return self.apply(scheme(name).instantiate(), position, args)
 
     def apply(self, function: Cell, position: int, args: list[int]) -> Cell:
+        """A call of a function of type `function` with the arguments at `args`; a function
+        known to take another number of arguments is an error that says how many."""
+        known_function = find(function)
+        if known_function.ctor is g.FUNCTION:
+            params, tail = row_items(known_function.args[0])
+            if tail.ctor is DEMPTY and len(params) != len(args):
+                node = self.nodes[position]
+                assert isinstance(node, FunCall)  # only calls apply a function
+                raise arity_error(node, len(params), len(args))
         result = var(Sort.DTYPE)
         self.equal(function, g.function([self.type_at(a) for a in args], result), position)
         return result
@@ -1007,12 +1020,8 @@ class GtirInference:
         try:
             self.equal(self.type_at(target), self.type_at(expr), expr)
         except UnsatisfiableConstraintError as error:
-            raise UnsatisfiableConstraintError(
-                f"the expression written is `{error.actual}`, its target `{error.expected}`",
-                error.node,
-                error.expected,
-                error.actual,
-                notes=error.notes,
+            raise error.reworded(
+                f"the expression written is `{error.actual}`, its target `{error.expected}`"
             ) from None
         self.type_at(domain)  # a domain, or a tuple of them for a tuple target: its rules said
 
@@ -1020,12 +1029,8 @@ class GtirInference:
         try:
             self.equal(g.scalar("bool"), self.type_at(position + 1), position + 1)
         except UnsatisfiableConstraintError as error:
-            raise UnsatisfiableConstraintError(
-                f"the condition of `if` must be `bool`, not `{error.actual}`",
-                error.node,
-                error.expected,
-                error.actual,
-                notes=error.notes,
+            raise error.reworded(
+                f"the condition of `if` must be `bool`, not `{error.actual}`"
             ) from None
 
     def nothing(self, position: int, node: Node) -> None:

@@ -17,8 +17,8 @@ from collections.abc import Callable
 from typing import cast
 
 from iterir.gtir_types import Dimension
-from typeinf.gtir_notation import dims_text
-from typeinf.gtir_terms import DimensionSetError, canonical, dims
+from typeinf.gtir_notation import dimension_text, dims_text
+from typeinf.gtir_terms import DIMS, DimensionSetError, canonical, dims
 from typeinf.relations import CannotHold, Equate, Relation, known
 from typeinf.terms import Cell, find
 
@@ -26,6 +26,48 @@ from typeinf.terms import Cell, find
 def members(known_set: Cell) -> tuple[Dimension, ...]:
     """The dimensions of a ground set (a `DIMS` constant), in canonical order."""
     return cast("tuple[Dimension, ...]", known_set.label)
+
+
+def set_difference(expected: Cell, actual: Cell) -> str | None:
+    """In words, how the first ground dimension sets that differ between `expected` and
+    `actual` (walked side by side, as far as their structures agree) differ: which dimensions
+    `actual` has that `expected` lacks ("extra") and which it lacks ("missing"); None where no
+    two known sets differ."""
+    pending, seen = [(expected, actual)], set()
+    # What each variable of either side stands for across from it: a variable met twice ties
+    # the two things across from it (`(T₀, T₀) → T₀` against two fields compares the fields).
+    across: dict[int, Cell] = {}
+    while pending:
+        left, right = (find(c) for c in pending.pop())
+        if (id(left), id(right)) in seen:
+            continue
+        seen.add((id(left), id(right)))
+        variable, other = (left, right) if left.ctor is None else (right, left)
+        if variable.ctor is None:
+            if id(variable) in across:
+                pending.append((across[id(variable)], other))
+            else:
+                across[id(variable)] = other
+            continue
+        if left.ctor is not right.ctor:
+            continue
+        if left.ctor is DIMS:
+            if left.label != right.label:
+                return _difference_words(members(left), members(right))
+            continue
+        pending.extend(reversed(list(zip(left.args, right.args, strict=False))))
+    return None
+
+
+def _difference_words(expected: tuple[Dimension, ...], actual: tuple[Dimension, ...]) -> str:
+    extra = [dimension_text(d) for d in actual if d not in expected]
+    missing = [dimension_text(d) for d in expected if d not in actual]
+    words = [
+        f"{', '.join(names)} {'is' if len(names) == 1 else 'are'} {what}"
+        for names, what in ((extra, "extra"), (missing, "missing"))
+        if names
+    ]
+    return " and ".join(words) if words else "the same dimensions in another order"
 
 
 class Union(Relation):

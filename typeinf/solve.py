@@ -142,6 +142,8 @@ class Solver:
         except _Clash as clash:
             error = clash.error
             why = f"it determines `{error.actual}`, not `{error.expected}`"
+            if error.difference is not None:
+                why += f": {error.difference}"
             raise self.cannot_hold(relation, position, reason, why) from None
 
     def fire_open(self) -> None:
