@@ -1,9 +1,8 @@
 """Printing types in GT4Py's notation: compact (`Val(kind, dtype, size)` only) or located.
 
 Variables are numbered from 0 in order of first occurrence in a depth-first walk over the fields
-in constructor order (docs/notation.md); the compact notation skips the location fields it leaves
-out (those that reading gives back: `_shown_locations`). Located output is character for
-character GT4Py 1.0.3's. The passes use explicit stacks, so the type of a 100,000-level program
+in constructor order (docs/notation.md); the compact notation leaves out every location, and
+skips the location fields in the walk. Located output is character for character GT4Py 1.0.3's. The passes use explicit stacks, so the type of a 100,000-level program
 prints without recursion.
 """
 
@@ -103,12 +102,12 @@ Piece: TypeAlias = str | Cell | _Exit
 class Printer:
     """Numbers the variables of some types, then prints them (sharing one numbering).
 
-    The compact notation leaves out the locations only where reading the text back gives them
-    again (`_shown_locations`); any other iterator, row or structure shows them, as located."""
+    The compact notation leaves out every location (the design's notation, TYPES.md § 2);
+    reading it back gives each iterator fresh locations of its own, a type at least as general
+    as the one printed. The located notation shows them all."""
 
     def __init__(self, types: list[Type], locations: bool = False) -> None:
         self.locations = locations
-        self.shown: frozenset[int] = frozenset() if locations else _shown_locations(types)
         # Once each: a definition's relations are both its own and its program's.
         self.relations = list({id(r): r for t in types for r in relations_of(t)}.values())
         self.numbers: dict[int, int] = {}
@@ -124,7 +123,7 @@ class Printer:
                     self.variables.append(cell)
             elif cell.args and id(cell) not in seen:
                 seen.add(id(cell))
-                skip = () if locations or id(cell) in self.shown else cell.ctor.locations
+                skip = () if locations else cell.ctor.locations
                 stack.extend(a for i, a in reversed(list(enumerate(cell.args))) if i not in skip)
 
     def number(self, cell: Cell) -> int:
@@ -204,8 +203,9 @@ class Printer:
         return self.kinded(kind, [dtype, self.size(size)], current, defined, self.shows(cell))
 
     def shows(self, cell: Cell) -> bool:
-        """Whether `cell`'s locations are printed (if it is an iterator or a row of them)."""
-        return self.locations or id(cell) in self.shown
+        """Whether `cell`'s locations are printed (if it is an iterator or a row of them): in
+        the located notation only."""
+        return self.locations
 
     def function(self, cell: Cell) -> list[Piece]:
         return [cell.args[0], " → ", cell.args[1]]
@@ -241,10 +241,8 @@ class Printer:
             if not shown or anywhere:
                 return ["It[", *inner, "]"]
             return ["It[", current, ", ", defined, ", ", *inner, "]"]
-        kind_name = f"ItOrVal{subscript(self.number(root))}["
-        if shown and not self.locations:  # GT4Py's located notation has no located `ItOrVal`
-            return [kind_name, current, ", ", defined, ", ", *inner, "]"]
-        return [kind_name, *inner, "]"]
+        # GT4Py's located notation has no located `ItOrVal`: neither notation shows its places.
+        return [f"ItOrVal{subscript(self.number(root))}[", *inner, "]"]
 
     def tuple_of(self, cell: Cell) -> list[Piece]:
         """`(a, b)`, `(a, b):tail` where the rest is unknown or a row of values, or just `tail`."""
@@ -311,123 +309,6 @@ class Printer:
             self.size(size),
         ]
         return known, ["(", *self.kinded(kind, inner, ANYWHERE, ANYWHERE, self.locations), ", …)"]
-
-
-def _shown_locations(types: list[Type]) -> frozenset[int]:
-    """The iterators, rows of iterators and added structures (by id) whose locations the compact
-    notation must show because reading would not give them back: the reader makes a compact
-    `It[d¹]` stand on one fresh location, and a row's or a structure's left-out locations fresh
-    variables, so only locations that are such variables, printed at that one place, can be left
-    out. A location variable is counted once per place it is printed at (a part shared by two
-    others is printed twice), from the graph, without writing the type out (`_printed_times`)."""
-    order, counts = _printed_times(types)
-    structures: list[Cell] = []
-    kinds: dict[int, list[Cell]] = {}  # the `ItOrVal`s of each kind variable
-    for cell in order:
-        ctor = cell.ctor
-        if ctor is VAL or ctor is VALTUPLE:
-            kind = find(cell.args[0])
-            if kind.ctor is ITERATOR_KIND:
-                structures.append(cell)
-            elif kind.ctor is None and ctor is VAL:  # a row of them shows no locations
-                kinds.setdefault(id(kind), []).append(cell)
-        elif ctor is not None and ctor.locations:
-            structures.append(cell)
-
-    def private(location: Cell, times: int = 1) -> bool:
-        root = find(location)
-        return root.ctor is None and counts.get(id(root)) == times
-
-    def hidden(cell: Cell) -> bool:
-        ctor = cell.ctor
-        assert ctor is not None  # a structure
-        if ctor is VAL:  # one variable for both, printed at this one place
-            _, _, _, current, defined = cell.args
-            return find(current) is find(defined) and private(current, 2)
-        if ctor is VALTUPLE:  # compact, its items read as `It[d¹]`, its rest as `(It[T¹], …)ᵣ`
-            _, dtypes, _, current, defined = cell.args
-            items, rest = row_items(dtypes)
-            locations, _ = row_items(defined)
-            if not items:  # all unknown: a fresh current location and a fresh row, when read
-                return private(current) and private(defined)
-            alone = len(items) == 1 and find(rest).ctor is DEMPTY and len(locations) == 1
-            return alone and find(current) is find(locations[0]) and private(current, 2)
-        return all(private(cell.args[i]) for i in ctor.locations)
-
-    def one_pair(group: list[Cell]) -> bool:
-        """Whether `ItOrVal`s of one kind stand on one pair of variables found nowhere else, as
-        the reader makes those written without locations."""
-        current, defined = find(group[0].args[3]), find(group[0].args[4])
-        printed = sum(counts[id(c)] for c in group)
-        return (
-            current is not defined
-            and all(find(c.args[3]) is current and find(c.args[4]) is defined for c in group)
-            and private(current, printed)
-            and private(defined, printed)
-        )
-
-    shown = [id(cell) for cell in structures if not hidden(cell)]
-    for group in kinds.values():
-        if not one_pair(group):
-            shown += [id(cell) for cell in group]
-    return frozenset(shown)
-
-
-def _printed_times(types: list[Type]) -> tuple[list[Cell], dict[int, int]]:
-    """The structures that printing `types` writes (roots, each after all its parents), and how
-    many times each cell (by its root's id) is written: a shared part once per use. Counted
-    over the graph in reverse post-order, so that the cost is linear in the graph, not in the
-    text: a type that doubles at each definition is measured in a moment (and refused by its
-    size later). A value's locations are written nowhere; a part that closes a cycle (which
-    only a failed inference leaves) is `…`."""
-    order: list[Cell] = []  # post-order
-    on_path: set[int] = set()
-    done: set[int] = set()
-    back: set[tuple[int, int]] = set()  # the (parent, child) pairs that close a cycle
-    starts = [find(c) for type_ in types for c in roots(type_)]
-    for start in starts:
-        if not start.args or id(start) in done:
-            continue
-        on_path.add(id(start))
-        stack = [(start, iter(_written_args(start)))]
-        while stack:
-            cell, children = stack[-1]
-            for child in children:
-                root = find(child)
-                # A leaf is never pushed, only counted below: 2,000 node types of deep_lambdas
-                # (10k) print in 35.6 s against 47.4 s when every cell was walked (the walk over
-                # the written-out text it replaces: 31.5 s, and a hang on a doubling type).
-                if not root.args or id(root) in done:
-                    continue
-                if id(root) in on_path:
-                    back.add((id(cell), id(root)))
-                    continue
-                on_path.add(id(root))
-                stack.append((root, iter(_written_args(root))))
-                break
-            else:
-                stack.pop()
-                on_path.discard(id(cell))
-                done.add(id(cell))
-                order.append(cell)
-    order.reverse()
-    times: dict[int, int] = {}
-    for start in starts:
-        times[id(start)] = times.get(id(start), 0) + 1
-    for cell in order:
-        count = times[id(cell)]
-        for child in _written_args(cell):
-            key = id(find(child))
-            if not back or (id(cell), key) not in back:
-                times[key] = times.get(key, 0) + count
-    return order, times
-
-
-def _written_args(cell: Cell) -> tuple[Cell, ...]:
-    """The arguments of `cell` that are written (in some notation): not a value's locations."""
-    if (cell.ctor is VAL or cell.ctor is VALTUPLE) and find(cell.args[0]).ctor is VALUE_KIND:
-        return cell.args[:3]
-    return cell.args
 
 
 def _label(printer: Printer, cell: Cell) -> list[Piece]:

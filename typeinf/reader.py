@@ -2,10 +2,10 @@
 
 A variable's number names it across the whole text (`T₁` and the size mark `¹` are one
 variable); the place it stands in gives its sort. What the compact notation leaves out (an
-iterator's locations) reads as fresh variables, one for both locations of a compact `It[d]` (an
-iterator that can be dereferenced); in GT4Py's located notation (`locations=True`) `It[d]` is
-`ANYWHERE`. A value stands `ANYWHERE`, and the `ItOrValₖ[d]`s of one kind `k` on one pair of
-fresh locations, in either notation (docs/notation.md, "Reading types back").
+iterator's locations) reads as fresh variables, two of its own for each compact `It[d]` and
+`ItOrValₖ[d]` (the most general reading: the compact text of a type, read, is at least as
+general as the type); in GT4Py's located notation (`locations=True`) `It[d]` is `ANYWHERE`. A
+value stands `ANYWHERE` (docs/notation.md, "Reading types back").
 
 The reader is written by hand, a tokenizer and a recursive descent: the generated (Earley) parser
 it replaces cost ~45 ms of CPU to build in every run that reads a type (every `typeinf infer`: the
@@ -144,9 +144,8 @@ def parse_type(text: str, locations: bool | None = None) -> Type:
     """Read a type (or `name :: type`, `inputs ⇒ output`, `{…}`) in either notation.
 
     By default each iterator is read as written: `It[cur, def, d¹]` with its locations, `It[d¹]`
-    (the compact notation) as an iterator that can be dereferenced, both locations one fresh
-    variable. `locations=True` reads GT4Py's located notation, where `It[d¹]` stands for both
-    locations `ANYWHERE`.
+    (the compact notation) at two fresh locations of its own. `locations=True` reads GT4Py's
+    located notation, where `It[d¹]` stands for both locations `ANYWHERE`.
     """
     return parse_with_variables(text, locations)[0]
 
@@ -744,7 +743,6 @@ class _Builder:
         self.located = located
         self.variables: dict[int, Cell] = {}
         #: The locations of the `ItOrVal`s of each kind written without them, by the kind's number.
-        self.kind_locations: dict[int, tuple[Cell, Cell]] = {}
 
     def variable(self, text: str, sort: Sort) -> Cell:
         number = _number(text)
@@ -764,13 +762,11 @@ class _Builder:
         return cell
 
     def fresh_locations(self) -> tuple[Cell, Cell]:
-        """An `It[d¹]`'s locations: `ANYWHERE` in GT4Py's located notation; in any other text an
-        iterator that can be dereferenced, standing where its field is defined (one fresh
-        variable, found nowhere else: the compact printer writes any other iterator located)."""
+        """An `It[d¹]`'s locations: `ANYWHERE` in GT4Py's located notation; in any other text
+        (the compact notation, which writes no location) two fresh variables of its own."""
         if self.located:
             return ANYWHERE, ANYWHERE
-        here = var(Sort.LOC)
-        return here, here
+        return var(Sort.LOC), var(Sort.LOC)
 
     def size(self, text: str) -> Cell:
         if text in ("ᶜ", _COLUMN):
@@ -845,14 +841,9 @@ class _Builder:
         return val(ITERATOR, dtype, self.size(size), current, defined)
 
     def it_or_val(self, kind: str, dtype: Cell, size: str) -> Cell:
-        """`ItOrValₖ[d¹]`: every one of kind `k` in the text stands on one pair of fresh locations
-        (a current and a defined one), as the items and the tuple of `make_tuple` do; the compact
-        printer writes the locations of any other `ItOrVal`."""
+        """`ItOrValₖ[d¹]`: at two fresh locations of its own (neither notation writes them)."""
         kind_var = self.variable(kind, Sort.KIND)
-        current, defined = self.kind_locations.setdefault(
-            _number(kind), (var(Sort.LOC), var(Sort.LOC))
-        )
-        return val(kind_var, dtype, self.size(size), current, defined)
+        return val(kind_var, dtype, self.size(size), var(Sort.LOC), var(Sort.LOC))
 
     def located_it_or_val(
         self, kind: str, current: Cell, defined: Cell, dtype: Cell, size: str
