@@ -46,6 +46,8 @@ from typeinf.terms import Cell, DefinitionType, FencilType, Type
 from typeinf.types import tree
 
 EXIT_OK, EXIT_TYPE_ERROR, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+#: The status of a command whose reader went away (a broken pipe): a shell's for SIGPIPE.
+EXIT_READER_GONE = 128 + 13
 
 _EPILOG = """\
 examples:
@@ -678,7 +680,7 @@ def _explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return EXIT_USAGE
     gtir = typed_as_gtir(program.node, provider, free)
     if gtir:
-        explained = why_gtir(program.node, node, provider)
+        explained = why_gtir(program.node, node, provider, free)
     else:
         explained = why(program.node, node, provider, allow_free=free)  # type: ignore[arg-type]  # the fencil IR's
     color = _color(args.color, err)
@@ -875,7 +877,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     err = guarded(sys.stderr, "standard error")
     try:
         return _run(argv, out, err)
-    except OutputError as error:  # `>&-`, `> /dev/full`, `| head -c 10`: the environment's
+    except OutputError as error:  # `>&-`, `> /dev/full`: the environment's
+        if error.gone:  # `| head -n 3`: the reader has what it wanted
+            return EXIT_READER_GONE
         _last_words(err, f"typeinf: error: {error}\n")
         return EXIT_USAGE
     except Exception as error:  # a bug of ours: said as one, without a traceback

@@ -97,12 +97,16 @@ def why(
         return Explained(type_, reasons[:MAX_REASONS], errors, more, of)
 
 
-def why_gtir(root: Node, target: Node, offset_provider: object = None) -> Explained:
+def why_gtir(
+    root: Node, target: Node, offset_provider: object = None, allow_free: AllowFree = False
+) -> Explained:
     """`why` for GTIR (`offset_provider`: GT4Py's offset-provider types): the explaining run
     keeps what each typing rule joined (docs/gtir.md, "Typing")."""
     try:
         offsets = gtir_infer.offset_types(offset_provider)
-        inference = GtirInference(root, offsets, max_errors=1 << 30, explain=True)
+        inference = GtirInference(
+            root, offsets, max_errors=1 << 30, explain=True, allow_free=allow_free
+        )
     except TypeInferenceError as error:
         return Explained(None, [], [error])
     errors = [error for _, error in sorted(inference.errors, key=lambda e: e[0])]

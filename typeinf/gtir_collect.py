@@ -11,8 +11,8 @@ mapped over tuples) and statements, each definition and statement a part of its 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from functools import cached_property, lru_cache
+from collections.abc import Callable, Collection, Mapping
+from functools import lru_cache
 from itertools import repeat
 from typing import NoReturn
 from weakref import proxy
@@ -168,8 +168,11 @@ class GtirInference:
         max_errors: int = 1,
         explain: bool = False,
         as_gt4py: bool = False,
+        allow_free: bool | Collection[str] = False,
     ) -> None:
         """`offset_types`: what each offset name is (None: no offset provider given);
+        `allow_free`: the free names without a type (all, with True) that are unknowns, one
+        variable per name (GT4Py's printed text writes no name's type), not errors;
         `explain`: keep the history of what was joined and why (`typeinf explain`);
         `as_gt4py`: leave on the nodes what GT4Py 1.2.3 leaves where its passes may tell the
         difference (`typeinf.gt4py`): unknown, the result of an `as_fieldop` given no domain
@@ -177,6 +180,8 @@ class GtirInference:
         tree = checked_preorder(root)
         symbols = resolve(root, GTIR_BUILTINS, tree=tree)
         self._start(root, tree, symbols, offset_types, max_errors, explain, as_gt4py)
+        self.allow_free = allow_free
+        self.unknowns: dict[str, Cell] = {}
         for position, first in self.symbols.duplicates:
             self._guarded(position, self._duplicate, position, first)
         if isinstance(root, Program):
@@ -405,7 +410,7 @@ class GtirInference:
     def inside(self, position: int, ctor: Constructor, sort: Sort) -> Cell:
         """What the type at `position`, a `ctor[…]` of one part of `sort` (a domain's
         dimensions, a named range's dimension), holds: read where it is known (see `direct`;
-        measured with `_dim_cell` and `program_parameters`, interleaved, CPU time:
+        measured with `_dim_cell`, interleaved, CPU time:
         `typeinf.infer` 1.04× faster on 3k-node `gtir_unstructured` and the 20 largest
         GT4Py samples, with the skip of called builtins in `_part`), else unified with a
         fresh one."""
@@ -428,14 +433,10 @@ class GtirInference:
 
     # -- declarations -----------------------------------------------------------------------------
     def sym(self, position: int, node: Sym) -> Cell:
+        """A declared name: its given type; without one (a lambda's parameter, or a program's
+        in GT4Py's printed text, which writes none), a variable its uses determine."""
         if node.type is not None:
             return self.declared(node.type, node)
-        if id(node) in self.program_parameters:
-            # Said once, here: its uses (typed after it) find it a type that fits anything.
-            self.types[position] = var(Sort.DTYPE)
-            raise TypeInferenceError(
-                f"program parameter `{node.id}` has no type (GTIR types every parameter)", node
-            )
         return var(Sort.DTYPE)
 
     def declared(self, type_: gt.GType, node: Node) -> Cell:
@@ -487,9 +488,14 @@ class GtirInference:
                 self.relate(relation, position)
             return instance
         if kind is BindingKind.FREE:
-            if node.type is None:
-                raise TypeInferenceError(f"`{node.id}` is not defined (give it a type)", node)
-            return self.declared(node.type, node)
+            if node.type is not None:
+                return self.declared(node.type, node)
+            allowed = self.allow_free
+            if allowed is True or (allowed is not False and node.id in allowed):
+                return self.unknowns.setdefault(node.id, var(Sort.DTYPE))
+            raise TypeInferenceError(
+                f"`{node.id}` is not defined (give it a type, or allow it to be free)", node
+            )
         assert declared is not None and declaration is not None
         if self.types[declared] is None:
             self.types[declared] = _VISIT[type(declaration)](self, declared, declaration)
@@ -507,14 +513,6 @@ class GtirInference:
             argument = var(Sort.DTYPE)
             return g.function([argument], self.deref_of(position, argument))
         raise TypeInferenceError(f"builtin `{node.id}` is not typed yet on GTIR as a value", node)
-
-    @cached_property
-    def program_parameters(self) -> frozenset[int]:
-        """The ids of the program's parameters (read for each untyped `Sym`: each lambda's
-        parameters, which a search of the parameters for each made `gtir_unstructured` 1.7%
-        slower, cProfile)."""
-        root = self.root
-        return frozenset(map(id, root.params)) if isinstance(root, Program) else frozenset()
 
     # -- expressions ------------------------------------------------------------------------------
     def literal(self, position: int, node: Literal) -> Cell:

@@ -22,9 +22,9 @@ from typeinf.gtir_infer import (
     GtirNodeTypes,
     GtirProgram,
     offset_types,
+    program_of,
     read_off,
 )
-from typeinf.gtir_values import to_value
 from typeinf.part_layout import BUILTIN, Placing, Unsupported
 from typeinf.part_trees import PartTree, fits, part_tree
 from typeinf.schemes import Scheme
@@ -113,10 +113,11 @@ class _GtirRun:
             read_off(self.layout, range(start, start + len(tree.nodes)), part)
             typed.append(part)
         params = starts[: len(root.params)]
-        program = GtirProgram(
+        program = program_of(
             root.id,
             tuple(entries[d.id].definition for d in root.function_definitions),
-            tuple(to_value(self.layout.type_at(p)) for p in params),
+            [self.layout.type_at(p) for p in params],
+            self.layout.solver.in_order(),
         )
         typed[0] = {id(root): program}
         types = GtirNodeTypes(TypeMap.made(typed).types)

@@ -4,21 +4,28 @@ a `GtirProgram` (its function definitions' types, then its parameters')."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
 
 from iterir import FunctionDefinition, Node
 from iterir import gtir_types as gt
+from iterir.errors import ParseError
 from iterir.gcpause import gc_paused
 from iterir.nodes import GTIR_CLASSES, FencilDefinition, Program, StencilClosure
 from iterir.offset_types import NeighborConnectivityType, OffsetType, offset_types_from_json
 from iterir.traversal import child_positions, walk
+from typeinf import gtir_terms as g
 from typeinf import type_map
 from typeinf.errors import TypeInferenceError
 from typeinf.gtir_collect import GtirInference, is_gtir
 from typeinf.gtir_notation import GtirPrinter, pformat_gtir, where_clauses
-from typeinf.gtir_values import Cyclic, GtirValue, to_value
-from typeinf.terms import DefinitionType, find
+from typeinf.gtir_values import Cyclic, GtirType, GtirValue, to_value
+from typeinf.offsets import OffsetProviderFormatError, gt4py_offset_types, loaded
+from typeinf.relations import Relation
+from typeinf.terms import Cell, DefinitionType, find, variables_of
+
+#: Which free names without a type are unknowns: True for all (`typeinf.infer`'s `allow_free`).
+AllowFree = bool | Collection[str]
 
 
 @dataclass(frozen=True)
@@ -38,22 +45,53 @@ class GtirDefinition:
 
 @dataclass(frozen=True)
 class GtirProgram:
-    """A GTIR program's type: `{f :: (T₀) → T₀, p(Field[[IDim], float64], int32)}`."""
+    """A GTIR program's type: `{f :: (T₀) → T₀, p(Field[[IDim], float64], int32)}`.
+    `signature` is the program's own part (`program_of` makes it): its parameters numbered
+    together, with the `where` clause of what their variables are subject to (a parameter
+    GT4Py's printed text leaves untyped: `p(T₀, Field[D₁, T₂]) where …`)."""
 
     name: str
     definitions: tuple[GtirDefinition, ...]
     params: tuple[GtirValue, ...]
+    signature: str
 
     def __str__(self) -> str:
         return "{" + ", ".join([*map(str, self.definitions), self.signature]) + "}"
 
-    @property
-    def signature(self) -> str:
-        """The program's own part: `p(Field[[IDim], float64], int32)`."""
-        return f"{self.name}({', '.join(map(str, self.params))})"
+
+def program_of(
+    name: str,
+    definitions: tuple[GtirDefinition, ...],
+    params: list[Cell],
+    relations: tuple[Relation, ...],
+) -> GtirProgram:
+    """A program's type from its parameters' cells and the relations still open at its end
+    (those about a parameter's variables go in its `where` clause)."""
+    # Parameters of one ground type share its cell (`GtirInference.declared`, measured there):
+    # its value is made once.
+    values: dict[int, GtirValue] = {}
+    for cell in params:
+        root = find(cell)
+        if id(root) not in values:
+            values[id(root)] = to_value(root)
+    shown = tuple(values[id(find(c))] for c in params)
+    variables = {id(v) for c in params for v in variables_of(c)}
+    if not variables:
+        return GtirProgram(name, definitions, shown, f"{name}({', '.join(map(str, shown))})")
+    about = tuple(r for r in relations if any(id(v) in variables for v in _cells_of(r)))
+    printer = GtirPrinter([DefinitionType(name, g.tuple_of(params), about)])
+    texts = ", ".join(printer.render(c) for c in params)
+    return GtirProgram(name, definitions, shown, f"{name}({texts}){printer.where()}")
+
+
+def _cells_of(relation: Relation) -> Iterator[Cell]:
+    for cell in relation.cells:
+        yield from variables_of(cell)
 
 
 GtirInferred = GtirValue | GtirDefinition | GtirProgram
+#: The classes of what GTIR's inference gives (`GtirInferred`), for a dispatch by dialect.
+GTIR_RESULTS = (GtirType, GtirDefinition, GtirProgram)
 
 
 def definition_at(inference: GtirInference, position: int) -> GtirDefinition:
@@ -82,17 +120,8 @@ def _program_type(inference: GtirInference) -> GtirInferred:
     positions = child_positions(inference.sizes, 0, root.child_count())
     ndefs, nparams = len(root.function_definitions), len(root.params)
     definitions = tuple(definition_at(inference, p) for p in positions[:ndefs])
-    # Parameters of one ground type share its cell (`GtirInference.declared`, measured there):
-    # its value is made once.
-    values: dict[int, GtirValue] = {}
-    params = []
-    for position in positions[ndefs : ndefs + nparams]:
-        cell = find(inference.type_at(position))
-        value = values.get(id(cell))
-        if value is None:
-            value = values[id(cell)] = to_value(cell)
-        params.append(value)
-    return GtirProgram(root.id, definitions, tuple(params))
+    params = [inference.type_at(p) for p in positions[ndefs : ndefs + nparams]]
+    return program_of(root.id, definitions, params, inference.solver.in_order())
 
 
 def claims(node: Node, allow_free: object, within: Node | None, provider: object) -> bool:
@@ -125,23 +154,31 @@ def after_error(node: Node, within: Node | None) -> bool:
 
 def offset_types(provider: object) -> dict[str, OffsetType] | None:
     """The offset-provider types `provider` gives: None; GT4Py's types (`iterir.offset_types`)
-    by offset name; or their JSON (a ParseError naming the JSON path when malformed)."""
+    by offset name, or their JSON (a ParseError naming the JSON path when malformed); an offset
+    provider of ours, or its JSON (`offsets.gt4py_offset_types` says how it is read)."""
+    provider = loaded(provider)
     if provider is None:
         return None
     if isinstance(provider, Mapping) and all(
         isinstance(v, NeighborConnectivityType | gt.Dimension) for v in provider.values()
     ):
         return dict(provider)
+    if isinstance(provider, Mapping) and provider and not _gt4py_form(provider):
+        try:
+            return gt4py_offset_types(provider)
+        except OffsetProviderFormatError as error:
+            raise ParseError(str(error)) from None
     return offset_types_from_json(provider)
 
 
-def infer(node: Node, provider: object = None) -> GtirInferred:
-    """The type of a GTIR program or expression; raises its first type error."""
+def infer(node: Node, provider: object = None, allow_free: AllowFree = False) -> GtirInferred:
+    """The type of a GTIR program or expression (`allow_free`: its free names without a type
+    that are unknowns); raises its first type error."""
     # The collector paused, as for the fencil IR (`iterir.gcpause`), and the inference freed
     # before it resumes: measured interleaved, 1.57× faster on a 1M-node program, 1.6× at
     # 100k, 1.3× on the 20 largest GT4Py samples.
     with gc_paused():
-        inference = GtirInference(node, offset_types(provider))
+        inference = GtirInference(node, offset_types(provider), allow_free=allow_free)
         result = _program_type(inference)
         del inference
     return result
@@ -216,9 +253,11 @@ class GtirNodeTypes(Mapping[int, GtirInferred]):
         return repr(self._types)
 
 
-def infer_all(node: Node, provider: object = None, *, attach: bool = False) -> GtirNodeTypes:
+def infer_all(
+    node: Node, provider: object = None, *, attach: bool = False, allow_free: AllowFree = False
+) -> GtirNodeTypes:
     """Every node's type; with `attach`, also set as `node.inferred_type`."""
-    inference = GtirInference(node, offset_types(provider))
+    inference = GtirInference(node, offset_types(provider), allow_free=allow_free)
     result = GtirNodeTypes(_node_types(inference, complete=True))
     if attach:
         type_map.attach(list(walk(node)), result, whole=False)
@@ -241,18 +280,24 @@ class GtirSolved:
         return _program_type(self.inference)
 
 
-def solve(node: Node, provider: object, max_errors: int | None) -> GtirSolved:
+def solve(
+    node: Node, provider: object, max_errors: int | None, allow_free: AllowFree = False
+) -> GtirSolved:
     """Every independent error (one per failing function definition or statement, at most
     `max_errors`), and the inference that found them."""
     try:
         offsets = offset_types(provider)
-        inference = GtirInference(node, offsets, max_errors=max(max_errors or 1 << 30, 2))
+        inference = GtirInference(
+            node, offsets, max_errors=max(max_errors or 1 << 30, 2), allow_free=allow_free
+        )
     except TypeInferenceError as error:  # before any part could be typed: a malformed tree
         return GtirSolved(None, [error])
     errors = _sorted(inference)[:max_errors]
     if errors:  # errors are rare: the explaining run gives them the notes of their reasons
         limit = max(max_errors or 1 << 30, 2)
-        explained = _sorted(GtirInference(node, offsets, max_errors=limit, explain=True))
+        explained = _sorted(
+            GtirInference(node, offsets, max_errors=limit, explain=True, allow_free=allow_free)
+        )
         if [e.message for e in explained[: len(errors)]] == [e.message for e in errors]:
             errors = explained[: len(errors)]
     return GtirSolved(inference, errors)
@@ -264,11 +309,11 @@ def _sorted(inference: GtirInference) -> list[TypeInferenceError]:
 
 
 def check(
-    node: Node, provider: object, max_errors: int | None
+    node: Node, provider: object, max_errors: int | None, allow_free: AllowFree = False
 ) -> tuple[GtirInferred | None, GtirNodeTypes, list[TypeInferenceError]]:
     """The program's type (None with errors), every node's, and the errors: one per failing
     function definition or statement, at most `max_errors`."""
-    solved = solve(node, provider, max_errors)
+    solved = solve(node, provider, max_errors, allow_free)
     if solved.inference is None:
         return None, GtirNodeTypes({}), solved.errors
     types = GtirNodeTypes(_node_types(solved.inference, complete=not solved.errors))

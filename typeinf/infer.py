@@ -20,28 +20,30 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import islice
+from os import PathLike
 from typing import Any, cast
 
 from iterir import FencilDefinition, FunctionDefinition, Node, StencilClosure
 from iterir.gcpause import gc_paused
 from iterir.traversal import child_positions, walk
-from typeinf import arguments, gtir_infer, type_map
+from typeinf import arguments, convert, gtir_infer, type_map
 from typeinf.collect import Inference
 from typeinf.convert import Converter, result_value
 from typeinf.errors import InternalError, TypeInferenceError
-from typeinf.offsets import OffsetProvider, load_offset_provider
+from typeinf.offsets import OffsetProvider, fencil_provider, loaded
 from typeinf.relations import Relation
 from typeinf.sizes import check_node_types
 from typeinf.terms import ClosureType, DefinitionType, FencilType, Type
 from typeinf.types import Inferred
 from typeinf.within import Subject, subject
 
-Provider = OffsetProvider | dict[str, Any] | None
+#: An `offset_provider=`: either form, as objects or decoded JSON, or a JSON file's path.
+Provider = OffsetProvider | dict[str, Any] | str | PathLike[str] | None
 #: Which free names are unknowns rather than errors: True for all (docs/rules.md, free names).
-AllowFree = bool | Collection[str]
+AllowFree = gtir_infer.AllowFree
 
 
 def _solved(program: Subject, offset_provider: Provider) -> Inference:
@@ -86,8 +88,8 @@ def _confirmed(program: Subject, offset_provider: Provider, error: TypeInference
 
 
 def _provider(offset_provider: Provider) -> OffsetProvider | None:
-    given = arguments.a_provider("typeinf", offset_provider)
-    return None if given is None else load_offset_provider(dict(given))
+    given = arguments.a_provider("typeinf", loaded(offset_provider))
+    return None if given is None else fencil_provider(given)
 
 
 def every_error(
@@ -172,8 +174,9 @@ def infer(
     definitions, belongs to; the definitions it calls are then typed from there.
     Raises a TypeInferenceError subclass for a program without a type.
     """
+    offset_provider = loaded(offset_provider)
     if gtir_infer.claims(node, allow_free, within, offset_provider):
-        return gtir_infer.infer(node, offset_provider)  # type: ignore[return-value]  # a GTIR value
+        return gtir_infer.infer(node, offset_provider, allow_free)  # type: ignore[return-value]  # a GTIR value
     program = subject(node, allow_free, within)
     # The inference is freed before the collector resumes, so that it never scans the graph.
     with gc_paused():
@@ -181,7 +184,7 @@ def infer(
             inference = _solved(program, offset_provider)
         except TypeInferenceError:
             if gtir_infer.after_error(node, within):
-                return gtir_infer.infer(node, offset_provider)  # type: ignore[return-value]  # a GTIR value
+                return gtir_infer.infer(node, offset_provider, allow_free)  # type: ignore[return-value]  # a GTIR value
             raise
         result = _program_type(inference, _position(inference, program), inference.types)
         assert result is not None  # the root has a type: a name without one is an error
@@ -204,15 +207,18 @@ def infer_all(
     `node.inferred_type`. The types' variables are numbered together, over the whole program
     (the root's as `infer` numbers them), so that a node's type relates to its parent's.
     `allow_free` and `within` as for `infer` (with `within`, the callees' nodes are typed too)."""
+    offset_provider = loaded(offset_provider)
     if gtir_infer.claims(node, allow_free, within, offset_provider):
-        return gtir_infer.infer_all(node, offset_provider, attach=attach)  # type: ignore[return-value]  # GTIR's
+        return gtir_infer.infer_all(node, offset_provider, attach=attach, allow_free=allow_free)  # type: ignore[return-value]  # GTIR's
     program = subject(node, allow_free, within)
     with gc_paused():
         try:
             inference = _solved(program, offset_provider)
         except TypeInferenceError:
             if gtir_infer.after_error(node, within):
-                return gtir_infer.infer_all(node, offset_provider, attach=attach)  # type: ignore[return-value]
+                return gtir_infer.infer_all(
+                    node, offset_provider, attach=attach, allow_free=allow_free
+                )  # type: ignore[return-value]
             raise
         result = NodeTypes(_node_types(inference, complete=True))
         # `node`'s nodes in pre-order, as inference numbered them: walking the tree again took
@@ -405,14 +411,26 @@ def check(
     themselves are left out)."""
     arguments.a_count("typeinf.check", "max_errors", max_errors)
     solved = None
+    offset_provider = loaded(offset_provider)
     if not gtir_infer.claims(node, allow_free, within, offset_provider):
         solved = solve(
             node, offset_provider, max_errors=max_errors, allow_free=allow_free, within=within
         )
     if solved is None or (solved.errors and gtir_infer.after_error(node, within)):
-        type_, gtir_types, gtir_errors = gtir_infer.check(node, offset_provider, max_errors)
+        type_, gtir_types, gtir_errors = gtir_infer.check(
+            node, offset_provider, max_errors, allow_free
+        )
         return Checked(type_, gtir_types, gtir_errors)  # type: ignore[arg-type]  # GTIR's
     types = NodeTypes(solved.types, eager=bool(solved.errors))
     # The node asked about (with `within`, its copy in the fencil inferred): the one typed so.
     key = next((k for k, t in solved.types.items() if t is solved.type), None)
     return Checked(None if key is None else types[key], types, solved.errors)
+
+
+def pformat(type_: object, locations: bool = False) -> str:
+    """A type `infer` (or `parse_type`) gave, of either IR, in its notation: the fencil IR's
+    compact one, or GT4Py 1.0.3's located one with `locations`; GTIR's (`typeinf.gtir_values`,
+    a function definition's or a program's type) as it prints, which has one notation."""
+    if isinstance(type_, gtir_infer.GTIR_RESULTS):
+        return str(type_)
+    return convert.pformat(type_, locations)  # type: ignore[arg-type]  # checked there

@@ -43,7 +43,7 @@ def solve_either(
         except ParseError as error:  # read for the fencil IR, which could not type it
             message = f"as GTIR, the offset provider is not GT4Py's offset-provider types: {error}"
             return GtirSolved(None, [OffsetProviderError(message, node)])
-    return gtir_infer.solve(node, provider, max_errors)
+    return gtir_infer.solve(node, provider, max_errors, allow_free)
 
 
 def typed_as_gtir(node: Node, provider: object, allow_free: AllowFree) -> bool:

@@ -200,6 +200,22 @@ class FencilType:
 Type = Cell | ClosureType | DefinitionType | FencilType
 
 
+def variables_of(cell: Cell) -> Iterator[Cell]:
+    """The variables (roots) `cell` holds, each once, on an explicit stack (any depth, and a
+    cyclic graph too)."""
+    seen: set[int] = set()
+    stack = [cell]
+    while stack:
+        root = find(stack.pop())
+        if id(root) in seen:
+            continue
+        seen.add(id(root))
+        if root.ctor is None:
+            yield root
+        else:
+            stack.extend(root.args)
+
+
 def relations_of(type_: Type) -> Iterator[Relation]:
     """The relations a program-level type is subject to, in printing order."""
     if isinstance(type_, DefinitionType):
