@@ -178,8 +178,9 @@ def test_a_full_or_closed_standard_error_still_exits_with_a_code(paths: dict[str
     assert (result.returncode, result.stdout, result.stderr) == (2, b"", b"")
 
 
-def test_a_broken_pipe(tmp_path: Path) -> None:
-    """`typeinf infer --all BIG | head -c 10`: far more output than a pipe holds."""
+def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path: Path) -> None:
+    """`typeinf infer --all BIG | head -c 10`: far more output than a pipe holds. The reader has
+    what it wanted: no message, and the shell's status for a broken pipe (as git and grep)."""
     program = tmp_path / "sum.itir"
     program.write_text("λ(x) → " + " + ".join("·x" for _ in range(3000)) + "\n", encoding="utf-8")
     with subprocess.Popen(
@@ -191,11 +192,8 @@ def test_a_broken_pipe(tmp_path: Path) -> None:
         assert process.stdout is not None and process.stderr is not None
         assert len(process.stdout.read(10)) == 10
         process.stdout.close()
-        assert process.wait(timeout=TIMEOUT) == 2
-        assert (
-            process.stderr.read()
-            == b"typeinf: error: cannot write to standard output: Broken pipe\n"
-        )
+        assert process.wait(timeout=TIMEOUT) == 141
+        assert process.stderr.read() == b""
 
 
 def test_a_closed_standard_input() -> None:

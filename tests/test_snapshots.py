@@ -118,8 +118,17 @@ def test_the_pytest_plugin(pytester: pytest.Pytester) -> None:
         ["*no expected types in *test_compiler.test_ir.types: run pytest with --typeinf-update*"]
     )
 
-    pytester.runpytest("--typeinf-update").assert_outcomes(passed=2)
+    result = pytester.runpytest("--typeinf-update")
+    result.assert_outcomes(passed=2)
     folder = Path(pytester.path) / "__typeinf_snapshots__"
+    result.stdout.fnmatch_lines(
+        [
+            "*- typeinf snapshots: 3 created -*",
+            f"created {folder / 'test_compiler.test_ir.types'}",
+            f"created {folder / 'test_compiler.test_ir.second.types'}",
+            f"created {folder / 'test_compiler.test_error.types'}",
+        ]
+    )
     assert sorted(p.name for p in folder.iterdir()) == [
         "test_compiler.test_error.types",
         "test_compiler.test_ir.second.types",
@@ -141,3 +150,12 @@ def test_the_pytest_plugin(pytester: pytest.Pytester) -> None:
     out = result.stdout.str()
     assert "the inferred types differ from" in out
     assert "\n-(It[T₁, T₁, float64⁰]) → float64⁰\n+(It[T₁, T₁, int32⁰]) → int32⁰\n" in out
+    result = pytester.runpytest("--typeinf-update")
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(
+        [
+            "*- typeinf snapshots: 1 updated -*",
+            f"updated {Path(pytester.path) / '__typeinf_snapshots__' / 'test_compiler.test_ir.types'}",
+        ]
+    )
+    assert "typeinf snapshots" not in pytester.runpytest("--typeinf-update").stdout.str()

@@ -20,7 +20,7 @@ documented in the pages that `typeinf docs` lists (in a checkout: `docs/*.md`).
 """
 
 from typeinf import types
-from typeinf.convert import is_instance, parse_type, pformat, substitution
+from typeinf.convert import is_instance, parse_type, substitution
 from typeinf.errors import (
     DuplicateNameError,
     GrammarBuiltinError,
@@ -34,7 +34,7 @@ from typeinf.errors import (
     UnsatisfiableConstraintError,
 )
 from typeinf.incremental import Reinference, Reused
-from typeinf.infer import Checked, check, infer, infer_all
+from typeinf.infer import Checked, check, infer, infer_all, pformat
 from typeinf.offsets import Connectivity, Dimension, load_offset_provider
 from typeinf.reader import TypeSyntaxError
 from typeinf.signatures import register_builtin

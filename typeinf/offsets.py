@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from os import PathLike
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -18,6 +19,7 @@ from iterir.gtir_types import Dimension as GTIRDimension
 from iterir.jsontext import loads
 from iterir.offset_types import (
     MAX_NEIGHBORS,
+    NeighborConnectivityType,
     OffsetType,
     max_neighbors_problem,
     offset_types_from_json,
@@ -73,15 +75,66 @@ class OffsetProviderFormatError(ValueError):
     """An offset provider document that is not of the form of docs/offset-providers.md."""
 
 
-def load_offset_provider(data: object) -> dict[str, Dimension | Connectivity]:
-    """Read an offset provider from decoded JSON, in either form; informational keys (`class`,
-    …) are ignored."""
+#: What `load_offset_provider` gives: ours (the fencil IR's form), or GT4Py's offset-provider
+#: types, as the document was written; every `offset_provider=` of the API takes either.
+AnyProvider = dict[str, Dimension | Connectivity] | dict[str, OffsetType]
+
+
+def load_offset_provider(source: object) -> AnyProvider:
+    """The one loader of offset providers: from a JSON file's path or from decoded JSON, in
+    either form, told apart by content (GT4Py's entries have `"t"`): ours as `Dimension` and
+    `Connectivity`, GT4Py's as its offset-provider types (`iterir.offset_types`), nothing lost;
+    informational keys (`class`, …) are ignored. A file that cannot be read or is not JSON is
+    a ParseError; a malformed document an OffsetProviderFormatError."""
+    data = read_offset_json(source) if isinstance(source, str | PathLike) else source
     if _is_gt4py_form(data):
         try:
-            return _from_offset_types(offset_types_from_json(data))
+            return offset_types_from_json(data)
         except ParseError as error:
             raise OffsetProviderFormatError(f"{error.json_path}: {error.message}") from None
-    if not isinstance(data, dict):
+    if isinstance(data, Mapping) and data and all(_is_offset_type(v) for v in data.values()):
+        return dict(data)
+    return _ours(data)
+
+
+def _is_offset_type(entry: object) -> bool:
+    return isinstance(entry, NeighborConnectivityType | GTIRDimension)
+
+
+def fencil_provider(provider: Mapping[str, object]) -> dict[str, Dimension | Connectivity]:
+    """An offset provider in either form (objects or JSON) as the fencil IR reads it."""
+    loaded = load_offset_provider(provider)
+    if all(_is_offset_type(v) for v in loaded.values()):
+        return _from_offset_types(loaded)  # type: ignore[arg-type]  # GT4Py's, as tested
+    return loaded  # type: ignore[return-value]  # ours, as tested
+
+
+def gt4py_offset_types(provider: Mapping[str, object]) -> dict[str, OffsetType]:
+    """An offset provider in either form (objects or JSON) as GT4Py's offset-provider types,
+    which GTIR reads. Ours says less: a Cartesian offset's dimension is horizontal, and a
+    connectivity's local dimension is named by its tag (GT4Py's convention: `V2E`'s is `V2Eₗ`),
+    of `int32` indices, `-1` where a neighbour is missing."""
+    loaded = load_offset_provider(provider)
+    types: dict[str, OffsetType] = {}
+    for tag, entry in loaded.items():
+        if isinstance(entry, Dimension):
+            types[tag] = GTIRDimension(entry.value)
+        elif isinstance(entry, Connectivity):
+            types[tag] = NeighborConnectivityType(
+                (GTIRDimension(entry.origin), GTIRDimension(tag, "local")),
+                GTIRDimension(entry.neighbor),
+                -1 if entry.has_skip_values else None,
+                "int32",
+                entry.max_neighbors,
+            )
+        else:
+            types[tag] = entry
+    return types
+
+
+def _ours(data: object) -> dict[str, Dimension | Connectivity]:
+    """Our form of an offset provider, from decoded JSON or our objects."""
+    if not isinstance(data, Mapping):
         raise OffsetProviderFormatError("an offset provider is a JSON object of offset tags")
     provider: dict[str, Dimension | Connectivity] = {}
     for tag, entry in data.items():
@@ -123,15 +176,21 @@ def _typed(entry: dict[str, Any], key: str, kind: type[_T]) -> _T:
 
 
 def read_offset_provider(path: str | Path) -> dict[str, Dimension | Connectivity]:
-    """The offset provider in the JSON file `path`, in either form; a malformed one is a
-    ParseError (with the JSON path of the problem, for GT4Py's form)."""
+    """The offset provider in the JSON file `path`, in either form, as the fencil IR reads it;
+    a malformed one is a ParseError (with the JSON path of the problem, for GT4Py's form)."""
     return offset_provider_of(read_offset_json(path), str(path))
 
 
-def read_offset_json(path: str | Path) -> object:
+def read_offset_json(path: str | PathLike[str]) -> object:
     """The decoded JSON of the offset-provider file `path` (a ParseError if it is not JSON),
     for `typeinf.route` to read as the IR it types a program as."""
-    return loads(read_text(path), str(path))
+    return loads(read_text(Path(path)), str(path))
+
+
+def loaded(provider: _T) -> _T | AnyProvider:
+    """An `offset_provider=` argument with a path read (`load_offset_provider`); anything else
+    as it is."""
+    return load_offset_provider(provider) if isinstance(provider, str | PathLike) else provider
 
 
 def offset_provider_of(data: object, filename: str) -> dict[str, Dimension | Connectivity]:
@@ -139,7 +198,7 @@ def offset_provider_of(data: object, filename: str) -> dict[str, Dimension | Con
     if _is_gt4py_form(data):
         return _from_offset_types(offset_types_from_json(data, filename))
     try:
-        return load_offset_provider(data)
+        return _ours(data)
     except OffsetProviderFormatError as error:
         raise ParseError(str(error), filename) from None
 

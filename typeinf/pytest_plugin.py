@@ -43,11 +43,39 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
-class TypeinfSnapshot:
-    """The `typeinf_snapshot` fixture: compares (or, with --typeinf-update, stores) IR types."""
+#: The files `--typeinf-update` wrote in this run, each with "created" or "updated": said at
+#: the end of the run (`pytest_terminal_summary`), as `typeinf snapshot update` says them.
+WRITTEN = pytest.StashKey[list[tuple[str, Path]]]()
 
-    def __init__(self, folder: Path, stem: str, update: bool) -> None:
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.stash[WRITTEN] = []
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    written = config.stash.get(WRITTEN, [])
+    if not written:
+        return
+    counts = {done: sum(1 for d, _ in written if d == done) for done in ("created", "updated")}
+    said = ", ".join(f"{n} {done}" for done, n in counts.items() if n)
+    terminalreporter.write_sep("-", f"typeinf snapshots: {said}")
+    for done, path in written:
+        terminalreporter.write_line(f"{done} {path}")
+
+
+class TypeinfSnapshot:
+    """The `typeinf_snapshot` fixture: compares (or, with --typeinf-update, stores) IR types;
+    `written` collects what it writes (`WRITTEN`)."""
+
+    def __init__(
+        self,
+        folder: Path,
+        stem: str,
+        update: bool,
+        written: list[tuple[str, Path]] | None = None,
+    ) -> None:
         self.folder, self.stem, self.update = folder, stem, update
+        self.written = [] if written is None else written
         self.checks = 0
         self.used: set[Path] = set()
 
@@ -87,6 +115,7 @@ class TypeinfSnapshot:
             if expected != actual:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 write_text(path, actual)  # whole or not at all
+                self.written.append(("created" if expected is None else "updated", path))
             return
         if expected is None:
             pytest.fail(
@@ -165,4 +194,5 @@ def typeinf_snapshot(request: pytest.FixtureRequest) -> TypeinfSnapshot:
         test_file.parent / FOLDER,
         _stem(test_file, request.node.nodeid),
         request.config.getoption("--typeinf-update"),
+        request.config.stash.get(WRITTEN, None),
     )

@@ -42,7 +42,13 @@ codecs.register_error(ERRORS, _degrade_error)
 
 
 class OutputError(Exception):
-    """A standard stream could not be written: which one, and the system's reason."""
+    """A standard stream could not be written: which one, and the system's reason. `gone`: the
+    reader went away (a broken pipe, `typeinf infer f | head`), which is no error of the user's:
+    the command ends quietly, as `git` and `grep` do."""
+
+    def __init__(self, message: str, gone: bool = False) -> None:
+        super().__init__(message)
+        self.gone = gone
 
 
 class _Guard(io.BufferedIOBase):
@@ -70,7 +76,7 @@ class _Guard(io.BufferedIOBase):
             try:
                 self._target.write(data)
             except OSError as error:
-                self._fail(error.strerror or str(error))
+                self._fail(error)
         return memoryview(data).nbytes
 
     def flush(self) -> None:
@@ -78,18 +84,21 @@ class _Guard(io.BufferedIOBase):
             try:
                 self._target.flush()
             except OSError as error:
-                self._fail(error.strerror or str(error))
+                self._fail(error)
 
-    def _fail(self, reason: str) -> None:
+    def _fail(self, error: OSError | str) -> None:
         if self._failed:
             return
+        reason = error if isinstance(error, str) else error.strerror or str(error)
         self._failed = True
         if self._target is not None:  # what it still holds goes nowhere, rather than fail at exit
             with contextlib.suppress(OSError, ValueError):
                 devnull = os.open(os.devnull, os.O_WRONLY)
                 os.dup2(devnull, self._target.fileno())
                 os.close(devnull)
-        raise OutputError(f"cannot write to {self._name}: {reason}")
+        raise OutputError(
+            f"cannot write to {self._name}: {reason}", isinstance(error, BrokenPipeError)
+        )
 
 
 def guarded(stream: TextIO | None, name: str) -> TextIO:
