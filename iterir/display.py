@@ -67,14 +67,15 @@ def shortened(text: str, width: int) -> str:
 
 def shown(message: str) -> str:
     """A one-line message as printed: escaped (a line break too), each backquoted part (a name,
-    a type) at most `QUOTED_WIDTH` characters, the whole at most `LINE_WIDTH`. Where two parts
-    are longer (the two sides of a mismatch), what they share at their start and end is cut
-    instead (`contrasted`), never where they differ."""
+    a type) at most `QUOTED_WIDTH` characters, the whole at most `LINE_WIDTH`. Where either of
+    the two longest parts is longer (the two sides of a mismatch), what they share at their
+    start and end is cut instead (`contrasted`), never where they differ."""
     text = escaped(message)
-    parts = [m for m in _QUOTED.finditer(text) if len(m.group()) - 2 > QUOTED_WIDTH]
-    if len(parts) < 2:
+    parts = list(_QUOTED.finditer(text))
+    longest = sorted(sorted(parts, key=lambda m: len(m.group()))[-2:], key=lambda m: m.start())
+    if len(parts) < 2 or all(len(m.group()) - 2 <= QUOTED_WIDTH for m in longest):
         return shortened(_QUOTED.sub(_short_quoted, text), LINE_WIDTH)
-    first, second = parts[-2], parts[-1]
+    first, second = longest
     left, right = contrasted(first.group()[1:-1], second.group()[1:-1])
     pieces = [
         _QUOTED.sub(_short_quoted, text[: first.start()]),

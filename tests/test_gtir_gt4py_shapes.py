@@ -101,8 +101,14 @@ SHAPES = [
         "Field[[_StaggeredIDim, JDim], int32]",
     ),
     (
+        "power of a float by an integer: of the base's type",
+        "a weather model's dynamical core (calculate_divdamp_fields); GT4Py's `power` synthesizer",
+        "(⇑(λ(a) → power(·a, 2)))((a: Field[[KDimᵥ], f64]))",
+        "Field[[KDimᵥ], float64]",
+    ),
+    (
         "a vertical field next to a 2-D one",
-        "a weather model's dynamical core",
+        "a weather model's dynamical core (apply_4th_order_divergence_damping)",
         "(λ(k, e) → (⇑(λ(a, b) → ·a × ·b))(k, e))((k: Field[[KDimᵥ], f64]), "
         "(e: Field[[Edgeₕ, KDimᵥ], f64]))",
         "Field[[Edge, KDimᵥ], float64]",
