@@ -107,6 +107,13 @@ SHAPES = [
         "Field[[KDimᵥ], float64]",
     ),
     (
+        "if_ of a constant list and a list along a local dimension: promoted",
+        "GT4Py 1.2.3's list promotion in `if_` (type_info.promote)",
+        "as_fieldop(λ(it) → reduce(plus, 0.0)(if_((c: bool), make_const_list(1.0), "
+        f"neighbors(V2Eₒ, it))), {VERTICES})((e: Field[[Edgeₕ], f64]))",
+        "Field[[Vertex], float64]",
+    ),
+    (
         "a vertical field next to a 2-D one",
         "a weather model's dynamical core (apply_4th_order_divergence_damping)",
         "(λ(k, e) → (⇑(λ(a, b) → ·a × ·b))(k, e))((k: Field[[KDimᵥ], f64]), "

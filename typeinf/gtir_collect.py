@@ -572,17 +572,7 @@ class GtirInference:
             if name in _ON_DOMAINS and self.on_domains(args):
                 return self.domain_condition(position, node, args)
             if name in SIGNATURES:
-                plan = call_plan(name)
-                if plan is not None and plan[1] != len(args):
-                    raise arity_error(node, plan[1], len(args))
-                try:
-                    return self.signature_call(name, position, args)
-                except UnsatisfiableConstraintError as error:
-                    reworded = error.reworded(
-                        f"`{name}` takes `{error.expected}`, not `{error.actual}`"
-                    )
-                    reworded.node = node
-                    raise reworded from None
+                return self.by_signature(name, position, node, args)
             raise TypeInferenceError(f"builtin `{name}` is not typed yet on GTIR", node)
         args = self.args(position, node)
         if isinstance(callee, FunCall) and isinstance(callee.fun, SymRef):
@@ -590,6 +580,18 @@ class GtirInference:
             if applied is not None and (builtin or callee.fun.id != "shift"):
                 return applied(self, position, callee, args)
         return self.apply(self.type_at(position + 1), position, args)
+
+    def by_signature(self, name: str, position: int, node: FunCall, args: list[int]) -> Cell:
+        """A call of the builtin `name` typed by its signature; an error says the signature."""
+        plan = call_plan(name)
+        if plan is not None and plan[1] != len(args):
+            raise arity_error(node, plan[1], len(args))
+        try:
+            return self.signature_call(name, position, args)
+        except UnsatisfiableConstraintError as error:
+            reworded = error.reworded(f"`{name}` takes `{error.expected}`, not `{error.actual}`")
+            reworded.node = node
+            raise reworded from None
 
     def signature_call(self, name: str, position: int, args: list[int]) -> Cell:
         """A call of the builtin `name` typed by its signature: each argument unified with its
@@ -833,6 +835,21 @@ class GtirInference:
         result = var(Sort.DTYPE)
         self.relate(Spread(dims, result, self.type_at(args[0])), position)
         return result
+
+    def rule_if_(self, position: int, node: FunCall, args: list[int]) -> Cell:
+        """`if_(c, a, b)`: `c` is `bool`, `a` and `b` one type, as `if_`'s signature says
+        (`builtins/gtir.gsig`); two lists, as GT4Py promotes them, of one element type, along
+        one local dimension or along none (a `make_const_list`'s goes with any)."""
+        branches = [find(self.type_at(a)) for a in args[1:]]
+        if len(args) != 3 or not all(b.ctor is g.LIST for b in branches):
+            return self.by_signature("if_", position, node, args)
+        self.equal(g.scalar("bool"), self.type_at(args[0]), args[0])
+        (left, left_dim), (right, right_dim) = (b.args for b in branches)
+        self.equal(left, right, args[2])
+        dims = [d for d in (find(left_dim), find(right_dim)) if d is not g.NO_DIM]
+        if len(dims) == 2:
+            self.equal(dims[0], dims[1], args[2])
+        return g.list_of(left, dims[0] if dims else g.NO_DIM)
 
     def rule_list_get(self, position: int, node: FunCall, args: list[int]) -> Cell:
         """`list_get(i, list)`: an element; `i` an integer or an integer offset (`Index`)."""
