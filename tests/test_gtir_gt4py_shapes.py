@@ -114,6 +114,13 @@ SHAPES = [
         "Field[[Vertex], float64]",
     ),
     (
+        "concat_where of a field of lists and one of constant lists: promoted",
+        "GT4Py 1.2.3's list promotion in `concat_where` (type_info.promote)",
+        "concat_where(IDimₕ < 2, (a: Field[[IDimₕ], List[f64, V2Eₗ]]), "
+        "(b: Field[[IDimₕ], List[f64]]))",
+        "Field[[IDim], List[float64, V2Eₗ]]",
+    ),
+    (
         "a vertical field next to a 2-D one",
         "a weather model's dynamical core (apply_4th_order_divergence_damping)",
         "(λ(k, e) → (⇑(λ(a, b) → ·a × ·b))(k, e))((k: Field[[KDimᵥ], f64]), "

@@ -71,6 +71,7 @@ from typeinf.gtir_rules import (
     Spread,
     TupleMapped,
     call_plan,
+    promoted,
     scheme,
 )
 from typeinf.gtir_shifts import shifts_read
@@ -844,12 +845,7 @@ class GtirInference:
         if len(args) != 3 or not all(b.ctor is g.LIST for b in branches):
             return self.by_signature("if_", position, node, args)
         self.equal(g.scalar("bool"), self.type_at(args[0]), args[0])
-        (left, left_dim), (right, right_dim) = (b.args for b in branches)
-        self.equal(left, right, args[2])
-        dims = [d for d in (find(left_dim), find(right_dim)) if d is not g.NO_DIM]
-        if len(dims) == 2:
-            self.equal(dims[0], dims[1], args[2])
-        return g.list_of(left, dims[0] if dims else g.NO_DIM)
+        return promoted(lambda one, other: self.equal(one, other, args[2]), branches)
 
     def rule_list_get(self, position: int, node: FunCall, args: list[int]) -> Cell:
         """`list_get(i, list)`: an element; `i` an integer or an integer offset (`Index`)."""

@@ -296,15 +296,31 @@ class Spread(Relation):
                 if own is None:
                     return False
                 every += members(own)
-        dtype = var(Sort.DTYPE)
-        for root in roots:
-            equate(dtype, root.args[1] if root.ctor is g.FIELD else root)
-        equate(result, g.field(_set(every), dtype))
+        equate(result, g.field(_set(every), promoted(equate, roots)))
         return True
 
     def show(self, name: Callable[[Cell], str]) -> str:
         dims, result, *values = self.cells
         return f"{name(result)} = spread({', '.join(name(c) for c in (dims, *values))})"
+
+
+def promoted(equate: Equate, values: list[Cell]) -> Cell:
+    """The one dtype of `values` (fields or scalars, their dtypes), as GT4Py 1.2.3 promotes
+    them: equal, but lists along one local dimension or a `make_const_list`'s none, which goes
+    with any (a list known only so far as it is a list)."""
+    dtypes = [find(v.args[1]) if v.ctor is g.FIELD else v for v in values]
+    if not all(d.ctor is g.LIST for d in dtypes):
+        dtype = var(Sort.DTYPE)
+        for each in dtypes:
+            equate(dtype, each)
+        return dtype
+    element = var(Sort.DTYPE)
+    along = [d for d in (find(each.args[1]) for each in dtypes) if d is not g.NO_DIM]
+    for each in dtypes:
+        equate(element, each.args[0])
+    for each in along[1:]:
+        equate(along[0], each)
+    return g.list_of(element, along[0] if along else g.NO_DIM)
 
 
 #: A shift as the dimensions it moves from and to, in order (`Deduced`).
