@@ -51,7 +51,7 @@ from iterir.symbols import BindingKind
 from typeinf.errors import TypeInferenceError
 from typeinf.gt4py.cells import ToGT4Py
 from typeinf.gt4py.errors import ConversionError
-from typeinf.gt4py.nodes import GT4PY_CLASSES, from_gt4py, location_from_gt4py
+from typeinf.gt4py.nodes import ANNEX_IN_DICT, GT4PY_CLASSES, from_gt4py, location_from_gt4py
 from typeinf.gt4py.offsets import offset_types_from_gt4py
 from typeinf.gt4py.types import GT4PyObject, type_from_gt4py
 from typeinf.gtir_collect import GtirInference
@@ -333,7 +333,7 @@ def _rebuilt(originals: list[GT4PyObject], types: list[GT4PyObject]) -> GT4PyObj
     for position in range(len(originals) - 1, -1, -1):
         original = originals[position]
         cls = type(original)
-        # The fields as they are (the annex is a slot), without GT4Py's validation, which
+        # The fields as they are (not the annex), without GT4Py's validation, which
         # a copy of a valid node needs not: 0.4 µs a node instead of 2.2; and for a node
         # with a symbol table, the table made here rather than by GT4Py's walk of the body
         # down to the next scope (hdiff's 8 whole-program infers: 0.9 s instead of 2.4 s).
@@ -343,6 +343,8 @@ def _rebuilt(originals: list[GT4PyObject], types: list[GT4PyObject]) -> GT4PyObj
         copy = object.__new__(cls)
         fields = copy.__dict__
         fields.update(original.__dict__)
+        if ANNEX_IN_DICT:  # GT4Py 1.2.1, 1.2.2: the original's annex, not the copy's
+            fields.pop("__node_annex__", None)
         for field, several in _CHILD_FIELDS[cls]:
             if several:
                 count = len(fields[field])

@@ -1,4 +1,5 @@
-"""GTIR node trees between iterir (`iterir.nodes`) and GT4Py 1.2.3 (`gt4py.next.iterator.ir`).
+"""GTIR node trees between iterir (`iterir.nodes`) and GT4Py 1.2.1–1.2.3
+(`gt4py.next.iterator.ir`).
 
 The node classes and their fields are the same on both sides (iterir took GT4Py's names and
 order); the plain fields and types convert as `typeinf.gt4py.types` says, and:
@@ -6,7 +7,9 @@ order); the plain fields and types convert as `typeinf.gt4py.types` says, and:
 - `Literal.type` is a `ts.ScalarType` in GT4Py, its kind's name in iterir;
 - `AxisLiteral.kind` is a `DimensionKind` in GT4Py, its name in iterir; an iterir `AxisLiteral`
   without a kind, and a `Sym` with the fencil IR's `kind`/`dtype`, are the fencil IR's, which
-  GT4Py 1.2.3 no longer has (nor `FencilDefinition`, `StencilClosure`): a ConversionError;
+  GT4Py 1.2 no longer has (nor `FencilDefinition`, `StencilClosure`): a ConversionError;
+- GT4Py 1.2.1's `NoneLiteral` (the IR's `None`, which 1.2.2 removed, and which GT4Py 1.2.1's own
+  inference and printer cannot handle either) has no counterpart in iterir: a ConversionError;
 - GT4Py's `location` (`SourceLocation`) is iterir's `loc` (`SourceSpan`, same five fields, same
   1-based numbering with an exclusive end column). A location without an end becomes an empty
   span (end = start), which goes back as a location without an end; a `SourceLocationGroup` (a
@@ -114,7 +117,7 @@ def to_gt4py(node: Node) -> GT4PyObject:
         if not ready:
             if name not in GT4PY_CLASSES:
                 raise ConversionError(
-                    f"a {name} is the fencil IR's; GT4Py 1.2.3's GTIR has no such node",
+                    f"a {name} is the fencil IR's; GT4Py 1.2's GTIR has no such node",
                     path,
                     current,
                 )
@@ -208,8 +211,9 @@ def from_gt4py(
     `_reused`) is that node, until the first that is not, so that a tree equal to `previous` is its
     root itself (`_reused` says why that is cheaper than `==` afterwards).
 
-    A ConversionError names the path of what is not a GTIR node of GT4Py 1.2.3, or has no
-    counterpart in iterir (a `ScalarKind.STRING` literal, a `DeferredType` constraint).
+    A ConversionError names the path of what is not a GTIR node of GT4Py 1.2, or has no
+    counterpart in iterir (a `ScalarKind.STRING` literal, a `DeferredType` constraint, GT4Py
+    1.2.1's `NoneLiteral`).
 
     The walk keeps no paths (a failing node's path is found again by `_path_to`, only then):
     the drop-in converts every tree GT4Py's passes infer, and the conversions of four
@@ -246,10 +250,7 @@ def from_gt4py(
                 continue
         known = _OURS.get(cls)
         if known is None:
-            raise ConversionError(
-                f"{a_class(current)} is not a GTIR node of GT4Py 1.2.3 (gt4py.next.iterator.ir)",
-                _path_to(node, current),
-            )
+            raise ConversionError(_not_ours(current), _path_to(node, current))
         seen += 1
         if seen > MOST_NODES:
             raise ConversionError(
@@ -277,6 +278,25 @@ def from_gt4py(
         stack.extend(stacked)
     (result,) = built
     return result
+
+
+#: Whether a node keeps its annex (`node.annex`, eve's `__node_annex__`) in its `__dict__`, as up to
+#: GT4Py 1.2.2, rather than in the slot eve's `Node` has from 1.2.3 on: a copy of a node's
+#: `__dict__` must then leave it out, or it shares the original's annex (and writes to it).
+ANNEX_IN_DICT: bool = "__node_annex__" not in getattr(concepts.Node, "__slots__", ())
+#: GT4Py 1.2.1's node for the IR's `None` (`im.ensure_expr(None)`, `tracing`); None from 1.2.2 on,
+#: which has no such class.
+NONE_LITERAL: type | None = getattr(ir, "NoneLiteral", None)
+
+
+def _not_ours(value: GT4PyObject) -> str:
+    """Why `value`, met where a GTIR node is due, has no counterpart among our nodes."""
+    if NONE_LITERAL is not None and type(value) is NONE_LITERAL:
+        return (
+            "a NoneLiteral (GT4Py 1.2.1's `None`, removed in 1.2.2) has no counterpart in iterir; "
+            "GT4Py's own type inference has no rule for it either"
+        )
+    return f"{a_class(value)} is not a GTIR node of GT4Py 1.2 (gt4py.next.iterator.ir)"
 
 
 def _reused(built: list[Node], previous: Sequence[Node], position: int) -> bool:
@@ -522,7 +542,7 @@ def _values_from_gt4py(node: GT4PyObject, ours: type[Node], path: str) -> dict[s
     values: dict[str, Any] = {}
     for field in ours.value_fields:
         if name == "Sym" and field in ("kind", "dtype"):
-            continue  # the fencil IR's; GT4Py 1.2.3's Sym has neither
+            continue  # the fencil IR's; GT4Py 1.2's Sym has neither
         value = getattr(node, field)
         where = f"{path}.{field}"
         if (name, field) in _TYPED:
