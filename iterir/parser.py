@@ -20,6 +20,7 @@ from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, Unex
 
 from iterir import fast_parser, tables
 from iterir import vocabulary as voc
+from iterir.ascii_text import from_ascii, hint
 from iterir.errors import ParseError, source_line
 from iterir.gcpause import gc_paused
 from iterir.nodes import (
@@ -472,19 +473,23 @@ def parse(text: str, filename: str | None = None) -> Node:
 
     The two dialects have a grammar each. Text that shows GTIR's marks (`gtir_parser.hints`) is
     read as GTIR first, other text as the fencil IR first; where the first grammar fails the
-    other is tried, and where both fail the first one's error is raised.
+    other is tried, and where both fail the first one's error is raised. Both read the ASCII
+    spelling of the notation's characters (`iterir.ascii_text`).
     """
     from iterir import gtir_parser  # its tables are only loaded for GTIR
 
+    read = from_ascii(text)  # its lines and columns are the text's
     first, second = parse_fencil, gtir_parser.parse
-    if gtir_parser.hints(text):
+    if gtir_parser.hints(read):
         first, second = second, first
     try:
-        return first(text, filename)
+        return first(read, filename)
     except ParseError as error:
         try:
-            return second(text, filename)
+            return second(read, filename)
         except ParseError:
+            if error.line is not None and read is not text:
+                error.source_line = source_line(text, error.line)  # as the user wrote it
             raise error from None
 
 
@@ -596,9 +601,9 @@ def _from_lark(
     if isinstance(exc, ParseError):
         error = exc
     elif isinstance(exc, UnexpectedCharacters):
+        char = text[cast(int, exc.pos_in_stream)]
         error = ParseError(
-            f"unexpected character `{text[cast(int, exc.pos_in_stream)]}`; expected "
-            + _expected(exc, parser),
+            f"unexpected character `{char}`; expected " + _expected(exc, parser) + hint(char),
             filename,
             exc.line,
             exc.column,
