@@ -26,7 +26,7 @@ from iterir.traversal import walk
 from tests.strategies import plain_names
 from tests.test_gtir_properties import gtir, gtir_types
 from tests.test_gtir_samples import SAMPLES
-from tests.with_gt4py.versions import as_printed
+from tests.with_gt4py.versions import as_printed, without_layout
 from typeinf import TypeInferenceError
 from typeinf.gt4py import (
     ConversionError,
@@ -57,8 +57,13 @@ def test_sample_round_trips_through_gt4py_nodes_and_prints_as_gt4py_did(sample: 
     assert back == ours
     # Equality compares `n.Sym.type`, `n.SymRef.type` and `n.Literal.type`; the JSON says it too.
     assert iterir.to_json(back) == sample["ir"]
-    # As GT4Py 1.2.3 printed it; before 1.2.3, without the literals' types (`as_printed`).
-    assert pformat(theirs) == as_printed(sample["text"])
+    # As GT4Py 1.2.3 printed it; before 1.2.3, without the literals' types (`as_printed`), which
+    # makes lines shorter: where there were any, their breaks may fall elsewhere.
+    expected = as_printed(sample["text"])
+    if expected == sample["text"]:
+        assert pformat(theirs) == expected
+    else:
+        assert without_layout(pformat(theirs)) == without_layout(expected)
 
 
 @pytest.mark.parametrize("sample", SAMPLES, ids=IDS)

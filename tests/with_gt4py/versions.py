@@ -59,10 +59,16 @@ _TYPED_LITERAL = re.compile(rf"\b((?:True|False|\d[\w.+-]*)):(?:{_SHORT})\b")
 _DTYPE = re.compile(rf"\bdtype=({_SHORT})\b")
 
 
+def without_layout(text: str) -> str:
+    """`text` without its whitespace: what stays of a program's text whatever its width."""
+    return re.sub(r"\s+", "", text)
+
+
 def as_printed(text: str) -> str:
     """GT4Py 1.2.3's text of a program (a sample's `text`) as the installed release prints the
     same program: before 1.2.3 (`PRINTS_LITERAL_TYPES`), without its literals' types and with
-    a scalar dtype's long name."""
+    a scalar dtype's long name, but laid out as 1.2.3's (the printer breaks lines by their
+    width, which the types changed: compare such a text `without_layout`)."""
     if PRINTS_LITERAL_TYPES:
         return text
     text = _TYPED_LITERAL.sub(r"\1", text)
