@@ -77,7 +77,7 @@ def test_infer_prints_the_type(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["infer", str(EXAMPLE)]) == 0
     assert capsys.readouterr().out == (
         "lap :: (It[float64⁰]) → float64⁰\n"
-        "{laplacian(It[ANYWHERE, T₀, float64ᶜ], It[ANYWHERE, T₀, float64ᶜ], int32ˢ, int32ˢ, int32ˢ)}\n"
+        "{laplacian(It[float64ᶜ], It[float64ᶜ], int32ˢ, int32ˢ, int32ˢ)}\n"
     )
     assert main(["infer", str(EXAMPLE), "--locations"]) == 0
     assert capsys.readouterr().out.startswith(
@@ -85,8 +85,8 @@ def test_infer_prints_the_type(capsys: pytest.CaptureFixture[str]) -> None:
     )
     assert main(["infer", str(EXAMPLE), "--one-line"]) == 0
     assert capsys.readouterr().out == (
-        "{lap :: (It[float64⁰]) → float64⁰, laplacian(It[ANYWHERE, T₁, float64ᶜ], "
-        "It[ANYWHERE, T₁, float64ᶜ], int32ˢ, int32ˢ, int32ˢ)}\n"
+        "{lap :: (It[float64⁰]) → float64⁰, laplacian(It[float64ᶜ], It[float64ᶜ], int32ˢ, "
+        "int32ˢ, int32ˢ)}\n"
     )
 
 
@@ -307,6 +307,12 @@ def test_shared_names_relate_a_nodes_type_to_its_parents(
 ) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO("λ(a) → sqrt(·a)"))
     assert main(["infer", "-", "--all", "--shared-names"]) == 0
+    shared = capsys.readouterr().out.splitlines()
+    assert shared[0].endswith(":: (It[T₀¹]) → T₀¹")
+    assert shared[1].endswith("a :: It[T₀¹]")  # the parameter: the same T₀
+    assert shared[-1] == "where T₀: float"
+    monkeypatch.setattr(sys, "stdin", io.StringIO("λ(a) → sqrt(·a)"))
+    assert main(["infer", "-", "--all", "--shared-names", "--locations"]) == 0
     shared = capsys.readouterr().out.splitlines()
     assert shared[0].endswith(":: (It[T₂, T₂, T₀¹]) → T₀¹")
     assert shared[1].endswith("a :: It[T₂, T₂, T₀¹]")  # the parameter: the same T₀ and T₂

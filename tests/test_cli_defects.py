@@ -116,12 +116,15 @@ def test_explain_uses_the_sibling_offset_provider(
     captured = capsys.readouterr()
     assert captured.out.splitlines()[:2] == [
         f"{program}:5:7: sign: It[L[float64]]",
-        "  :: It[ANYWHERE, Vertex, L[float64, 6, True]ᶜ]",
+        "  :: It[L[float64, 6, True]ᶜ]",
     ]
     assert (
         captured.err == f"typeinf: {program}: offset provider {tmp_path / 'nabla.offsets.json'}\n"
     )
     assert main(["explain", f"{program}:5:7", "--offset-provider", str(NABLA_PROVIDER)]) == 0
+    assert capsys.readouterr().out.splitlines()[1] == "  :: It[L[float64, 7, True]ᶜ]"
+    provided = ["--offset-provider", str(NABLA_PROVIDER), "--locations"]
+    assert main(["explain", f"{program}:5:7", *provided]) == 0
     assert (
         capsys.readouterr().out.splitlines()[1] == "  :: It[ANYWHERE, Vertex, L[float64, 7, True]ᶜ]"
     )

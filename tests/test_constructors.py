@@ -137,8 +137,12 @@ def test_rows_of_values_meet_argument_rows_by_their_rule() -> None:
     lift = Scheme(lifted).instantiate()
     assert not unify(c.fixed_params(lift)[0], stencil)  # type: ignore[index]  # lift takes one
     # The lifted function's row has its dtypes now, but not yet its items' defined locations
-    # (`_`): the compact notation shows the current location the items share.
-    assert pformat(find(lift).args[1]) == "(It[T₃, _, T₀²], It[T₃, _, T₁²]) → It[T₀²]"
+    # (`_`): the located notation shows the current location the items share (the compact one
+    # writes no location; the compact result read back stands at fresh locations of its own).
+    assert pformat(find(lift).args[1]) == "(It[T₀²], It[T₁²]) → It[T₀²]"
+    assert pformat(find(lift).args[1], locations=True) == (
+        "(It[T₃, _, T₀²], It[T₃, _, T₁²]) → It[T₅, T₆, T₀²]"
+    )
 
 
 def test_the_grammar_builtins_have_a_rule_each() -> None:

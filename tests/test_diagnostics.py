@@ -158,7 +158,7 @@ PROVIDER = {
         pytest.param(
             "f(inp: It[float64], out: It[int32], n) {\n  out ← (λ(it) → ·it + 1.0)(inp) @ c⟨ IDim: [0, n) ⟩;\n}\n",
             False,
-            "t.itir:2:10: error: type mismatch in the stencil, which is applied to the closure's 1 input\n      out ← (λ(it) → ·it + 1.0)(inp) @ c⟨ IDim: [0, n) ⟩;\n             ^^^^^^^^^^^^^^^^^\n  expected `(It[T₁, T₂, float64⁰]) → int32ᶜ`, found `(It[float64³]) → float64³`; `int32` is not `float64`\n  note: `int32` comes from the annotation of `out` at 1:21\n  note: `int32` comes from the closure's output, which is written through a column iterator at 2:3\n  note: `float64` comes from the second argument of `plus` at 2:24\nt.itir: 1 type error\n",
+            "t.itir:2:10: error: type mismatch in the stencil, which is applied to the closure's 1 input\n      out ← (λ(it) → ·it + 1.0)(inp) @ c⟨ IDim: [0, n) ⟩;\n             ^^^^^^^^^^^^^^^^^\n  expected `(It[float64⁰]) → int32ᶜ`, found `(It[float64¹]) → float64¹`; `int32` is not `float64`\n  note: `int32` comes from the annotation of `out` at 1:21\n  note: `int32` comes from the closure's output, which is written through a column iterator at 2:3\n  note: `float64` comes from the second argument of `plus` at 2:24\nt.itir: 1 type error\n",
             id="an annotated output of another dtype",
         ),
         pytest.param(

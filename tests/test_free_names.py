@@ -233,7 +233,9 @@ def test_infer_all_and_check_take_allow_free() -> None:
 
 def test_allowed_free_names_in_a_fencil_stand_in_closures_not_in_definitions() -> None:
     closure = "f(inp, out) { out ← (λ(x) → ·x + k)(inp) @ c⟨ IDim: [0, n) ⟩; }"
-    assert pformat(infer(iterir.parse(closure), allow_free={"k", "n"})) == (
+    type_ = infer(iterir.parse(closure), allow_free={"k", "n"})
+    assert pformat(type_) == "{f(It[T₀ᶜ], It[T₀ᶜ])} where T₀: numeric"
+    assert pformat(type_, locations=True) == (
         "{f(It[ANYWHERE, T₁, T₀ᶜ], It[ANYWHERE, T₁, T₀ᶜ])} where T₀: numeric"
     )
     definition = "f(inp, out) { g = λ(x) → ·x + k; out ← (g)(inp) @ c⟨ IDim: [0, 1) ⟩; }"

@@ -324,17 +324,24 @@ def test_explain_at_a_builtin_name_or_the_program_gives_the_enclosing_type(
 
 
 @pytest.mark.parametrize(
-    ("text", "provider", "expected"),
+    ("text", "provider", "expected", "expected_located"),
     [  # an expression both IRs type: GT4Py's offset-provider types make it GTIR's
-        ("λ(it) → ·⟪V2Eₒ, 0ₒ⟫(it)", "gtir", "(It[D₀, D₁, T₂]) → T₂"),
-        ("λ(it) → ·⟪V2Eₒ, 0ₒ⟫(it)", "fencil", "(It[Vertex, Edge, T₀¹]) → T₀¹"),
-        ("λ(it) → ·it", None, "(It[T₀¹]) → T₀¹"),  # no GTIR mark: the fencil IR's
+        ("λ(it) → ·⟪V2Eₒ, 0ₒ⟫(it)", "gtir", "(It[D₀, D₁, T₂]) → T₂", "(It[D₀, D₁, T₂]) → T₂"),
+        (
+            "λ(it) → ·⟪V2Eₒ, 0ₒ⟫(it)",
+            "fencil",
+            "(It[T₀¹]) → T₀¹",
+            "(It[Vertex, Edge, T₀¹]) → T₀¹",
+        ),
+        # no GTIR mark: the fencil IR's
+        ("λ(it) → ·it", None, "(It[T₀¹]) → T₀¹", "(It[T₂, T₂, T₀¹]) → T₀¹"),
     ],
 )
 def test_the_command_line_snapshots_the_fixture_and_the_api_type_an_input_alike(
     text: str,
     provider: str | None,
     expected: str,
+    expected_located: str,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -354,6 +361,7 @@ def test_the_command_line_snapshots_the_fixture_and_the_api_type_an_input_alike(
     assert (tmp_path / "e.types").read_text(encoding="utf-8") == located
     assert expected_text(solve_either(node, data), Source()) == located  # the fixture's
     assert api == expected
+    assert located == expected_located + "\n"
 
 
 def test_a_fencil_with_gt4pys_offset_provider_types_is_the_fencil_irs() -> None:

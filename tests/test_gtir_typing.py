@@ -117,9 +117,9 @@ SPEC = [
         "UnsatisfiableConstraintError: the condition of `if` must be `bool`, not `int32`",
     ),
     (
-        "untyped parameter",
+        "untyped parameter: a variable",
         f"p({F}, m) {{ out @ {D} ← a; }}",
-        "TypeInferenceError: program parameter `m` has no type (GTIR types every parameter)",
+        "{p(Field[[IDim], float64], Field[[IDim], float64], int32, T₀)}",
     ),
     (
         "recursion",

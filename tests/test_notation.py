@@ -7,7 +7,6 @@ a row of values has its locations known exactly when its dtypes are.
 
 from __future__ import annotations
 
-import re
 import subprocess
 import sys
 
@@ -55,7 +54,6 @@ from typeinf.terms import FAMILIES, Cell, Sort, Type, find, make, var
 @st.composite
 def types(draw: st.DrawFn) -> Cell:
     pools: dict[Sort, list[Cell]] = {}
-    kind_locations: dict[int, tuple[Cell, Cell]] = {}
 
     def pooled(sort: Sort, family: frozenset[str] | None = None) -> Cell:
         pool = pools.setdefault(sort, [])
@@ -98,9 +96,9 @@ def types(draw: st.DrawFn) -> Cell:
             return make(VAL, VALUE, dtype(0), size(), ANYWHERE, ANYWHERE)
         if kind == 1:
             return make(VAL, ITERATOR, dtype(0), size(), location(), location())
-        kind_var = pooled(Sort.KIND)  # its `ItOrVal`s share one pair of locations, as read
-        pair = kind_locations.setdefault(id(kind_var), (var(Sort.LOC), var(Sort.LOC)))
-        return make(VAL, kind_var, dtype(0), size(), *pair)
+        # An `ItOrVal` stands on two fresh locations of its own, as read (no notation writes
+        # them).
+        return make(VAL, pooled(Sort.KIND), dtype(0), size(), var(Sort.LOC), var(Sort.LOC))
 
     def value_row() -> Cell:
         kind = draw(st.sampled_from([VALUE, ITERATOR]))

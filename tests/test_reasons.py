@@ -87,14 +87,14 @@ def notes(text: str, provider: dict[str, object] | None = None) -> set[str]:
         pytest.param(
             "f(a, out: Val[float64], n) {\n  out ← (deref)(a) @ c⟨ IDim: [0, n) ⟩;\n}\n",
             None,
-            {"this is `float64²` because of the annotation of `out` at 1:6"},
+            {"this is `float64¹` because of the annotation of `out` at 1:6"},
             id="closure output",
         ),
         pytest.param(
             "f(a, out, n: It[float64]) {\n  out ← (deref)(a) @ c⟨ IDim: [0, n) ⟩;\n}\n",
             None,
             {
-                "this is `It[T₁, T₂, float64⁰]` because of the annotation of `n` at 1:11",
+                "this is `It[float64⁰]` because of the annotation of `n` at 1:11",
                 "`int32` comes from the second argument of `named_range` at 2:32",
             },
             id="argument: a bound of another type than the other bound",
@@ -108,7 +108,7 @@ def notes(text: str, provider: dict[str, object] | None = None) -> set[str]:
         pytest.param(
             "λ(it: It[float64]) → cast_(it, int32)",
             None,
-            {"this is `It[T₃, T₄, float64²]` because of the annotation of `it` at 1:3"},
+            {"this is `It[float64²]` because of the annotation of `it` at 1:3"},
             id="cast operand",
         ),
         pytest.param(

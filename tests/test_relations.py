@@ -58,14 +58,14 @@ def larger() -> Iterator[None]:
     del BUILTINS["larger"]
 
 
-def inferred(text: str) -> str:
+def inferred(text: str, locations: bool = False) -> str:
     """The type of `text` by both runs (`infer`: the fast one; `check`: the explaining one),
     which must agree."""
     node = iterir.parse(text)
-    fast = typeinf.pformat(typeinf.infer(node))
+    fast = typeinf.pformat(typeinf.infer(node), locations=locations)
     checked = typeinf.check(node)
     assert not checked.errors
-    assert typeinf.pformat(checked.type) == fast  # type: ignore[arg-type]
+    assert typeinf.pformat(checked.type, locations=locations) == fast  # type: ignore[arg-type]
     return fast
 
 
@@ -142,8 +142,9 @@ def test_no_relation_no_change() -> None:
 # -- generalization -------------------------------------------------------------------------------
 def test_an_open_relation_is_part_of_the_definitions_type() -> None:
     text = FENCIL.format("g = λ(x, y) → larger(x, y);")
+    assert inferred(text) == "{g :: (T₀¹, T₂¹) → T₃¹, f(It[T₄ᶜ], It[T₄ᶜ])} where T₃ = max(T₀, T₂)"
     assert (
-        inferred(text)
+        inferred(text, locations=True)
         == "{g :: (T₀¹, T₂¹) → T₃¹, f(It[ANYWHERE, T₅, T₄ᶜ], It[ANYWHERE, T₅, T₄ᶜ])} where T₃ = max(T₀, T₂)"
     )
 
@@ -165,6 +166,12 @@ def test_each_use_fires_a_copy_with_its_own_types() -> None:
         " k = λ(x) → g(x, 2i64); m = λ(x) → g(g(1, x), 1.0f32);"
     )
     assert inferred(text) == (
+        "{g :: (T₀¹, T₂¹) → T₃¹, h1 :: () → int32⁴, h2 :: () → float32⁵, k :: (T₆⁷) → T₈⁷,"
+        " m :: (T₉¹⁰) → T₁₁¹⁰, f(It[T₁₂ᶜ], It[T₁₂ᶜ])}"
+        " where T₃ = max(T₀, T₂), T₈ = max(T₆, int64), T₁₁ = max(T₁₃, float32),"
+        " T₁₃ = max(int32, T₉)"
+    )
+    assert inferred(text, locations=True) == (
         "{g :: (T₀¹, T₂¹) → T₃¹, h1 :: () → int32⁴, h2 :: () → float32⁵, k :: (T₆⁷) → T₈⁷,"
         " m :: (T₉¹⁰) → T₁₁¹⁰, f(It[ANYWHERE, T₁₃, T₁₂ᶜ], It[ANYWHERE, T₁₃, T₁₂ᶜ])}"
         " where T₃ = max(T₀, T₂), T₈ = max(T₆, int64), T₁₁ = max(T₁₄, float32),"

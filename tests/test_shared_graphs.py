@@ -61,7 +61,12 @@ def test_small_types_print_as_before() -> None:
     assert typeinf.pformat(type_) == (
         "{f1 :: (ItOrVal₀[T₁²]) → ItOrVal₀[(T₁, T₁)²], "
         "f2 :: (ItOrVal₃[T₄⁵]) → ItOrVal₃[((T₄, T₄), (T₄, T₄))⁵], "
-        "p(It[ANYWHERE, T₇, T₆ᶜ], It[ANYWHERE, T₇, ((T₆, T₆), (T₆, T₆))ᶜ])}"
+        "p(It[T₆ᶜ], It[((T₆, T₆), (T₆, T₆))ᶜ])}"
+    )
+    assert typeinf.pformat(type_, locations=True) == (
+        "{f1 :: (ItOrVal₀[T₁²]) → ItOrVal₀[(T₁, T₁)²], "
+        "f2 :: (ItOrVal₅[T₆⁷]) → ItOrVal₅[((T₆, T₆), (T₆, T₆))⁷], "
+        "p(It[ANYWHERE, T₁₁, T₁₀ᶜ], It[ANYWHERE, T₁₁, ((T₁₀, T₁₀), (T₁₀, T₁₀))ᶜ])}"
     )
 
 

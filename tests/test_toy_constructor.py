@@ -20,6 +20,7 @@ import typeinf.reader
 from tests.test_constructors import check_every_behaviour
 from typeinf import constructors as c
 from typeinf.codegen import compiled_matcher
+from typeinf.instance import is_instance
 from typeinf.schemes import Scheme
 from typeinf.signatures import BUILTINS
 from typeinf.terms import Cell, Mismatch, Sort, find
@@ -144,13 +145,17 @@ def test_the_completeness_walk(ctor: c.Constructor, text: str) -> None:
     check_every_behaviour(ctor, type_, text)
 
 
-def test_the_compact_notation_leaves_out_only_locations_that_read_back() -> None:
-    """A location variable found nowhere else reads back as left out; a named one must show."""
+def test_the_compact_notation_leaves_out_every_location() -> None:
+    """The compact notation writes no location, a named one neither (the design's table); the
+    located notation writes each. Read back, each compact `Near[…]` stands at a fresh location of
+    its own, so the compact text is at least as general as the type."""
     text = "(Near[T₀, Vertex]¹) → Near[T₀, T₂]¹"
-    assert (
-        typeinf.notation.pformat(typeinf.reader.parse_type(text))
-        == "(Near[T₀, Vertex]¹) → Near[T₀]¹"
-    )
+    type_ = typeinf.reader.parse_type(text)
+    assert typeinf.notation.pformat(type_) == "(Near[T₀]¹) → Near[T₀]¹"
+    assert typeinf.notation.pformat(type_, locations=True) == text
+    back = typeinf.reader.parse_type("(Near[T₀]¹) → Near[T₀]¹")
+    assert typeinf.notation.pformat(back, locations=True) == "(Near[T₀, T₁]²) → Near[T₀, T₃]²"
+    assert is_instance(back, type_) and not is_instance(type_, back)
     assert (
         typeinf.notation.pformat(typeinf.reader.parse_type("Near[T₀]¹"), locations=True)
         == "Near[T₀, T₁]²"

@@ -206,7 +206,8 @@ def test_definitions_closures_and_fencils() -> None:
     types = typeinf.infer_all(fencil)
     closure = types[id(fencil.closures[0])]
     assert isinstance(closure, Closure)
-    assert str(closure) == (
+    assert str(closure) == "(It[float64ᶜ], It[float64ᶜ]) ⇒ It[float64ᶜ]"
+    assert format(closure, "located") == (
         "(It[ANYWHERE, T₀, float64ᶜ], It[ANYWHERE, T₀, float64ᶜ]) ⇒ It[ANYWHERE, T₀, float64ᶜ]"
     )
     assert types[id(fencil)] == inferred  # the root is numbered as `infer` numbers it
