@@ -242,9 +242,7 @@ def _readable(declared: GT4PyObject) -> gt.GType:
         readable = type_from_gt4py(declared)
     except ConversionError:
         return gt.DeferredType()
-    if isinstance(readable, gt.FunctionType) and (
-        readable.pos_or_kw_args or readable.kw_only_args
-    ):
+    if isinstance(readable, gt.FunctionType) and (readable.pos_or_kw_args or readable.kw_only_args):
         return gt.DeferredType()
     return readable
 
