@@ -119,8 +119,13 @@ def test_the_cached_venv_is_named_by_requirements_and_interpreter(
     assert gt4py_venv.venv_path(sys.executable) == path
     changed = tmp_path / "checkout"
     changed.mkdir()
+    # Each GT4Py release pinned (tools.gt4py_versions) has an environment of its own.
+    pinned = {gt4py_venv.venv_path(sys.executable, [f"gt4py=={v}"]) for v in ("1.2.1", "1.2.2")}
+    assert len(pinned) == 2 and path not in pinned
     pyproject = (gt4py_venv.ROOT / "pyproject.toml").read_text()
-    (changed / "pyproject.toml").write_text(pyproject.replace("gt4py==1.2.3", "gt4py==1.2.4"))
+    extra = "gt4py>=1.2.1,<1.3"
+    assert extra in pyproject
+    (changed / "pyproject.toml").write_text(pyproject.replace(extra, "gt4py>=1.2.1,<1.4"))
     monkeypatch.setattr(gt4py_venv, "ROOT", changed)
     assert gt4py_venv.venv_path(sys.executable).parent == path.parent
     assert gt4py_venv.venv_path(sys.executable) != path
