@@ -114,6 +114,13 @@ SHAPES = [
         "Field[[Vertex], float64]",
     ),
     (
+        "if_ of a field with a local dimension and a field of lists along it",
+        "dace_tests/test_gtir_to_sdfg.py::test_gtir_reduce_with_cond_neighbors (GT4Py 1.2.1)",
+        "if_((c: bool), (a: Field[[Vertexₕ, V2Eₗ], f64]), "
+        "as_fieldop(λ(it) → neighbors(V2Eₒ, it), u⟨ Vertexₕ: [0, 5[ ⟩)((e: Field[[Edgeₕ], f64])))",
+        "Field[[Vertex, V2Eₗ], float64]",
+    ),
+    (
         "concat_where of a field of lists and one of constant lists: promoted",
         "GT4Py 1.2.3's list promotion in `concat_where` (type_info.promote)",
         "concat_where(IDimₕ < 2, (a: Field[[IDimₕ], List[f64, V2Eₗ]]), "

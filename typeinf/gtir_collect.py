@@ -70,6 +70,7 @@ from typeinf.gtir_rules import (
     Shifted,
     Spread,
     TupleMapped,
+    as_lists,
     call_plan,
     promoted,
     scheme,
@@ -841,8 +842,21 @@ class GtirInference:
     def rule_if_(self, position: int, node: FunCall, args: list[int]) -> Cell:
         """`if_(c, a, b)`: `c` is `bool`, `a` and `b` one type, as `if_`'s signature says
         (`builtins/gtir.gsig`); two lists, as GT4Py promotes them, of one element type, along
-        one local dimension or along none (a `make_const_list`'s goes with any)."""
+        one local dimension or along none (a `make_const_list`'s goes with any); a field with a
+        local dimension as a field of lists along it, as GT4Py's inference sees it (the result then
+        the first branch's type, as GT4Py's)."""
         branches = [find(self.type_at(a)) for a in args[1:]]
+        if len(args) == 3 and all(b.ctor is g.FIELD for b in branches):
+            # A field with a local dimension is a field of lists to GT4Py's inference.
+            # The result is the first branch's, as GT4Py's (1.2.1–1.2.3) is.
+            lists = [as_lists(b) for b in branches]
+            if any(lists):
+                seen = [find(c or b) for c, b in zip(lists, branches, strict=True)]
+                self.equal(g.scalar("bool"), self.type_at(args[0]), args[0])
+                self.equal(seen[0].args[0], seen[1].args[0], args[2])
+                dtypes = [find(b.args[1]) for b in seen]
+                promoted(lambda one, other: self.equal(one, other, args[2]), dtypes)
+                return branches[0]
         if len(args) != 3 or not all(b.ctor is g.LIST for b in branches):
             return self.by_signature("if_", position, node, args)
         self.equal(g.scalar("bool"), self.type_at(args[0]), args[0])

@@ -323,6 +323,18 @@ def promoted(equate: Equate, values: list[Cell]) -> Cell:
     return g.list_of(element, along[0] if along else g.NO_DIM)
 
 
+def as_lists(field: Cell) -> Cell | None:
+    """A field known to have a local dimension as GT4Py's inference sees it, a field of lists
+    along it (`Field[[Vertex, V2Eₗ], T]` as `Field[[Vertex], List[T, V2Eₗ]]`); None for any
+    other."""
+    dimensions = known(field.args[0]) if field.ctor is g.FIELD else None
+    local = [d for d in members(dimensions) if d.kind == "local"] if dimensions else []
+    if dimensions is None or not local:
+        return None
+    others = [d for d in members(dimensions) if d.kind != "local"]
+    return g.field(_set(others), g.list_of(field.args[1], g.dim(local[0])))
+
+
 #: A shift as the dimensions it moves from and to, in order (`Deduced`).
 Moves = tuple[tuple[Dimension, Dimension], ...]
 
