@@ -36,10 +36,11 @@ PROGRAM_ASCII: dict[str, str] = {
 # What may stand in an ASCII spelling: text without any reads as it is, after one search.
 _MAYBE = re.compile(r"lambda|->|<-|&&|\|\||[*!^]")
 # The parts left alone (a name in backquotes, a string literal, a comment), then the spellings:
-# `lambda` as a word, `<-` between spaces (`a <-1` is `a < -1`), a mark after a name or digit.
+# `lambda` as a word, `<-` between spaces (`a <-1` is `a < -1`), `*` between spaces or between
+# operands (not a type's `(*, k: T)` or `tuple[T, *R]`), a mark after a name or digit.
 _PARTS = re.compile(
     r"(?P<alone>`(?:[^`\\\n]|\\.)*`|\"(?:[^\"\\\n]|\\.)*\"|#[^\n]*)"
-    r"|(?P<spelled>(?<![\w`])lambda(?![\w`])|->|(?<=\s)<-(?=\s)|&&|\|\||\*|!|(?<=[\w`])\^[oahvl])"
+    r"|(?P<spelled>(?<![\w`])lambda(?![\w`])|->|(?<=\s)<-(?=\s)|&&|\|\||(?<=\s)\*(?=\s)|(?<=[\w)])\*(?=[\w(])|!|(?<=[\w`])\^[oahvl])"
 )
 
 

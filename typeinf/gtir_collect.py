@@ -162,6 +162,9 @@ class GtirInference:
     """One inference over a GTIR program or expression: the type of every node, by pre-order
     position; the first error raised, or with `max_errors` > 1 one per part kept in `errors`."""
 
+    #: The free names without a type that are unknowns (True: all); see `__init__`.
+    allow_free: bool | Collection[str]
+
     def __init__(
         self,
         root: Node,
@@ -184,7 +187,6 @@ class GtirInference:
         symbols = resolve(root, GTIR_BUILTINS, tree=tree)
         self._start(root, tree, symbols, offset_types, max_errors, explain, as_gt4py)
         self.allow_free = allow_free
-        self.unknowns: dict[str, Cell] = {}
         for position, first in self.symbols.duplicates:
             self._guarded(position, self._duplicate, position, first)
         if isinstance(root, Program):
@@ -206,6 +208,8 @@ class GtirInference:
         shared with `typeinf.gtir_incremental`, which lays out only the parts it types again."""
         self.offset_types = offset_types
         self.as_gt4py = as_gt4py
+        self.allow_free = False  # a free name without a type is an error unless allowed
+        self.unknowns: dict[str, Cell] = {}
         self.root, (self.nodes, self.sizes) = root, tree
         self.symbols = symbols
         self.types: list[Cell | None] = [None] * len(self.nodes)
