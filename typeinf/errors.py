@@ -83,12 +83,13 @@ class UnsatisfiableConstraintError(TypeInferenceError):
         self.expected, self.actual = expected, actual
         self.difference = difference
 
-    def reworded(self, message: str) -> UnsatisfiableConstraintError:
+    def reworded(self, message: str, node: Node | None = None) -> UnsatisfiableConstraintError:
         """This error said as `message` (which names the two types in its own words), with
-        the difference in words after it; the rest as it is."""
+        the difference in words after it, at `node` if given; the rest as it is."""
         said = message if self.difference is None else f"{message}: {self.difference}"
+        where = self.node if node is None else node
         return UnsatisfiableConstraintError(
-            said, self.node, self.expected, self.actual, self.difference, notes=self.notes
+            said, where, self.expected, self.actual, self.difference, notes=self.notes
         )
 
 

@@ -596,9 +596,8 @@ class GtirInference:
         try:
             return self.signature_call(name, position, args)
         except UnsatisfiableConstraintError as error:
-            reworded = error.reworded(f"`{name}` takes `{error.expected}`, not `{error.actual}`")
-            reworded.node = node
-            raise reworded from None
+            said = f"`{name}` takes `{error.expected}`, not `{error.actual}`"
+            raise error.reworded(said, node) from None
 
     def signature_call(self, name: str, position: int, args: list[int]) -> Cell:
         """A call of the builtin `name` typed by its signature: each argument unified with its
@@ -858,13 +857,16 @@ class GtirInference:
                 seen = [find(c or b) for c, b in zip(lists, branches, strict=True)]
                 self.equal(g.scalar("bool"), self.type_at(args[0]), args[0])
                 self.equal(seen[0].args[0], seen[1].args[0], args[2])
-                dtypes = [find(b.args[1]) for b in seen]
-                promoted(lambda one, other: self.equal(one, other, args[2]), dtypes)
+                promoted(self.equate_at(args[2]), [find(b.args[1]) for b in seen])  # one dtype
                 return branches[0]
         if len(args) != 3 or not all(b.ctor is g.LIST for b in branches):
             return self.by_signature("if_", position, node, args)
         self.equal(g.scalar("bool"), self.type_at(args[0]), args[0])
-        return promoted(lambda one, other: self.equal(one, other, args[2]), branches)
+        return promoted(self.equate_at(args[2]), branches)
+
+    def equate_at(self, position: int) -> Callable[[Cell, Cell], None]:
+        """`equal` of two cells, an error located at `position` (for the rules' `promoted`)."""
+        return lambda one, other: self.equal(one, other, position)
 
     def rule_list_get(self, position: int, node: FunCall, args: list[int]) -> Cell:
         """`list_get(i, list)`: an element; `i` an integer or an integer offset (`Index`)."""

@@ -170,6 +170,18 @@ def _set(dimensions: list[Dimension]) -> Cell:
         raise CannotHold(str(error)) from None
 
 
+def iterated(field: Cell) -> tuple[tuple[Dimension, ...], Cell] | None:
+    """A field (a `Field[…]` root) as an iterator over it sees it, as GT4Py's inference does:
+    its dimensions but its local one, and its dtype, a list along the local dimension if it has
+    one; None while its dimensions are not known."""
+    dimensions = known(field.args[0])
+    if dimensions is None:
+        return None
+    local = [d for d in members(dimensions) if d.kind == "local"]
+    dtype = g.list_of(field.args[1], g.dim(local[0])) if local else field.args[1]
+    return tuple(d for d in members(dimensions) if d.kind != "local"), dtype
+
+
 def _seen(argument: Cell) -> tuple[list[Dimension], Cell] | None:
     """What an iterator over `argument` defines and holds: a field's dimensions and dtype (its
     local dimension making the dtype a list), a scalar nothing and itself, a tuple the union
@@ -181,12 +193,8 @@ def _seen(argument: Cell) -> tuple[list[Dimension], Cell] | None:
     if kind == "scalar":
         return [], root
     if kind == "field":
-        dimensions = known(root.args[0])
-        if dimensions is None:
-            return None
-        local = [d for d in members(dimensions) if d.kind == "local"]
-        dtype = g.list_of(root.args[1], g.dim(local[0])) if local else root.args[1]
-        return [d for d in members(dimensions) if d.kind != "local"], dtype
+        found = iterated(root)
+        return None if found is None else (list(found[0]), found[1])
     if kind == "other":
         raise CannotHold("an input of `as_fieldop` is a field, a scalar or a tuple of them")
     every: list[Dimension] = []
@@ -327,12 +335,10 @@ def as_lists(field: Cell) -> Cell | None:
     """A field known to have a local dimension as GT4Py's inference sees it, a field of lists
     along it (`Field[[Vertex, V2Eₗ], T]` as `Field[[Vertex], List[T, V2Eₗ]]`); None for any
     other."""
-    dimensions = known(field.args[0]) if field.ctor is g.FIELD else None
-    local = [d for d in members(dimensions) if d.kind == "local"] if dimensions else []
-    if dimensions is None or not local:
+    found = iterated(field) if field.ctor is g.FIELD else None
+    if found is None or found[1] is field.args[1]:  # unknown, or no local dimension
         return None
-    others = [d for d in members(dimensions) if d.kind != "local"]
-    return g.field(_set(others), g.list_of(field.args[1], g.dim(local[0])))
+    return g.field(_set(list(found[0])), found[1])
 
 
 #: A shift as the dimensions it moves from and to, in order (`Deduced`).
@@ -386,12 +392,9 @@ def _leaf_dimensions(cell: Cell) -> list[tuple[Dimension, ...]] | None:
     kind, root = shape
     if kind == "scalar":
         return [()]
-    if kind == "field":
-        # GT4Py deduces from the field as an iterator sees it: a local dimension is its dtype's.
-        dimensions = known(root.args[0])
-        if dimensions is None:
-            return None
-        return [tuple(d for d in members(dimensions) if d.kind != "local")]
+    if kind == "field":  # GT4Py deduces from the field as an iterator sees it (`iterated`)
+        seen = iterated(root)
+        return None if seen is None else [seen[0]]
     found: list[tuple[Dimension, ...]] = []
     items = (_known_tuple(root) or []) if kind == "tuple" else []  # "other": no leaves
     for item in items:

@@ -50,13 +50,6 @@ REPORT = (
 )
 
 
-class _Warned:
-    """The programs a `DisagreementWarning` was given for, during one installation."""
-
-    def __init__(self) -> None:
-        self.programs: set[str] = set()
-
-
 class _DropIn:
     """Ours in GT4Py's place at one site: GT4Py's own function when ours fails on a node that
     GT4Py's accepts (not `strict`), with one warning per program (module docstring)."""
@@ -66,12 +59,12 @@ class _DropIn:
         ours: Callable[..., Any],
         theirs: Callable[..., Any],
         strict: bool,
-        warned: _Warned,
+        warned: set[str],
     ) -> None:
         self.ours = ours
         self.theirs = theirs
         self.strict = strict
-        self.warned = warned
+        self.warned = warned  # the programs warned of during this installation, at any site
 
     def __call__(self, node: Any, **options: Any) -> Any:
         if self.strict:
@@ -92,9 +85,9 @@ class _DropIn:
     def _warn(self, node: Any, error: Exception) -> None:
         program = getattr(node, "id", None)
         key = str(program) if isinstance(program, str) else str(error).partition("\n")[0]
-        if key in self.warned.programs:
+        if key in self.warned:
             return
-        self.warned.programs.add(key)
+        self.warned.add(key)
         what = f"program `{program}`" if isinstance(program, str) else "a node"
         warnings.warn(
             f"typeinf rejected {what}, which GT4Py's own type inference accepts, so GT4Py's "
@@ -110,7 +103,7 @@ def install(*, strict: bool = False) -> None:
     `DisagreementWarning`, unless `strict`: then ours is raised."""
     if _SAVED:
         return
-    warned = _Warned()
+    warned: set[str] = set()
     for module_name, attribute, ours in SITES:
         module = importlib.import_module(module_name)
         theirs = getattr(module, attribute)
