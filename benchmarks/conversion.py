@@ -65,7 +65,7 @@ def measure(shape: str, size: int) -> dict[str, float]:
     import iterir
     import typeinf
     from iterir.gcpause import gc_paused
-    from typeinf import convert
+    from typeinf.core import convert
     from typeinf.infer import NodeTypes, _node_types, _program_type, _solved
     from typeinf.within import subject
 
@@ -115,7 +115,7 @@ def measure(shape: str, size: int) -> dict[str, float]:
 def _floors(types: dict[int, Any], made: Counter[type]) -> dict[str, float]:
     """The `loop`, `cells` and `objects` floors, in seconds (`made`: how many values of each
     class `read` made)."""
-    from typeinf.terms import Cell, find
+    from typeinf.core.terms import Cell, find
     from typeinf.types import fast_maker
 
     memo: dict[Any, Any] = {}

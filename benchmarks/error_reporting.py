@@ -7,7 +7,7 @@ interpreter per measurement.
 Shapes: `notes`, each definition `λ(x) → ·x + x` (an iterator where a value is expected, with
 a note on why it is an iterator); `constants`, each `λ(x) → ·x + 1 + True` (every `int32` of
 the program is one shared constant, so each error's reasons are looked for in one large class).
-Reasons are read off the path that joined the two sides (`typeinf.history`), so the time grows
+Reasons are read off the path that joined the two sides (`typeinf.core.history`), so the time grows
 linearly with N; before, every error scanned the whole history, and the list of errors kept.
 Measured on the shared 2-core machine (calibration loop 0.72-0.76 s), seconds of `check`:
 

@@ -35,18 +35,18 @@ from __future__ import annotations
 from iterir.nodes import FunCall, FunctionDefinition, Lambda, Literal, Node, Sym, SymRef, Temporary
 from iterir.symbols import resolve
 from iterir.traversal import child_positions, preorder
-from typeinf import gtir_terms as g
-from typeinf.gtir_collect import _ON_DOMAINS, _SCALARS
-from typeinf.gtir_rules import SIGNATURES, call_plan
-from typeinf.terms import Cell, Mismatch, Sort, var
-from typeinf.unify import unify
+from typeinf.core.terms import Cell, Mismatch, Sort, var
+from typeinf.core.unify import unify
+from typeinf.gtir import terms as g
+from typeinf.gtir.collect import _ON_DOMAINS, _SCALARS
+from typeinf.gtir.rules import SIGNATURES, call_plan
 
 
 def floor(root: Node) -> int:
     """Walk, resolve, and the variables and unifications of the module's text; returns how many
     unifications ended early.
 
-    Every variable is of sort dtype, as GTIR's types are (`typeinf.gtir_terms`). Without the
+    Every variable is of sort dtype, as GTIR's types are (`typeinf.gtir.terms`). Without the
     rules, a builtin may meet an argument a rule would have typed otherwise, and that
     unification ends at the `Mismatch`, having done less than a real one: still a floor."""
     tree = preorder(root)

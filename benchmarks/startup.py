@@ -26,7 +26,7 @@ PROGRAM = "λ(x) → ·x + 1.0\n"
 COMMANDS = {
     "bare python": ["-c", "pass"],
     "import typeinf": ["-c", "import typeinf"],
-    "typeinf infer": ["-m", "typeinf.cli", "infer"],
+    "typeinf infer": ["-m", "typeinf.frontends.cli", "infer"],
 }
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tools.builtins_doc import PAGE, main, render
-from typeinf.signatures import BUILTINS
+from typeinf.core.signatures import BUILTINS
 
 
 def test_the_builtins_page_is_up_to_date() -> None:

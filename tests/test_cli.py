@@ -13,8 +13,8 @@ import pytest
 import iterir
 import typeinf
 from tests.conftest import ROOT
-from typeinf.cli import main
-from typeinf.notation import to_ascii
+from typeinf.core.notation import to_ascii
+from typeinf.frontends.cli import main
 
 EXAMPLE = ROOT / "examples" / "laplacian.itir"
 
@@ -134,7 +134,7 @@ def test_an_internal_error_exits_3_with_one_line_and_a_traceback_only_when_asked
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr("typeinf.cli.solve_either", broken)
+    monkeypatch.setattr("typeinf.frontends.cli.solve_either", broken)
     monkeypatch.delenv("TYPEINF_TRACEBACK", raising=False)
     assert main(["infer", str(EXAMPLE)]) == 3
     captured = capsys.readouterr()

@@ -16,8 +16,9 @@ import pytest
 
 import typeinf
 from tests.conftest import ROOT
-from typeinf import docs_pages, packaged
-from typeinf.cli import _EPILOG, main
+from typeinf.core import packaged
+from typeinf.frontends import docs_pages
+from typeinf.frontends.cli import _EPILOG, main
 
 EXAMPLES = ROOT / "examples"
 NABLA, NABLA_PROVIDER = EXAMPLES / "nabla.itir", EXAMPLES / "nabla.offsets.json"
@@ -266,7 +267,7 @@ def test_explain_needs_text_and_a_position_inside_it(
 # 8. the help's examples -------------------------------------------------------------------------
 def _pages_in(folder: Path, monkeypatch) -> None:
     """Point `typeinf docs` at `folder/docs`, with two pages of its own."""
-    monkeypatch.setattr(packaged, "_HERE", folder)
+    monkeypatch.setattr(packaged, "_PACKAGE", folder)
     folder = folder / "docs"
     folder.mkdir()
     (folder / "notation.md").write_text(
@@ -323,7 +324,7 @@ def test_docs_lists_and_prints_pages(
         "typeinf: error: no documentation page 'rulez'; the pages are: notation, offset-providers\n",
     )
     nowhere = tmp_path / "nowhere" / "typeinf"
-    monkeypatch.setattr(packaged, "_HERE", nowhere)
+    monkeypatch.setattr(packaged, "_PACKAGE", nowhere)
     monkeypatch.delenv("TYPEINF_TRACEBACK", raising=False)
     assert main(["docs"]) == 3
     message = (

@@ -1,4 +1,4 @@
-"""Generated code (`typeinf.codegen`): its source is registered so that tracebacks show it, and
+"""Generated code (`typeinf.core.codegen`): its source is registered so that tracebacks show it, and
 the interpreted forms that `TYPEINF_NO_CODEGEN=1` runs give the same types."""
 
 from __future__ import annotations
@@ -13,9 +13,10 @@ import pytest
 
 import iterir
 from tests.conftest import ROOT
-from typeinf import codegen, pformat
-from typeinf.signatures import BUILTINS
-from typeinf.terms import Cell
+from typeinf import pformat
+from typeinf.core import codegen
+from typeinf.core.signatures import BUILTINS
+from typeinf.core.terms import Cell
 
 
 def test_a_traceback_through_generated_code_shows_its_lines() -> None:
@@ -49,7 +50,7 @@ PROGRAM = "λ(a, b) → {·(↑(λ(x, y) → ·x + ·y))(a, b), reduce(plus, 0.0
 
 def test_the_interpreted_forms_give_the_same_types() -> None:
     script = (
-        "import iterir, typeinf, typeinf.codegen as c; "
+        "import iterir, typeinf, typeinf.core.codegen as c; "
         f"print(c.CODEGEN, typeinf.pformat(typeinf.infer(iterir.parse({PROGRAM!r})), locations=True))"
     )
     outputs = []

@@ -1,4 +1,4 @@
-"""Every constructor of the table (`typeinf.constructors.CONSTRUCTORS`) through every behaviour
+"""Every constructor of the table (`typeinf.core.constructors.CONSTRUCTORS`) through every behaviour
 the core has for types: printing (an arm in the printer's table, both notations), reading back,
 unification with a fresh copy, instantiation (the plan, the generated code, a direct call's),
 matching (generated and walked), and `is_instance`. A constructor added to the table without
@@ -8,16 +8,16 @@ from __future__ import annotations
 
 import pytest
 
-from typeinf import constructors as c
-from typeinf.codegen import compiled, compiled_call, compiled_matcher
-from typeinf.instance import is_instance
-from typeinf.matching import walk_match
-from typeinf.notation import _PIECES, pformat
-from typeinf.reader import parse_type
-from typeinf.schemes import Scheme
-from typeinf.signatures import BUILTINS
-from typeinf.terms import Cell, find
-from typeinf.unify import unify
+from typeinf.core import constructors as c
+from typeinf.core.codegen import compiled, compiled_call, compiled_matcher
+from typeinf.core.instance import is_instance
+from typeinf.core.matching import walk_match
+from typeinf.core.notation import _PIECES, pformat
+from typeinf.core.reader import parse_type
+from typeinf.core.schemes import Scheme
+from typeinf.core.signatures import BUILTINS
+from typeinf.core.terms import Cell, find
+from typeinf.core.unify import unify
 
 #: A type in which each constructor occurs, written in the notation (located where it shows).
 EXAMPLES: dict[c.Constructor, str] = {
@@ -146,7 +146,7 @@ def test_rows_of_values_meet_argument_rows_by_their_rule() -> None:
 
 
 def test_the_grammar_builtins_have_a_rule_each() -> None:
-    from typeinf.collect import _RULES
+    from typeinf.fencil.collect import _RULES
 
     ruled = {name for name, signature in BUILTINS.items() if signature.how == "rule"}
     assert ruled == set(_RULES)

@@ -17,7 +17,7 @@ import typeinf
 from iterir import Node, SymRef, traversal
 from iterir.builders import call, lam
 from iterir.traversal import TreeShapeError
-from typeinf.errors import MalformedIRError
+from typeinf.core.errors import MalformedIRError
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -11,7 +11,7 @@ import pytest
 import iterir
 import typeinf
 from iterir.builders import call, deref, lam
-from typeinf.cli import main
+from typeinf.frontends.cli import main
 
 PROVIDER = {
     "V2E": {
@@ -355,7 +355,7 @@ def test_a_signature_without_size_marks_is_shown_corrected() -> None:
     )
     shown = "".join(traceback.format_exception(info.value))
     assert "During handling" not in shown and shown.count("not a type") == 1
-    assert "size_marks_missing" not in typeinf.signatures.BUILTINS
+    assert "size_marks_missing" not in typeinf.core.signatures.BUILTINS
     with pytest.raises(ValueError) as info:  # not a matter of size marks: said as it was
         typeinf.register_builtin("size_marks_missing", "(It[float64¹]) → ")
     assert "size mark" not in str(info.value)

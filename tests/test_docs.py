@@ -28,8 +28,8 @@ import pytest
 import iterir
 from tests.conftest import ROOT
 from typeinf import infer, pformat
-from typeinf.cli import main
-from typeinf.signatures import BUILTINS
+from typeinf.core.signatures import BUILTINS
+from typeinf.frontends.cli import main
 
 DOCS = ROOT / "docs"
 #: The documentation pages, and the long description the wheel carries (PACKAGE.md).

@@ -13,7 +13,7 @@ import pytest
 
 from iterir import files
 from iterir.files import write_text
-from typeinf.cli import main
+from typeinf.frontends.cli import main
 
 
 def test_a_file_is_replaced_whole_and_keeps_its_permissions(tmp_path: Path) -> None:

@@ -14,10 +14,10 @@ import iterir
 import typeinf
 from tests.conftest import ROOT
 from tests.test_offset_types_cli import _as_offset_types
-from typeinf.cli import main
-from typeinf.diagnostics import Source
+from typeinf.core.diagnostics import Source
+from typeinf.frontends.cli import main
+from typeinf.frontends.snapshots import expected_text
 from typeinf.route import solve_either
-from typeinf.snapshots import expected_text
 
 EXAMPLE = ROOT / "examples" / "gtir_vertex_sum.itir"
 EDGE_SUM = (

@@ -13,8 +13,8 @@ from iterir.nodes import CartesianOffset, Program
 from iterir.offset_types import offset_types_from_json
 from tests.test_gtir_samples import SAMPLES
 from tests.test_gtir_typing import V2E
-from typeinf.diagnostics import render, source_of
-from typeinf.errors import MalformedIRError
+from typeinf.core.diagnostics import render, source_of
+from typeinf.core.errors import MalformedIRError
 
 HEAD = "p(a: Field[[IDimₕ], f64], out: Field[[IDimₕ], f64], n: i32"
 D = "c⟨ IDimₕ: [0, n[ ⟩"

@@ -14,10 +14,10 @@ from iterir.nodes import Program
 from iterir.offset_types import offset_types_from_json
 from iterir.traversal import child_positions
 from tests.test_gtir_samples import SAMPLES
-from typeinf.gtir_collect import GtirInference
-from typeinf.gtir_structured import value_from_gt4py
-from typeinf.gtir_values import to_cell
-from typeinf.unify import unify
+from typeinf.core.unify import unify
+from typeinf.gtir.collect import GtirInference
+from typeinf.gtir.structured import value_from_gt4py
+from typeinf.gtir.values import to_cell
 
 IDS = [s["id"] for s in SAMPLES]
 

@@ -1,4 +1,4 @@
-"""GTIR's relations on dimension sets (`typeinf.gtir_relations`) at the term level: each fires
+"""GTIR's relations on dimension sets (`typeinf.gtir.relations`) at the term level: each fires
 when its inputs are known, waits otherwise, cannot hold with a reason, and prints in a `where`
 clause in GTIR's notation."""
 
@@ -8,18 +8,18 @@ import pytest
 
 import iterir
 from iterir.gtir_types import Dimension
-from typeinf.constructors import row_items
-from typeinf.errors import UnsatisfiableConstraintError
-from typeinf.gtir_notation import pformat_gtir
-from typeinf.gtir_reader import parse_gtir_type
-from typeinf.gtir_relations import Subset, Union
-from typeinf.gtir_terms import DIMS, FIELD, dims, field, scalar, tuple_of
-from typeinf.relations import CannotHold
-from typeinf.runs import ExplainingRun, FastRun
-from typeinf.schemes import Scheme
-from typeinf.solve import Solver
-from typeinf.terms import Cell, DefinitionType, Sort, find, var
-from typeinf.unify import unify
+from typeinf.core.constructors import row_items
+from typeinf.core.errors import UnsatisfiableConstraintError
+from typeinf.core.relations import CannotHold
+from typeinf.core.schemes import Scheme
+from typeinf.core.solve import Solver
+from typeinf.core.terms import Cell, DefinitionType, Sort, find, var
+from typeinf.core.unify import unify
+from typeinf.fencil.runs import ExplainingRun, FastRun
+from typeinf.gtir.notation import pformat_gtir
+from typeinf.gtir.reader import parse_gtir_type
+from typeinf.gtir.relations import Subset, Union
+from typeinf.gtir.terms import DIMS, FIELD, dims, field, scalar, tuple_of
 
 KDIM, VERTEX = Dimension("KDim", "vertical"), Dimension("Vertex")
 

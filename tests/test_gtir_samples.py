@@ -62,7 +62,7 @@ def test_sample_round_trips(sample: dict) -> None:
 
 
 def test_typeinf_format_reads_gtir(tmp_path: Path) -> None:
-    from typeinf.cli import main
+    from typeinf.frontends.cli import main
 
     sample = max(SAMPLES, key=lambda s: s["nodes"])
     text_file = tmp_path / "p.itir"

@@ -1,4 +1,4 @@
-"""`typeinf.gtir_shifts`: the shifts a stencil reads each input after, as GT4Py traces them (what
+"""`typeinf.gtir.shifts`: the shifts a stencil reads each input after, as GT4Py traces them (what
 `as_fieldop` without a domain deduces its dimensions from)."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import pytest
 
 import iterir
 from tests.test_parser_fuzz import CPU_SECONDS_PER_INPUT, cpu_time_limit
-from typeinf.gtir_shifts import shifts_read
+from typeinf.gtir.shifts import shifts_read
 
 
 def _read(text: str, inputs: int) -> list[list[str]] | None:

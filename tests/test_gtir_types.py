@@ -1,4 +1,4 @@
-"""GTIR's types as terms (`typeinf.gtir_terms`): printed (`gtir_notation`), read back
+"""GTIR's types as terms (`typeinf.gtir.terms`): printed (`gtir_notation`), read back
 (`gtir_reader`), as public values (`gtir_values`), and converted to and from GT4Py's structured
 form (`gtir_structured`), on every type of the samples and on generated ones; and every GTIR
 constructor through the core's unification, schemes, instantiation and `is_instance`."""
@@ -16,18 +16,23 @@ from iterir import gtir_types as gt
 from tests.test_constructors import _constructors
 from tests.test_gtir_properties import dimensions, gtir_types, scalar_kinds
 from tests.test_gtir_samples import SAMPLES
-from typeinf import convert
-from typeinf.codegen import compiled
-from typeinf.gtir_notation import pformat_gtir, pformat_gtir_all, to_ascii_gtir
-from typeinf.gtir_reader import parse_gtir_type
-from typeinf.gtir_structured import (
+from typeinf.core import convert
+from typeinf.core.codegen import compiled
+from typeinf.core.instance import is_instance
+from typeinf.core.reader import TypeSyntaxError
+from typeinf.core.schemes import Scheme
+from typeinf.core.terms import Cell, Mismatch, Sort, find, var
+from typeinf.core.unify import unify
+from typeinf.gtir.notation import pformat_gtir, pformat_gtir_all, to_ascii_gtir
+from typeinf.gtir.reader import parse_gtir_type
+from typeinf.gtir.structured import (
     NotStructured,
     from_gt4py,
     to_gt4py,
     value_from_gt4py,
     value_to_gt4py,
 )
-from typeinf.gtir_terms import (
+from typeinf.gtir.terms import (
     GTIR_CONSTRUCTORS,
     DimensionSetError,
     canonical,
@@ -37,7 +42,7 @@ from typeinf.gtir_terms import (
     scalar,
     tuple_of,
 )
-from typeinf.gtir_values import (
+from typeinf.gtir.values import (
     Field,
     Function,
     It,
@@ -48,11 +53,6 @@ from typeinf.gtir_values import (
     to_cell,
     to_value,
 )
-from typeinf.instance import is_instance
-from typeinf.reader import TypeSyntaxError
-from typeinf.schemes import Scheme
-from typeinf.terms import Cell, Mismatch, Sort, find, var
-from typeinf.unify import unify
 
 IDIM, JDIM = gt.Dimension("IDim"), gt.Dimension("JDim")
 KDIM, V2E = gt.Dimension("KDim", "vertical"), gt.Dimension("V2E", "local")

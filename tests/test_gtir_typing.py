@@ -12,7 +12,7 @@ from iterir.builders import if_stmt, program
 from iterir.gtir_types import Dimension
 from iterir.nodes import Program, SetAt
 from iterir.offset_types import NeighborConnectivityType
-from typeinf.errors import TypeInferenceError
+from typeinf.core.errors import TypeInferenceError
 
 F = "a: Field[[IDimₕ], f64], out: Field[[IDimₕ], f64], n: i32"
 D = "c⟨ IDimₕ: [0, n[ ⟩"
@@ -386,7 +386,7 @@ def test_an_inference_goes_when_its_caller_drops_it() -> None:
     import gc
     import weakref
 
-    from typeinf.gtir_collect import GtirInference
+    from typeinf.gtir.collect import GtirInference
 
     node = iterir.parse(f"λ(a, b, n) → as_fieldop(λ(x, y) → ·x + ·y, {D})(a, b)")
     enabled = gc.isenabled()

@@ -20,7 +20,7 @@ import pytest
 from iterir import files
 from iterir.files import MAX_INPUT_BYTES
 from tests.conftest import ROOT
-from typeinf.cli import main
+from typeinf.frontends.cli import main
 
 PROGRAM = "λ(x) → ·x\n"
 TYPES = "(It[T₂, T₂, T₀¹]) → T₀¹\n"

@@ -19,7 +19,7 @@ import pytest
 
 from iterir.files import MAX_INPUT_BYTES
 from tests.conftest import ROOT
-from typeinf.notation import to_ascii
+from typeinf.core.notation import to_ascii
 
 TIMEOUT = 300  # generous: only there to turn a hang into a failure
 EXAMPLES = ROOT / "examples"

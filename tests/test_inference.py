@@ -10,7 +10,7 @@ import pytest
 
 import iterir
 import typeinf
-import typeinf.notation
+import typeinf.core.notation
 from benchmarks.shapes import deep_calls, deep_lambdas, plus_chain
 from iterir import FunCall, Lambda, Literal, Sym, SymRef
 from iterir.builders import call, deref, lam
@@ -278,7 +278,7 @@ def test_register_builtin() -> None:
         with pytest.raises(ValueError, match="is a builtin already"):
             typeinf.register_builtin("my_fma", "(T₀¹) → T₀¹")
     finally:
-        del typeinf.signatures.BUILTINS["my_fma"]
+        del typeinf.core.signatures.BUILTINS["my_fma"]
     with pytest.raises(typeinf.TypeSyntaxError, match="not a type"):
         typeinf.register_builtin("bad_op", "(T₀¹ → ")
     with pytest.raises(typeinf.TypeSyntaxError, match="unknown family"):
@@ -340,19 +340,19 @@ def test_output_does_not_depend_on_what_ran_before() -> None:
     assert _type(program, locations=True) == first
 
 
-def _shapes() -> list[tuple[str, typeinf.signatures.Signature]]:
+def _shapes() -> list[tuple[str, typeinf.core.signatures.Signature]]:
     """Shapes of every size: small, nested deeper than generated code goes (a tuple_get of a
     far element, a closure of many inputs), and past the size that is compiled at all."""
-    from typeinf import shaped
+    from typeinf.fencil import shaped
 
     shapes = [(f"make_tuple/{n}", shaped.make_tuple(n)) for n in (0, 1, 2, 3, 70)]
     shapes += [(f"tuple_get/{i}", shaped.tuple_get(i)) for i in (0, 1, 2, 10, 99, 200)]
     shapes += [(f"closure/{n}", shaped.closure(n)) for n in (0, 1, 2, 8, 20)]
     sizes = {name: len(signature.scheme.cells) for name, signature in shapes}  # type: ignore[union-attr]
-    assert sizes["tuple_get/10"] < typeinf.codegen.MOST_COMPILED_CELLS < sizes["tuple_get/200"]
+    assert sizes["tuple_get/10"] < typeinf.core.codegen.MOST_COMPILED_CELLS < sizes["tuple_get/200"]
     assert (
         sizes["closure/8"]
-        < typeinf.codegen.MOST_COMPILED_CELLS
+        < typeinf.core.codegen.MOST_COMPILED_CELLS
         < sizes["closure/20"]
         < sizes["make_tuple/70"]
     )
@@ -360,28 +360,30 @@ def _shapes() -> list[tuple[str, typeinf.signatures.Signature]]:
 
 
 def test_compiled_builtin_instances_equal_the_plan_and_are_fresh() -> None:
-    from typeinf.signatures import BUILTINS
+    from typeinf.core.signatures import BUILTINS
 
     for name, signature in [*BUILTINS.items(), *_shapes()]:
         if signature.how != "signature":
             continue
         first, second = signature.instantiate(), signature.instantiate()  # type: ignore[misc]
-        expected = typeinf.notation.pformat(signature.scheme.instantiate(), locations=True)  # type: ignore[union-attr]
-        assert typeinf.notation.pformat(first, locations=True) == expected, name
-        assert typeinf.notation.pformat(second, locations=True) == expected, name
+        expected = typeinf.core.notation.pformat(signature.scheme.instantiate(), locations=True)  # type: ignore[union-attr]
+        assert typeinf.core.notation.pformat(first, locations=True) == expected, name
+        assert typeinf.core.notation.pformat(second, locations=True) == expected, name
         assert not _variables(first) & _variables(second), name
         *params, result = signature.instantiate_call()  # type: ignore[misc]
         assert (
-            typeinf.notation.pformat(typeinf.constructors.fun(params, result), locations=True)
+            typeinf.core.notation.pformat(
+                typeinf.core.constructors.fun(params, result), locations=True
+            )
             == expected
         ), name
 
 
 @pytest.mark.parametrize("arguments", ["fresh variables", "the parameters' own types"])
 def test_matching_a_builtin_call_gives_what_unifying_its_parameters_gives(arguments: str) -> None:
-    from typeinf.signatures import BUILTINS
-    from typeinf.terms import Sort, var
-    from typeinf.unify import unify
+    from typeinf.core.signatures import BUILTINS
+    from typeinf.core.terms import Sort, var
+    from typeinf.core.unify import unify
 
     for name, signature in [*BUILTINS.items(), *_shapes()]:
         if signature.match is None:
@@ -396,11 +398,11 @@ def test_matching_a_builtin_call_gives_what_unifying_its_parameters_gives(argume
         assert matched is not None and not undecided, name
         for param, argument in zip(params, list(given), strict=True):
             assert not unify(param, argument), name
-        by_matching = typeinf.notation.pformat(
-            typeinf.constructors.fun(list(given), matched), locations=True
+        by_matching = typeinf.core.notation.pformat(
+            typeinf.core.constructors.fun(list(given), matched), locations=True
         )
-        assert by_matching == typeinf.notation.pformat(
-            typeinf.constructors.fun(params, expected), locations=True
+        assert by_matching == typeinf.core.notation.pformat(
+            typeinf.core.constructors.fun(params, expected), locations=True
         ), name
         assert signature.match([*given, var(Sort.TYPE)], []) is None, (
             name
@@ -408,11 +410,11 @@ def test_matching_a_builtin_call_gives_what_unifying_its_parameters_gives(argume
 
 
 def test_a_template_instance_is_a_fresh_copy_like_a_schemes_and_matching_it_is_unifying() -> None:
-    from typeinf.constructors import fun
-    from typeinf.matching import walk_match
-    from typeinf.schemes import Scheme, Template
-    from typeinf.terms import Sort, var
-    from typeinf.unify import unify
+    from typeinf.core.constructors import fun
+    from typeinf.core.matching import walk_match
+    from typeinf.core.schemes import Scheme, Template
+    from typeinf.core.terms import Sort, var
+    from typeinf.core.unify import unify
 
     program = iterir.parse(
         "f(a, b) { g = λ(x, y) → {·x, tuple_get(1, ·y)}; h = λ(z) → g(z, z); "
@@ -421,7 +423,7 @@ def test_a_template_instance_is_a_fresh_copy_like_a_schemes_and_matching_it_is_u
     for definition in solve(program).type.definitions:  # type: ignore[union-attr]
         template = Template(definition.type)
         copy = template.instantiate()
-        assert typeinf.notation.pformat(copy, locations=True) == typeinf.notation.pformat(
+        assert typeinf.core.notation.pformat(copy, locations=True) == typeinf.core.notation.pformat(
             Scheme(definition.type).instantiate(), locations=True
         )
         assert not _variables(copy) & _variables(definition.type)
@@ -433,23 +435,23 @@ def test_a_template_instance_is_a_fresh_copy_like_a_schemes_and_matching_it_is_u
             matched = walk_match(template.root, given, [])
             for param, argument in zip(_params(instance), given, strict=True):
                 assert not unify(param, argument)
-            assert typeinf.notation.pformat(
+            assert typeinf.core.notation.pformat(
                 fun(given, matched), locations=True
-            ) == typeinf.notation.pformat(instance, locations=True)
+            ) == typeinf.core.notation.pformat(instance, locations=True)
         assert walk_match(template.root, [var(Sort.TYPE) for _ in range(arity + 1)], []) is None
 
 
-def _params(function: typeinf.terms.Cell) -> list[typeinf.terms.Cell]:
-    return typeinf.constructors.row_items(typeinf.terms.find(function).args[0])[0]
+def _params(function: typeinf.core.terms.Cell) -> list[typeinf.core.terms.Cell]:
+    return typeinf.core.constructors.row_items(typeinf.core.terms.find(function).args[0])[0]
 
 
-def _variables(cell: typeinf.terms.Cell) -> set[int]:
+def _variables(cell: typeinf.core.terms.Cell) -> set[int]:
     """The ids of the variables reachable from `cell`."""
     seen: set[int] = set()
     out: set[int] = set()
     stack = [cell]
     while stack:
-        current = typeinf.terms.find(stack.pop())
+        current = typeinf.core.terms.find(stack.pop())
         if id(current) in seen:
             continue
         seen.add(id(current))
@@ -507,11 +509,11 @@ def test_a_tuple_get_index_that_is_no_supported_integer_is_an_error(value: str) 
 def test_a_builtin_of_any_arity_made_to_one_types_a_use_as_its_signature_does(name: str) -> None:
     # The builtin given a function of `count` parameters, and its result left alone or called
     # (with one input per parameter, but the state of `scan` and `reduce`).
-    from typeinf import shaped
-    from typeinf.constructors import fun
-    from typeinf.signatures import BUILTINS
-    from typeinf.terms import Sort, var
-    from typeinf.unify import unify
+    from typeinf.core.constructors import fun
+    from typeinf.core.signatures import BUILTINS
+    from typeinf.core.terms import Sort, var
+    from typeinf.core.unify import unify
+    from typeinf.fencil import shaped
 
     general = BUILTINS[name]
     assert general.takes_any_arity and not BUILTINS["deref"].takes_any_arity
@@ -534,5 +536,7 @@ def test_a_builtin_of_any_arity_made_to_one_types_a_use_as_its_signature_does(na
                     inputs, out = [var(Sort.TYPE) for _ in range(count - state)], var(Sort.TYPE)
                     assert not unify(result, fun(inputs, out))
                     arguments, result = [*arguments, *inputs], out
-                printed.append(typeinf.notation.pformat(fun(arguments, result), locations=True))
+                printed.append(
+                    typeinf.core.notation.pformat(fun(arguments, result), locations=True)
+                )
             assert printed[0] == printed[1], (name, count, called)

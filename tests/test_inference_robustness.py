@@ -70,7 +70,7 @@ def test_non_nodes_in_the_tree() -> None:
 def test_a_node_class_typeinf_does_not_type_is_a_malformed_ir_error(monkeypatch) -> None:
     """IR that iterir reads but typeinf has no rule for (GTIR's new nodes) is said so, never a
     KeyError: here `Literal` stands for such a class."""
-    from typeinf import collect
+    from typeinf.fencil import collect
 
     visit = dict(collect._VISIT)
     del visit[iterir.Literal]

@@ -18,7 +18,7 @@ import iterir
 import typeinf
 from tests.conftest import ROOT
 from tests.welltyped import well_typed_programs
-from typeinf.constructors import (
+from typeinf.core.constructors import (
     ANYWHERE,
     COLUMN,
     D_EMPTY,
@@ -44,11 +44,11 @@ from typeinf.constructors import (
     prim,
     row,
 )
+from typeinf.core.instance import is_instance
+from typeinf.core.notation import pformat, to_ascii
+from typeinf.core.reader import TypeSyntaxError, parse_type
+from typeinf.core.terms import FAMILIES, Cell, Sort, Type, find, make, var
 from typeinf.infer import solve
-from typeinf.instance import is_instance
-from typeinf.notation import pformat, to_ascii
-from typeinf.reader import TypeSyntaxError, parse_type
-from typeinf.terms import FAMILIES, Cell, Sort, Type, find, make, var
 
 
 @st.composite
@@ -447,7 +447,7 @@ def test_a_type_too_large_to_write_out_prints_as_a_placeholder_at_once() -> None
         "import iterir\n"
         "from tests.test_shared_graphs import doubling\n"
         "from typeinf.infer import solve\n"
-        "from typeinf.notation import Printer\n"
+        "from typeinf.core.notation import Printer\n"
         "program = iterir.parse(doubling(6))\n"
         "type_ = solve(program).types[id(program)]\n"
         "print(Printer([type_]).format(type_))\n"

@@ -13,7 +13,7 @@ import typeinf
 from iterir.gtir_types import Dimension as GTIRDimension
 from iterir.offset_types import NeighborConnectivityType, offset_types_from_json
 from tests.conftest import DATA, ROOT, required_file
-from typeinf.cli import main
+from typeinf.frontends.cli import main
 from typeinf.offsets import Connectivity, fencil_provider
 
 

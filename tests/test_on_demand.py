@@ -20,7 +20,7 @@ import typeinf
 from benchmarks.shapes import chained_definitions
 from tests.conftest import ROOT
 from tests.welltyped import well_typed_fencils
-from typeinf.convert import to_value
+from typeinf.core.convert import to_value
 from typeinf.infer import _program_type, _solved
 from typeinf.types import Fencil, FillError, Type, Val, adopt, made, on_demand, tree
 from typeinf.within import subject

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from typeinf.pytest_plugin import _escaped, _stem
+from typeinf.frontends.pytest_plugin import _escaped, _stem
 
 # Each test of a colliding pair has a type of its own: were their files one, one would fail.
 COLLISIONS = """

@@ -24,7 +24,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import iterir
-import typeinf.reader
+import typeinf.core.reader
 from tests.test_parser_fuzz import cpu_time_limit
 from tests.welltyped import well_typed_programs
 from typeinf import TypeSyntaxError, infer, infer_all, parse_type, pformat
@@ -1153,14 +1153,14 @@ def test_a_megabyte_of_garbage_is_rejected_without_hanging() -> None:
 
 def test_the_reader_does_not_import_lark() -> None:
     """Reading a type must not pay for a parser generator (its tables took ~45 ms to build)."""
-    tree = ast.parse(Path(typeinf.reader.__file__).read_text(encoding="utf-8"))
+    tree = ast.parse(Path(typeinf.core.reader.__file__).read_text(encoding="utf-8"))
     imported = [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
     imported += [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
     assert not [name for name in imported if name.split(".")[0] == "lark"]
 
 
 def test_register_builtin_reads_the_ascii_spelling() -> None:
-    from typeinf.signatures import BUILTINS
+    from typeinf.core.signatures import BUILTINS
 
     typeinf.register_builtin("fma3", "(T0^1, T0^1, T0^1) -> T0^1 where T0: float")
     try:
@@ -1173,7 +1173,7 @@ def test_register_builtin_reads_the_ascii_spelling() -> None:
 def test_a_deep_signature_registers_and_types_its_calls() -> None:
     """The Earley reader failed on a 1,000-deep signature with a RecursionError inside lark's
     VisitError after 12–16 s; reading, compiling and using one 10,000 deep needs no recursion."""
-    from typeinf.signatures import BUILTINS
+    from typeinf.core.signatures import BUILTINS
 
     assert sys.getrecursionlimit() <= 1100
     depth = 10_000

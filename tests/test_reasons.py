@@ -1,5 +1,5 @@
 """The reasons an error or `explain` gives are the constraints on the path that joined the two
-sides (`typeinf.history`), not every constraint that touched a type of the same class: one
+sides (`typeinf.core.history`), not every constraint that touched a type of the same class: one
 test per kind of error asserts the set of notes, and the cut says how many it left out."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ import pytest
 import iterir
 import typeinf
 from tests.test_diagnostics import PROVIDER
-from typeinf.cli import main
-from typeinf.constraints import Argument, Conflict, Note
-from typeinf.diagnostics import MAX_REASONS, unsatisfiable
-from typeinf.explain import innermost_at, why
+from typeinf.core.constraints import Argument, Conflict, Note
+from typeinf.core.diagnostics import MAX_REASONS, unsatisfiable
+from typeinf.frontends.cli import main
+from typeinf.frontends.explain import innermost_at, why
 
 
 def notes(text: str, provider: dict[str, object] | None = None) -> set[str]:

@@ -1,4 +1,4 @@
-"""Type relations (`typeinf.relations`): how the solver fires them, generalizes them with a
+"""Type relations (`typeinf.core.relations`): how the solver fires them, generalizes them with a
 definition and instantiates them at each use, and reports one that cannot hold, shown with a
 toy relation defined here (the core has no relation of its own yet): `Larger(a, b, out)`, out
 is the larger of two dtypes once both are known, in the order int32 < int64 < float32 <
@@ -12,14 +12,14 @@ import pytest
 
 import iterir
 import typeinf
-import typeinf.notation
-from typeinf.constructors import LIST, PRIM, prim
-from typeinf.errors import UnsatisfiableConstraintError
-from typeinf.relations import CannotHold, Equate, Relation, known
-from typeinf.runs import ExplainingRun, FastRun
-from typeinf.signatures import BUILTINS
-from typeinf.solve import Solver
-from typeinf.terms import Cell, Sort, find, make, var
+import typeinf.core.notation
+from typeinf.core.constructors import LIST, PRIM, prim
+from typeinf.core.errors import UnsatisfiableConstraintError
+from typeinf.core.relations import CannotHold, Equate, Relation, known
+from typeinf.core.signatures import BUILTINS
+from typeinf.core.solve import Solver
+from typeinf.core.terms import Cell, Sort, find, make, var
+from typeinf.fencil.runs import ExplainingRun, FastRun
 
 ORDER = ("int32", "int64", "float32", "float64")
 
@@ -250,5 +250,5 @@ def test_a_relation_that_binds_while_it_waits_reaches_a_fixpoint() -> None:
     solver.relate(ListOf(a, out), 0, "a test")
     solver.settle()  # ends: the second pass changes no cell's root
     assert find(out).ctor is LIST and len(solver.open) == 1
-    printer = typeinf.notation.Printer([])
+    printer = typeinf.core.notation.Printer([])
     assert solver.open[0][0].show(printer.render) == "L[T₀, T₁, T₂] = list_of(T₃)"

@@ -9,9 +9,9 @@ import pytest
 
 import iterir
 import typeinf
-from typeinf.cli import main
-from typeinf.runs import ExplainingRun, FastRun
-from typeinf.terms import Sort, var
+from typeinf.core.terms import Sort, var
+from typeinf.fencil.runs import ExplainingRun, FastRun
+from typeinf.frontends.cli import main
 
 ILL_TYPED = "λ(x) → ·x + True"
 

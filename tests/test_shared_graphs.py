@@ -1,5 +1,5 @@
 """Types are shared graphs: a chain of definitions that doubles its type is neither expanded by
-inference nor printed past the limits of `typeinf.sizes` (docs/rules.md, Limits)."""
+inference nor printed past the limits of `typeinf.core.sizes` (docs/rules.md, Limits)."""
 
 from __future__ import annotations
 
@@ -13,17 +13,17 @@ from hypothesis import strategies as st
 
 import iterir
 import typeinf
-from typeinf.constructors import TEMPTY, TTUPLE
-from typeinf.infer import solve
-from typeinf.notation import Printer, type_tree
-from typeinf.sizes import (
+from typeinf.core.constructors import TEMPTY, TTUPLE
+from typeinf.core.notation import Printer, type_tree
+from typeinf.core.sizes import (
     MOST_PRINTED_CELLS,
     MOST_TYPE_CELLS,
     TypeTooLargeError,
     WrittenOut,
     graph_cells,
 )
-from typeinf.terms import Cell, FencilType, Sort, find, make, var
+from typeinf.core.terms import Cell, FencilType, Sort, find, make, var
+from typeinf.infer import solve
 from typeinf.types import Fencil, Fun, tree
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -167,7 +167,7 @@ _CONVERT = """
 import sys
 sys.path.insert(0, "tests")
 import iterir, typeinf
-from typeinf.convert import to_cells, to_value
+from typeinf.core.convert import to_cells, to_value
 from typeinf.types import tree
 from test_shared_graphs import doubling
 

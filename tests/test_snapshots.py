@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
-from typeinf.cli import main
+from typeinf.frontends.cli import main
 
 EXAMPLES = ROOT / "examples"
 GALLERY = [

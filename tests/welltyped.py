@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from iterir import FencilDefinition, FunCall, FunctionDefinition, Lambda, Literal, Node, Sym, SymRef
 from iterir.builders import call, cartesian_domain, closure, named_range, shift
-from typeinf.constructors import (
+from typeinf.core.constructors import (
     COLUMN,
     D_EMPTY,
     DTUPLE,
@@ -30,7 +30,7 @@ from typeinf.constructors import (
     row,
     val,
 )
-from typeinf.terms import Cell, DefinitionType, FencilType
+from typeinf.core.terms import Cell, DefinitionType, FencilType
 
 Desc = tuple[Any, ...]
 Env = tuple[tuple[str, Desc], ...]  # the names in scope and their types, innermost last

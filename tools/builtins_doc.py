@@ -15,9 +15,9 @@ import sys
 from pathlib import Path
 
 from iterir.files import write_text
-from typeinf.notation import pformat
-from typeinf.reader import parse_type
-from typeinf.signatures import signature_files
+from typeinf.core.notation import pformat
+from typeinf.core.reader import parse_type
+from typeinf.core.signatures import signature_files
 
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "builtins.md"
 

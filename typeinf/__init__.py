@@ -20,8 +20,8 @@ documented in the pages that `typeinf docs` lists (in a checkout: `docs/*.md`).
 """
 
 from typeinf import types
-from typeinf.convert import is_instance, parse_type, substitution
-from typeinf.errors import (
+from typeinf.core.convert import is_instance, parse_type, substitution
+from typeinf.core.errors import (
     DuplicateNameError,
     GrammarBuiltinError,
     InfiniteTypeError,
@@ -33,11 +33,11 @@ from typeinf.errors import (
     UnboundSymbolError,
     UnsatisfiableConstraintError,
 )
-from typeinf.incremental import Reinference, Reused
+from typeinf.core.reader import TypeSyntaxError
+from typeinf.core.signatures import register_builtin
+from typeinf.incremental.reinference import Reinference, Reused
 from typeinf.infer import Checked, check, infer, infer_all, pformat
 from typeinf.offsets import Connectivity, Dimension, load_offset_provider
-from typeinf.reader import TypeSyntaxError
-from typeinf.signatures import register_builtin
 
 #: The one source of the version: the wheel's metadata and `typeinf --version` read it.
 __version__ = "0.1.0"

@@ -2,6 +2,6 @@
 
 import sys
 
-from typeinf.cli import main
+from typeinf.frontends.cli import main
 
 sys.exit(main())

@@ -29,14 +29,16 @@ from typing import Any, cast
 from iterir import FencilDefinition, FunctionDefinition, Node, StencilClosure
 from iterir.gcpause import gc_paused
 from iterir.traversal import child_positions, walk
-from typeinf import arguments, convert, gtir_infer, type_map
-from typeinf.collect import Inference
-from typeinf.convert import Converter, result_value
-from typeinf.errors import InternalError, TypeInferenceError
+from typeinf import arguments
+from typeinf.core import convert, type_map
+from typeinf.core.convert import Converter, result_value
+from typeinf.core.errors import InternalError, TypeInferenceError
+from typeinf.core.relations import Relation
+from typeinf.core.sizes import check_node_types
+from typeinf.core.terms import ClosureType, DefinitionType, FencilType, Type
+from typeinf.fencil.collect import Inference
+from typeinf.gtir import infer as gtir_infer
 from typeinf.offsets import OffsetProvider, fencil_provider, loaded
-from typeinf.relations import Relation
-from typeinf.sizes import check_node_types
-from typeinf.terms import ClosureType, DefinitionType, FencilType, Type
 from typeinf.types import Inferred
 from typeinf.within import Subject, subject
 
@@ -429,7 +431,7 @@ def check(
 
 def pformat(type_: object, locations: bool = False) -> str:
     """A type `infer` (or `parse_type`) gave, of either IR, in its notation: the fencil IR's
-    compact one, or GT4Py 1.0.3's located one with `locations`; GTIR's (`typeinf.gtir_values`,
+    compact one, or GT4Py 1.0.3's located one with `locations`; GTIR's (`typeinf.gtir.values`,
     a function definition's or a program's type) as it prints, which has one notation."""
     if isinstance(type_, gtir_infer.GTIR_RESULTS):
         return str(type_)

@@ -8,9 +8,9 @@ from __future__ import annotations
 from iterir import Node
 from iterir.errors import ParseError
 from iterir.offset_types import offset_types_from_json
-from typeinf import gtir_infer
-from typeinf.errors import OffsetProviderError
-from typeinf.gtir_infer import GtirSolved
+from typeinf.core.errors import OffsetProviderError
+from typeinf.gtir import infer as gtir_infer
+from typeinf.gtir.infer import GtirSolved
 from typeinf.infer import AllowFree, Solved, solve
 from typeinf.offsets import offset_provider_of, read_offset_json
 

@@ -1,10 +1,10 @@
 """The public type values: what `typeinf.infer`, `infer_all`, `check` and `parse_type` return
 (docs/api.md).
 
-Inference works on union-find cells (`typeinf.terms`), whose fields mean something only after
+Inference works on union-find cells (`typeinf.core.terms`), whose fields mean something only after
 `find`; a compiler pass reads these values instead: immutable, resolved, comparable, hashable,
-and matched with `match`. `typeinf.convert` turns cells into values and back (for printing,
-`is_instance` and `substitution`), so the notation has one printer (`typeinf.notation`).
+and matched with `match`. `typeinf.core.convert` turns cells into values and back (for printing,
+`is_instance` and `substitution`), so the notation has one printer (`typeinf.core.notation`).
 
 A constant is a plain Python value where it stands: a kind is `"Iterator"` or `"Value"`, a size
 `"Column"` or `"Scalar"`, a primitive dtype its name (`"float64"`, `"axis"`), a location its
@@ -29,18 +29,18 @@ from collections.abc import Callable, Iterator
 from dataclasses import MISSING, dataclass, fields
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, dataclass_transform
 
-from typeinf.sizes import MOST_PRINTED_CELLS, placeholder
+from typeinf.core.sizes import MOST_PRINTED_CELLS, placeholder
 
 if TYPE_CHECKING:
-    from typeinf import relations
-    from typeinf.terms import Cell
+    from typeinf.core import relations
+    from typeinf.core.terms import Cell
 
 
 class Type:
     """Any type value: a type, a part of one (a dtype, a row, …) or a program's type.
 
     `str(t)` is the compact notation, `format(t, "located")` the located one (both as
-    `typeinf.notation` prints the same type, variables numbered afresh from 0)."""
+    `typeinf.core.notation` prints the same type, variables numbered afresh from 0)."""
 
     __slots__ = ("_hash",)
     _hash: int  # the structural hash, once computed (`_hash`)
@@ -60,7 +60,7 @@ class Type:
         return format(self, "")
 
     def __format__(self, spec: str) -> str:
-        from typeinf.convert import pformat  # conversion depends on the values
+        from typeinf.core.convert import pformat  # conversion depends on the values
 
         if spec not in _SPECS:
             raise ValueError(f"unknown format {spec!r} for a type: use '', 'compact' or 'located'")
@@ -174,7 +174,7 @@ def _value(cls: type[_T]) -> type[_T]:
 
 @dataclass_transform(frozen_default=True, eq_default=False)
 def value_class(cls: type[_T]) -> type[_T]:
-    """`_value` for the values of other modules (`typeinf.gtir_values`) that share `Type`'s."""
+    """`_value` for the values of other modules (`typeinf.gtir.values`) that share `Type`'s."""
     return _value(cls)
 
 
@@ -266,7 +266,7 @@ class ListRow(Type):
 
 @_value
 class Constructed(Type):
-    """A structure of a constructor added by `typeinf.constructors.register_constructor`
+    """A structure of a constructor added by `typeinf.core.constructors.register_constructor`
     (`Pair[T₀, T₂]`): its name, arguments, and label (a labelled constant's)."""
 
     name: str

@@ -39,7 +39,7 @@ from typeinf.gt4py import (
     type_from_gt4py,
     type_to_gt4py,
 )
-from typeinf.gtir_terms import DimensionSetError, canonical
+from typeinf.gtir.terms import DimensionSetError, canonical
 
 IDS = [s["id"] for s in SAMPLES]
 
@@ -180,7 +180,7 @@ def _gt4py_set(dims: list[gt.Dimension]) -> tuple[gt.Dimension, ...] | None:
         return None
 
 
-#: A field's or a domain's dimensions: a set (typeinf.gtir_terms.canonical), in GT4Py's order.
+#: A field's or a domain's dimensions: a set (typeinf.gtir.terms.canonical), in GT4Py's order.
 _field_dims = st.lists(_dims, max_size=3).map(_gt4py_set).filter(lambda ds: ds is not None)
 _scalars = st.builds(
     gt.ScalarType,

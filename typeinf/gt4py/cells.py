@@ -1,11 +1,11 @@
-"""Our inferred types (`typeinf.terms` cells, after a GTIR inference) as GT4Py 1.2.3's type
+"""Our inferred types (`typeinf.core.terms` cells, after a GTIR inference) as GT4Py 1.2.3's type
 objects, the form GT4Py's passes read from `node.type`.
 
 Where a part of ours is still a variable, GT4Py's form for "not known" stands in its place: an
 iterator's unknown positions are `"unknown"`, any other unknown type `ts.DeferredType`; where
 GT4Py has no form for an unknown part (a field's dimensions, a dimension, a tuple of unknown
 length, a dtype known only to be a float), the smallest enclosing type GT4Py accepts as a whole
-is `DeferredType`. Unlike `typeinf.gtir_structured.to_gt4py` (which refuses what GT4Py cannot
+is `DeferredType`. Unlike `typeinf.gtir.structured.to_gt4py` (which refuses what GT4Py cannot
 say, to score us against GT4Py), this never fails: a drop-in must leave a type on every node.
 """
 
@@ -16,10 +16,10 @@ from gt4py.next.iterator.type_system import type_specifications as it_ts
 from gt4py.next.type_system import type_specifications as ts
 
 from iterir import gtir_types as gt
-from typeinf import gtir_terms as g
-from typeinf.constructors import DEMPTY, DTUPLE, PRIM, row_items
+from typeinf.core.constructors import DEMPTY, DTUPLE, PRIM, row_items
+from typeinf.core.terms import Cell, find
 from typeinf.gt4py.types import GT4PyObject
-from typeinf.terms import Cell, find
+from typeinf.gtir import terms as g
 
 DEFERRED = ts.DeferredType(constraint=None)
 

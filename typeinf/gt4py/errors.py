@@ -4,7 +4,7 @@ and where (iterir's node, with its span, or the path from GT4Py's root)."""
 from __future__ import annotations
 
 from iterir import Node
-from typeinf.errors import MalformedIRError
+from typeinf.core.errors import MalformedIRError
 
 
 class ConversionError(MalformedIRError):

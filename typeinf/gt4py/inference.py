@@ -2,7 +2,7 @@
 `infer` and `reinfer`, with GT4Py's signatures and what GT4Py's passes read afterwards.
 
 Each converts GT4Py's tree to ours (`typeinf.gt4py.nodes`), types it with our GTIR inference
-(`typeinf.gtir_collect`) and writes the types back on GT4Py's nodes as GT4Py's own inference
+(`typeinf.gtir.collect`) and writes the types back on GT4Py's nodes as GT4Py's own inference
 leaves them (facts read from GT4Py 1.2.3's sources):
 
 - `infer` returns a copy, one node per occurrence (GT4Py rebuilds the tree to clear stale types,
@@ -49,15 +49,15 @@ from iterir.nodes import (
 )
 from iterir.offset_types import OffsetType
 from iterir.symbols import BindingKind
-from typeinf.errors import TypeInferenceError
+from typeinf.core.errors import TypeInferenceError
+from typeinf.core.terms import Mismatch
+from typeinf.core.unify import Trail, unify
 from typeinf.gt4py.cells import ToGT4Py
 from typeinf.gt4py.errors import ConversionError
 from typeinf.gt4py.nodes import ANNEX_IN_DICT, GT4PY_CLASSES, from_gt4py, location_from_gt4py
 from typeinf.gt4py.offsets import offset_types_from_gt4py
 from typeinf.gt4py.types import GT4PyObject, type_from_gt4py
-from typeinf.gtir_collect import GtirInference
-from typeinf.terms import Mismatch
-from typeinf.unify import Trail, unify
+from typeinf.gtir.collect import GtirInference
 
 T = TypeVar("T")
 

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from typeinf.errors import TypeInferenceError
+from typeinf.core.errors import TypeInferenceError
 from typeinf.gt4py import inference
 from typeinf.gt4py.errors import DisagreementWarning
 

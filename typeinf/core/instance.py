@@ -1,0 +1,99 @@
+"""Whether one type is an instance of another: a substitution for the variables of the general
+type that turns it into the specific one, whose own variables stay as they are.
+
+This is how a test pins "at least as general as": the type we infer must have every type the
+program is known to have as an instance.
+"""
+
+from __future__ import annotations
+
+from typeinf.core.constructors import DEMPTY, ROWS_OF_VALUES, T_EMPTY, TTUPLE, row, row_items
+from typeinf.core.schemes import Scheme
+from typeinf.core.terms import (
+    Cell,
+    DefinitionType,
+    FencilType,
+    Mismatch,
+    Sort,
+    Type,
+    find,
+    roots,
+    var,
+)
+from typeinf.core.unify import unify
+
+
+def substitution(
+    general: Type, specific: Type, *, in_place: bool = False
+) -> dict[Cell, Cell] | None:
+    """For each variable of `general` (a cell of it), the type it stands for in `specific`; None
+    when `specific` is not an instance of `general`. Both are copied first, so that neither
+    changes, unless `in_place` (for cells made only for this, as `typeinf.core.convert` does: the
+    images are then the specific type's own cells)."""
+    if type(general) is not type(specific) or _names(general) != _names(specific):
+        return None
+    general_cells, specific_cells = list(roots(general)), list(roots(specific))
+    if len(general_cells) != len(specific_cells):
+        return None
+    scheme = Scheme(row(TTUPLE, general_cells, T_EMPTY))
+    pattern = scheme.cells if in_place else scheme.copy()
+    target_scheme = Scheme(row(TTUPLE, specific_cells, T_EMPTY))
+    target = target_scheme.cells if in_place else target_scheme.copy()
+    try:
+        _known_rows_as_tuples(target)
+        # Only the general side may be bound: remember what the specific side's variables and
+        # rows of unknown length are, to check that they are still so.
+        rigid = [(c, c.sort, c.family) for c in _reachable(target[-1])]
+        if unify(pattern[-1], target[-1]) and unify(pattern[-1], target[-1]):
+            return None  # lengths the specific type leaves open, that the general one needs
+    except Mismatch:
+        return None
+    images: dict[int, Cell] = {}
+    for cell, sort, family in rigid:
+        root = find(cell)
+        if root.ctor != cell.ctor or root.sort is not sort or root.family != family:
+            return None  # a variable of the specific type was bound or narrowed
+        if images.setdefault(id(root), cell) is not cell:
+            return None  # two variables of the specific type were made one
+    return {
+        original: find(copy)
+        for original, copy in zip(scheme.cells, pattern, strict=True)
+        if original.ctor is None
+    }
+
+
+def _known_rows_as_tuples(cells: list[Cell]) -> None:
+    """Make each row of values whose number of items is known the tuple of its items, which it
+    is (`↑deref`'s `ValTuple` of one iterator, from `signatures.for_arity`): the text prints it
+    as that tuple and reads it back as one, and a specific type's row must not stay a row that
+    the general type's tuple could not bind."""
+    for cell in cells:
+        root = find(cell)
+        if root.ctor in ROWS_OF_VALUES:
+            items, rest = row_items(root.args[1])
+            if rest.ctor is DEMPTY:
+                unify(root, row(TTUPLE, [var(Sort.TYPE) for _ in items], T_EMPTY))
+
+
+def _reachable(cell: Cell) -> list[Cell]:
+    """The variables and rows of values of unknown length (roots) that `cell` is made of."""
+    seen: dict[int, Cell] = {}
+    stack = [cell]
+    while stack:
+        root = find(stack.pop())
+        if id(root) not in seen:
+            seen[id(root)] = root
+            stack.extend(root.args)
+    return [c for c in seen.values() if c.ctor is None or c.ctor in ROWS_OF_VALUES]
+
+
+def is_instance(general: Type, specific: Type) -> bool:
+    return substitution(general, specific) is not None
+
+
+def _names(type_: Type) -> list[str]:
+    if isinstance(type_, DefinitionType):
+        return [type_.name]
+    if isinstance(type_, FencilType):
+        return [d.name for d in type_.definitions]
+    return []

@@ -1,0 +1,412 @@
+"""Solving constraints as the collector emits them, in evaluation order.
+
+Each constraint is unified at once, so that the first one that fails is the later of two
+conflicting uses, and no constraint needs to be stored. A definition is generalized once its
+body is collected (the collector types definitions in dependency order), and every reference to
+it is a fresh instance of that scheme (let-polymorphism). Infinite types are found by one search
+for cycles in the type graph at the end, which keeps unification near-linear.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from iterir import FunctionDefinition, Lambda, Node, SymRef
+from typeinf.core import diagnostics
+from typeinf.core.constraints import (
+    About,
+    Argument,
+    Call,
+    ClosureStencil,
+    Conflict,
+    Equal,
+    Note,
+    Reason,
+    RelationConflict,
+    RelationOf,
+)
+from typeinf.core.constructors import fixed_params
+from typeinf.core.errors import InfiniteTypeError, UnsatisfiableConstraintError
+from typeinf.core.history import History
+from typeinf.core.notation import Printer, pformat_all
+from typeinf.core.relations import CannotHold, Relation
+from typeinf.core.schemes import Scheme, Template
+from typeinf.core.terms import Cell, Mismatch, Sort, Type, find, new_marks
+from typeinf.core.unify import unify
+from typeinf.fencil.stencil_inputs import used_as_value
+
+#: A relation waiting for its inputs: the relation, and the position and reason of what made it.
+Open = tuple[Relation, int, Reason]
+
+
+class Solver:
+    """The unifier's state for one program: schemes of solved definitions, and the pairs of rows
+    that could not be decided yet.
+
+    With `explain`, it also keeps the history of what unification joined and why (`history`),
+    so that an error can tell the reasons behind each of its types (the explaining run, see
+    `runs`, unifies through `unify_recorded`).
+    """
+
+    def __init__(self, nodes: list[Node], types: list[Cell | None], explain: bool = False) -> None:
+        self.nodes, self.types = nodes, types
+        self.schemes: dict[
+            int, Scheme | Template
+        ] = {}  # definition position → its generalized type
+        self.postponed: list[tuple[Cell, Cell, Equal]] = []
+        self.open: list[Open] = []  # relations waiting for their inputs (see `relate`)
+        #: The run's `equal` (set by the run), through which relations bind what they determine.
+        self.equal: Callable[[Cell, Cell, int, Reason], None] = _no_run
+        #: What unification joined, and why (the explaining run's; None in the fast run).
+        self.history: History | None = History(nodes) if explain else None
+        self.definitions: dict[str, int] | None = None  # function definitions, by name
+
+    def postpone(self, undecided: list[tuple[Cell, Cell]], constraint: Equal) -> None:
+        """Pairs `unify` could not decide yet, because of `constraint`: `settle` decides them."""
+        self.postponed += [(x, y, constraint) for x, y in undecided]
+
+    def unify_recorded(
+        self, expected: Cell, actual: Cell, position: int, reason: Reason
+    ) -> list[tuple[Cell, Cell]]:
+        """`expected` and `actual` are one type (the explaining run): unified with an undo trail,
+        what it joined kept in the history; a mismatch is the error, with the reasons behind
+        each side. Returns the pairs `unify` could not decide yet."""
+        history = self.history
+        assert history is not None  # only the explaining run, which keeps history, records
+        start = len(history.joins)
+        try:
+            undecided = unify(expected, actual, [], history.joins)
+        except Mismatch as mismatch:
+            error = self.unsatisfiable(Equal(expected, actual, position, reason), mismatch, start)
+            history.forget(start)
+            raise error from None
+        history.record(start, position, reason)
+        return undecided
+
+    def settle(self) -> None:
+        """Fire the open relations to a fixpoint and decide the postponed pairs: at the end of a
+        definition or closure, what the rest of it said about them is known. Deciding a pair
+        may tell a relation its inputs, and a relation may bind what a pair needs: both are
+        repeated until neither has anything left to do (a postponed pair is decided or an error
+        the first time, so this ends)."""
+        while True:
+            if self.open:
+                self.fire_open()
+            if not self.postponed:
+                return
+            self.decide_postponed()
+            if not self.open:
+                return
+
+    def decide_postponed(self) -> None:
+        postponed, self.postponed = self.postponed, []
+        for x, y, constraint in postponed:
+            if self.history is not None:
+                undecided = self.unify_recorded(x, y, constraint.position, constraint.reason)
+            else:
+                try:
+                    undecided = unify(x, y)
+                except Mismatch as mismatch:
+                    raise self.unsatisfiable(constraint, mismatch) from None
+            if undecided:
+                raise self.unsatisfiable(constraint, Mismatch(x, y, "unknown lengths"))
+
+    def forget(self) -> None:
+        """Drop what a failed definition or closure left undecided, and its open relations."""
+        self.postponed = []
+        self.open = []
+
+    # -- relations (see `relations`) ------------------------------------------------------------
+    def relate(self, relation: Relation, position: int, reason: Reason) -> None:
+        """`relation` must hold, because of `reason` at `position`: fired at once, and kept open
+        (fired again at `settle`) if it must wait for its inputs."""
+        if not self.fire(relation, position, reason):
+            self.open.append((relation, position, reason))
+
+    def fire(self, relation: Relation, position: int, reason: Reason) -> bool:
+        """Fire `relation`: whether it settled. Raise its error if it cannot hold."""
+        equal = self.equal
+
+        def equate(cell: Cell, value: Cell) -> None:
+            if find(cell) is find(value):
+                return
+            try:
+                equal(cell, value, position, reason)
+            except UnsatisfiableConstraintError as error:  # what it determines clashes
+                raise _Clash(error) from None
+
+        try:
+            return relation.fire(equate)
+        except CannotHold as failure:
+            raise self.cannot_hold(relation, position, reason, failure.why) from None
+        except _Clash as clash:
+            error = clash.error
+            why = f"it determines `{error.actual}`, not `{error.expected}`"
+            if error.difference is not None:
+                why += f": {error.difference}"
+            raise self.cannot_hold(relation, position, reason, why) from None
+
+    def fire_open(self) -> None:
+        """Fire the open relations until a pass over them makes no progress: none settles, and
+        none changes what any of its cells stands for (the root of its class). Each change binds
+        a variable of some relation or joins two classes of its cells, which are finitely many:
+        this ends, even with a relation that binds part of what it determines while it waits."""
+        progress = True
+        while progress and self.open:
+            waiting, self.open, progress = self.open, [], False
+            for entry in waiting:
+                cells = entry[0].cells
+                before = [find(cell) for cell in cells]
+                if self.fire(*entry):
+                    progress = True
+                    continue
+                self.open.append(entry)
+                if not progress:
+                    progress = any(find(c) is not b for c, b in zip(cells, before, strict=True))
+
+    def take_open(self) -> tuple[Relation, ...]:
+        """The relations still open, which the solver no longer fires: those of a definition
+        being generalized, which become part of its scheme."""
+        if not self.open:
+            return ()
+        relations = self.in_order()
+        self.open = []
+        return relations
+
+    def in_order(self) -> tuple[Relation, ...]:
+        """The open relations by the position of the node that made them (each run visits nodes
+        in an order of its own, so this is what makes both print a type alike)."""
+        return tuple(relation for relation, _, _ in sorted(self.open, key=lambda e: e[1]))
+
+    def instance(self, definition: int, position: int) -> Cell:
+        """A fresh instance of the definition at `definition`, which is solved already, for the
+        use at `position` (which its relations, if any, are about)."""
+        scheme = self.schemes[definition]
+        if not scheme.relations:
+            return scheme.instantiate()
+        return self.instantiate(scheme, position)
+
+    def instantiate(self, scheme: Scheme | Template, position: int) -> Cell:
+        """A fresh instance of a scheme with relations, each copied with the instance's cells
+        and related at `position` (a use of a definition or builtin named there)."""
+        cell, relations = scheme.instantiate_related()
+        reason = RelationOf(self.nodes[position])
+        for relation in relations:
+            self.relate(relation, position, reason)
+        return cell
+
+    def cannot_hold(
+        self, relation: Relation, position: int, reason: Reason, why: str
+    ) -> UnsatisfiableConstraintError:
+        """The error of a relation that can never hold: the relation with its cells named as
+        variables, `with` what the known ones are, and why ("a relation of `larger` cannot
+        hold: `T₂ = max(T₀, T₁)` with T₀ = bool, T₁ = int32 (`bool` has no place in the
+        order)")."""
+        printer = Printer([])
+        names: dict[int, str] = {}
+        known: list[tuple[str, Cell, Cell]] = []  # name, the relation's cell, its root
+        for cell in relation.cells:
+            root = find(cell)
+            key = id(root) if root.ctor is None else id(cell)
+            if key in names:
+                continue
+            if root.ctor is None:
+                names[key] = printer.render(root)
+            else:
+                names[key] = printer.placeholder()
+                known.append((names[key], cell, root))
+
+        def name(cell: Cell) -> str:
+            root = find(cell)
+            return names[id(root) if root.ctor is None else id(cell)]
+
+        notes = tuple(
+            (n, printer.render(root), why, at)
+            for n, cell, root in known
+            for why, at in self.reasons(cell, position)
+        )
+        values = ", ".join(f"{n} = {printer.render(root)}" for n, _, root in known)
+        conflict = RelationConflict(
+            reason, self.nodes[position], relation.show(name), values, why, notes
+        )
+        return diagnostics.cannot_hold(conflict)
+
+    def reasons(self, cell: Cell, position: int) -> list[tuple[Reason, Node]]:
+        """Why `cell` has its type (its root's): the constraints on the path that joined them,
+        by their nodes' positions, each with the node it is about (the failing constraint's own
+        `position` left out); none in the fast run."""
+        if self.history is None:
+            return []
+        return self.history.reasons(self.history.path(cell), position)
+
+    def function_of(self, position: int) -> int | None:
+        """The position of the function the node at `position` is: a lambda, or the function
+        definition a name refers to (found by one scan of the program, the first time)."""
+        node = self.nodes[position]
+        if type(node) is Lambda:
+            return position
+        if type(node) is not SymRef:
+            return None
+        if self.definitions is None:
+            self.definitions = {
+                n.id: p for p, n in enumerate(self.nodes) if type(n) is FunctionDefinition
+            }
+        return self.definitions.get(node.id)
+
+    def unsatisfiable(
+        self, constraint: Equal, mismatch: Mismatch, start: int | None = None
+    ) -> UnsatisfiableConstraintError:
+        """The error `constraint` is, failing with `mismatch`: its types and the clashing parts,
+        printed together, and the reasons behind each side (said in words by `diagnostics`):
+        only the constraints on the paths that joined each side to what it clashes with (the
+        history's joins of the failed constraint are those from `start` on)."""
+        # Locations are shown when they are what differs.
+        located = mismatch.left.sort in (Sort.LOC, Sort.LROW) or mismatch.right.sort in (
+            Sort.LOC,
+            Sort.LROW,
+        )
+        reason = constraint.reason
+        if isinstance(reason, ClosureStencil) and self.history is not None:
+            start = self.function_of(constraint.position)
+            blamed = (
+                None
+                if start is None
+                else used_as_value(self.nodes, self.types, self.history, constraint, start)
+            )
+            if blamed is not None:
+                return diagnostics.input_used_as_value(blamed)
+        callee = reason.callee_position if isinstance(reason, (Argument, Call)) else None
+        callee_type = self.types[callee] if callee is not None else None
+        callee_reasons = (
+            self.reasons(callee_type, constraint.position) if callee_type is not None else []
+        )
+        shown: list[Type] = [constraint.expected, constraint.actual, mismatch.left, mismatch.right]
+        printer = Printer(
+            shown + ([callee_type] if callee_type is not None and callee_reasons else []), located
+        )
+        expected, actual, left, right = (printer.format(c) for c in shown)
+        notes: list[Note] = []
+        history = self.history
+        if history is not None:
+            sides = history.failed(
+                len(history.joins) if start is None else start,
+                constraint.expected,
+                constraint.actual,
+                mismatch,
+            )
+            about: tuple[tuple[About, str], ...] = (
+                ("expected", expected),
+                ("actual", actual),
+                ("part", left),
+                ("part", right),
+            )
+            said = [
+                [
+                    Note(kind, text, why, at)
+                    for why, at in history.reasons(side, constraint.position)
+                ]
+                for (kind, text), side in zip(about, sides, strict=True)
+            ]
+            if callee_reasons:  # what made the callee expect that
+                assert callee is not None and callee_type is not None  # it has reasons: a type
+                printed = printer.format(callee_type)
+                said.insert(
+                    1,
+                    [
+                        Note("callee", printed, why, at, self.nodes[callee])
+                        for why, at in callee_reasons
+                    ],
+                )
+            notes = [note for group in said for note in group]
+        once: dict[int, Note] = {}
+        for note in notes:  # one note per node, the first
+            once.setdefault(id(note.node), note)
+        node = self.nodes[constraint.position]
+        where = printer.where()
+        families = tuple(
+            c.family for c in (mismatch.left, mismatch.right) if c.ctor is None and c.family
+        )
+        takes = None
+        if isinstance(reason, ClosureStencil):
+            params = fixed_params(constraint.actual)
+            if params is not None and len(params) != reason.inputs:
+                takes = len(params)
+        conflict = Conflict(
+            reason,
+            node,
+            expected,
+            actual,
+            left,
+            right,
+            mismatch.why,
+            where,
+            tuple(once.values()),
+            families,
+            takes,
+        )
+        return diagnostics.unsatisfiable(conflict)
+
+
+class _Clash(Exception):
+    """What a relation determined clashes with what is known (the run's error, to be named as
+    the relation's)."""
+
+    def __init__(self, error: UnsatisfiableConstraintError) -> None:
+        super().__init__(error.message)
+        self.error = error
+
+
+def _no_run(expected: Cell, actual: Cell, position: int, reason: Reason) -> None:
+    raise AssertionError("a solver's run sets `Solver.equal`")  # pragma: no cover
+
+
+def check_finite(
+    nodes: list[Node],
+    types: list[Cell | None],
+    positions: range,
+    show: Callable[[list[Type]], list[str]] = pformat_all,
+) -> None:
+    """Raise InfiniteTypeError if a type among `positions` contains itself, shown by `show`
+    (the notation of the program's dialect)."""
+    on_cycle = _cycle([c for c in types[positions.start : positions.stop] if c is not None])
+    if not on_cycle:
+        return
+    for position in reversed(positions):
+        cell = types[position]
+        if cell is not None and id(find(cell)) in on_cycle:
+            text = show([cell])[0]
+            raise InfiniteTypeError(
+                f"this would need an infinite type (`{text}`, where `…` is the type itself)",
+                nodes[position],
+            )
+    raise InfiniteTypeError("the program would need an infinite type", nodes[positions[0]])
+
+
+def _cycle(cells: list[Cell]) -> set[int]:
+    """The ids of the cells on one cycle reachable from `cells` (empty if there is none).
+
+    Only structures with arguments can lie on a cycle, so leaves are never entered."""
+    active, done = new_marks()  # on the current path / finished
+    for root in cells:
+        while root.parent is not None:
+            root = root.parent
+        if root.mark == done or not root.args:
+            continue
+        root.mark = active
+        path, pending = [root], [iter(root.args)]  # the current path, and what is left of each
+        while pending:
+            for child in pending[-1]:
+                while child.parent is not None:
+                    child = child.parent
+                if child.mark == done or not child.args:
+                    continue
+                if child.mark == active:
+                    return {id(c) for c in path[path.index(child) :]}
+                child.mark = active
+                path.append(child)
+                pending.append(iter(child.args))
+                break
+            else:
+                path.pop().mark = done
+                pending.pop()
+    return set()

@@ -1,0 +1,704 @@
+"""Constraint collection: one pass over the IR assigns every node a type and emits, for each
+typing rule (docs/rules.md, docs/offset-providers.md), the constraints that relate the types, which the solver
+unifies at once.
+
+Each definition and closure is collected children before parents (for errors, in post-order:
+left to right, the order of evaluation, so that an error blames the later of two conflicting
+uses); a fencil's definitions come first, each after the definitions it uses. No recursion is
+involved.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Callable
+from typing import Any, NoReturn
+
+from iterir import (
+    AxisLiteral,
+    FencilDefinition,
+    FunCall,
+    FunctionDefinition,
+    Lambda,
+    Literal,
+    Node,
+    OffsetLiteral,
+    StencilClosure,
+    Sym,
+    SymRef,
+)
+from iterir.nodes import GTIR_CLASSES, PLACEMENT
+from iterir.symbols import BindingKind, SymbolTable, resolve
+from iterir.traversal import child_positions, depths
+from iterir.vocabulary import PRIMITIVES
+from typeinf.core.constraints import (
+    Annotation,
+    Argument,
+    Call,
+    CastOperand,
+    ClosureDomain,
+    ClosureInput,
+    ClosureOutput,
+    ClosureStencil,
+    DomainRange,
+    NeighborsOperand,
+    Reason,
+    ShiftStart,
+    TupleElement,
+    TupleGetOperand,
+)
+from typeinf.core.constructors import (
+    D_EMPTY,
+    FUN,
+    ITERATOR,
+    LENGTH,
+    LIST,
+    SCALAR,
+    SKIP,
+    T_EMPTY,
+    TTUPLE,
+    VAL,
+    VALUE,
+    constant,
+    fixed_params,
+    fun,
+    loc,
+    prim,
+    row,
+    row_items,
+    val,
+)
+from typeinf.core.diagnostics import arity_error, unbound
+from typeinf.core.errors import (
+    DuplicateNameError,
+    GrammarBuiltinError,
+    MalformedIRError,
+    OffsetProviderError,
+    TypeInferenceError,
+    UnsatisfiableConstraintError,
+    checked_preorder,
+)
+from typeinf.core.order import definition_order
+from typeinf.core.schemes import Scheme
+from typeinf.core.signatures import BUILTINS, Signature
+from typeinf.core.sizes import check_definition
+from typeinf.core.solve import Solver, check_finite
+from typeinf.core.suggest import suggestions
+from typeinf.core.terms import Cell, Sort, find, make, var
+from typeinf.fencil import shaped
+from typeinf.fencil.runs import ExplainingRun, FastRun, Run
+from typeinf.offsets import Connectivity, Dimension, OffsetProvider
+
+
+def _tuple_index(index: Node) -> int:
+    """The index `tuple_get` is given: an integer literal, below `shaped.MOST_TUPLE_ELEMENTS`."""
+    if not (
+        isinstance(index, Literal)
+        and index.type in PRIMITIVES
+        and index.type.startswith(("int", "uint"))
+        and index.value.isascii()
+        and index.value.isdigit()
+    ):
+        raise GrammarBuiltinError(
+            "the index of `tuple_get` must be a non-negative integer literal", index
+        )
+    digits = index.value.lstrip("0") or "0"
+    if (
+        len(digits) > len(str(shaped.MOST_TUPLE_ELEMENTS))
+        or int(digits) >= shaped.MOST_TUPLE_ELEMENTS
+    ):
+        shown = (
+            digits if len(digits) <= 20 else f"{digits[:8]}…{digits[-8:]} ({len(digits):,} digits)"
+        )
+        raise GrammarBuiltinError(
+            f"`tuple_get` takes element {shown} of a tuple, but tuples of more than "
+            f"{shaped.MOST_TUPLE_ELEMENTS:,} elements are not supported",
+            index,
+        )
+    return int(digits)
+
+
+class Inference:
+    """One inference run over one program: the solved type of every node, by pre-order
+    position (constraints collected from each typing rule and solved as they come)."""
+
+    def __init__(
+        self,
+        root: Node,
+        offset_provider: OffsetProvider | None,
+        *,
+        explain: bool = False,
+        max_errors: int = 1,
+        allow_free: bool | frozenset[str] = False,
+        known: tuple[str, ...] = (),
+    ) -> None:
+        """Collect and solve; raise the first error, or with `max_errors` > 1 keep up to that
+        many (one per failing definition or closure, and one per free name) in `errors`.
+        `explain` keeps the history that errors need to give their reasons (see `Solver`).
+        `allow_free` says which free names are unknowns (True: all) rather than errors; `known`
+        are names defined around `root` that it does not see, for suggestions."""
+        if type(root) not in PLACEMENT:
+            raise MalformedIRError(f"a {type(root).__name__} is not an IR node", None)
+        nodes, sizes = checked_preorder(root)
+        symbols = resolve(root, BUILTINS.keys(), tree=(nodes, sizes))
+        self._start(root, (nodes, sizes), symbols, offset_provider, explain, max_errors)
+        self.allow_free: bool | frozenset[str] = allow_free
+        self.known: tuple[str, ...] = known
+        try:
+            self._collect()
+            self._guarded(0, check_finite, self.nodes, self.types, range(len(self.nodes)))
+        except _EnoughErrors:
+            pass
+        self.errors.sort(key=_source_order)
+
+    def _start(
+        self,
+        root: Node,
+        tree: tuple[list[Node], list[int]],
+        symbols: SymbolTable,
+        offset_provider: OffsetProvider | None,
+        explain: bool,
+        max_errors: int,
+    ) -> None:
+        """The state of a run over `tree` (nodes in pre-order, sizes) before anything is typed:
+        shared with `typeinf.incremental.reinference`, which lays out only the parts it infers again."""
+        self.errors: list[tuple[int, TypeInferenceError]] = []  # (position, error), in source order
+        self.reported: set[tuple[int, str]] = set()  # each error's node and message, once
+        self.max_errors = max_errors
+        self.root, (self.nodes, self.sizes) = root, tree
+        self.offset_provider = offset_provider
+        self.depths: list[int] | None = None  # made when first needed (see `postorder`)
+        self.symbols = symbols
+        self.types: list[Cell | None] = [None] * len(self.nodes)
+        self.solver = Solver(self.nodes, self.types, explain)
+        #: What the fast and the explaining run do differently (see `runs`).
+        self.run: Run = (ExplainingRun if explain else FastRun)(self.solver)
+        self.equal = self.run.equal
+        self.free_names: dict[str, Cell] = {}  # an allowed free name's type, shared by its uses
+        self.unbound_parts: set[int] = set()  # definitions and closures with an unbound name
+        self.uncalled: dict[int, str] = {}  # grammar builtins and type names not yet consumed
+        self.builtin_callees: dict[int, Signature] = {}  # SymRef position → builtin it calls
+
+    def _guarded(self, position: int, step: Callable[..., object], *args: object) -> bool:
+        """Run `step(*args)`; on a type error, raise it (when one error is wanted) or keep it, as
+        the error at `position`, and say False."""
+        try:
+            step(*args)
+        except TypeInferenceError as error:
+            if self.max_errors <= 1:
+                raise
+            # The final search for infinite types finds a failed definition's cycle again (a
+            # set: a scan of the errors kept made reporting N errors quadratic).
+            key = (id(error.node), error.message)
+            if key not in self.reported:
+                self.reported.add(key)
+                self.errors.append((position, error))
+            if len(self.errors) >= self.max_errors:
+                raise _EnoughErrors from None
+            self.uncalled.clear()
+            self.solver.forget()
+            return False
+        return True
+
+    # -- driving ----------------------------------------------------------------------------------
+    def _collect(self) -> None:
+        for position, first in self.symbols.duplicates:
+            self._guarded(position, self._duplicate, position, first)
+        self._report_free_names()
+        root = self.root
+        if not isinstance(root, FencilDefinition):
+            if not self.unbound_parts:
+                self._guarded(0, self._collect_part, 0)
+            return
+        children = self.children(0)
+        ndefs, nparams = len(root.function_definitions), len(root.params)
+        order: list[int] = []
+        if not self._guarded(0, self._order, children[:ndefs], order):
+            return  # recursion: nothing can be typed in the order it needs
+        for position in order:
+            if not (
+                position not in self.unbound_parts
+                and self._guarded(position, self._collect_part, position)
+                and self._guarded(position, self._generalize, position)
+            ):
+                # A definition that failed is, to its users, anything at all: no second error.
+                self.solver.schemes[position] = Scheme(var(Sort.TYPE))
+        for position in children[ndefs : ndefs + nparams]:
+            self.decl(position)
+        for position in children[ndefs + nparams :]:
+            if position not in self.unbound_parts:
+                self._guarded(position, self._collect_part, position)
+
+    # -- free names (docs/rules.md) ----------------------------------------------------------------
+    def _report_free_names(self) -> None:
+        """Report each free name that is not allowed (and an allowed one in a fencil's function
+        definition, whose type is generalized: its unknown's would not be) at its first use in
+        each definition or closure; those are then not typed (`unbound_parts`): names are
+        resolved before types, as in a compiler's front end."""
+        root = self.root
+        if isinstance(root, GTIR_CLASSES):
+            return  # GTIR's names are GTIR's builtins: `_collect_part` says it is not typed yet
+        bindings, free, allow = self.symbols.bindings, _FREE, self.allow_free
+        positions = [p for p, binding in bindings.items() if binding.kind is free]
+        if not positions:
+            return
+        parts, definitions = (
+            [0],
+            0,
+        )  # where each definition or closure starts; how many are definitions
+        if isinstance(root, FencilDefinition):
+            parts, definitions = self.children(0), len(root.function_definitions)
+        reported: set[tuple[int, str]] = set()  # (part, name)
+        for position in positions:
+            name = self.nodes[position]
+            assert isinstance(name, SymRef)  # `bindings` holds the SymRefs
+            part = bisect_right(parts, position) - 1
+            allowed = allow is True or (allow is not False and name.id in allow)
+            if (allowed and part >= definitions) or (part, name.id) in reported:
+                continue
+            reported.add((part, name.id))
+            self.unbound_parts.add(parts[part])
+            error = unbound(
+                name,
+                () if allowed else self._suggestions(position, name.id),
+                allowed,
+                isinstance(root, FunctionDefinition),
+            )
+            self._guarded(position, _raise, error)
+
+    def _suggestions(self, position: int, name: str) -> tuple[str, ...]:
+        """The names visible at `position` (and the builtins, and `known`) nearest to `name`; the
+        literals `True` and `False` too, for their lower-case spelling."""
+        visible = [*BUILTINS, *self.known, "True", "False"]
+        nodes, sizes = self.nodes, self.sizes
+        for ancestor in range(position):
+            node = nodes[ancestor]
+            if ancestor + sizes[ancestor] <= position:
+                continue
+            if isinstance(node, (Lambda, FunctionDefinition)):
+                visible += [p.id for p in node.params]
+            elif isinstance(node, FencilDefinition):
+                visible += [d.id for d in node.function_definitions]
+                closures = self.children(ancestor)[-len(node.closures) :] if node.closures else []
+                if closures and position >= closures[0]:  # its parameters: in its closures only
+                    visible += [p.id for p in node.params]
+        return suggestions(name, visible)
+
+    def _duplicate(self, position: int, first: int) -> None:
+        node, earlier = self.nodes[position], self.nodes[first]
+        assert isinstance(node, (Sym, FunctionDefinition))  # a parameter or a definition
+        raise DuplicateNameError(
+            f"`{node.id}` is declared twice",
+            node,
+            notes=[(f"the first `{node.id}` is declared", earlier)],
+        )
+
+    def _order(self, definitions: list[int], out: list[int]) -> None:
+        out.extend(definition_order(self.nodes, self.sizes, self.symbols, definitions))
+
+    def _generalize(self, position: int) -> None:
+        cell = self.type_at(position)
+        check_definition(cell, self.nodes[position])  # a type every use would copy: bounded
+        self.run.generalize(position, cell, self.types, self.sizes[position])
+
+    def _collect_part(self, start: int) -> None:
+        """Type the definition, closure or expression at `start`, children before parents in the
+        order the run chooses (unification does not depend on it)."""
+        nodes, types, bindings, visit = self.nodes, self.types, self.symbols.bindings, _VISIT
+        for position in self.run.order(self, start):
+            node = nodes[position]
+            cls = type(node)
+            if cls is SymRef:  # the most frequent node: a parameter's use is typed here
+                kind, _, declared = bindings[position]
+                if kind is _PARAMETER or kind is _FENCIL_PARAMETER:
+                    types[position] = types[declared] or self.decl(declared)  # type: ignore[index, arg-type]  # a parameter's binding has its position
+                    continue
+            typing = visit.get(cls)
+            if typing is None:  # a node of another dialect (GTIR): read by iterir, not typed yet
+                raise MalformedIRError(
+                    f"a {cls.__name__} cannot be typed: typeinf types the fencil IR", node
+                )
+            cell = typing(self, position, node)
+            if types[position] is None:
+                types[position] = cell
+        for position, how in sorted(self.uncalled.items()):
+            self.misuse(position, how)
+        self.solver.settle()
+
+    def postorder(self, start: int) -> list[int]:
+        """The positions of the subtree at `start`, children before parents, left to right.
+
+        A node's post-order rank is its pre-order rank, plus its descendants, less its
+        ancestors: no search is needed."""
+        if self.depths is None:
+            self.depths = depths(self.sizes)
+        sizes, depths_ = self.sizes, self.depths
+        base = start - depths_[start] + 1
+        order = [0] * sizes[start]
+        for position in range(start, start + sizes[start]):
+            order[position + sizes[position] - depths_[position] - base] = position
+        return order
+
+    def children(self, position: int) -> list[int]:
+        node = self.nodes[position]
+        return child_positions(self.sizes, position, node.child_count())
+
+    def built(self, position: int) -> Cell | None:
+        """The type of the node at `position`, for reading it off. A builtin (or, in the fast
+        run, a definition) called directly gets its type at the call (its arguments' types
+        to its result) only here: inference itself never needs it, and it would be a few cells
+        more at every such call."""
+        types = self.types
+        cell = types[position]
+        # Untyped, and the callee of a typed call (a call's first child is its callee): a
+        # builtin called directly (typed by a signature or by a rule), or a definition.
+        if (
+            cell is None
+            and position
+            and type(self.nodes[position - 1]) is FunCall
+            and types[position - 1] is not None
+        ):
+            call, call_type = self.nodes[position - 1], types[position - 1]
+            assert isinstance(call, FunCall) and call_type is not None  # as just tested
+            args = child_positions(self.sizes, position - 1, len(call.args) + 1)[1:]
+            cell = types[position] = fun([self.type_at(a) for a in args], call_type)
+        return cell
+
+    def type_at(self, position: int) -> Cell:
+        cell = self.types[position]
+        if cell is None:  # a grammar builtin or type name used as a value
+            self.misuse(position, self.uncalled.get(position, "rule"))
+        return cell
+
+    def misuse(self, position: int, how: str) -> NoReturn:
+        node = self.nodes[position]
+        assert isinstance(node, SymRef)  # only a name has no type of its own
+        if how == "dtype":
+            raise GrammarBuiltinError(
+                f"`{node.id}` is a type name: it can only be the second argument of `cast_`",
+                node,
+            )
+        raise GrammarBuiltinError(
+            f"`{node.id}` is part of the grammar: it can only be called, not used as a value",
+            node,
+        )
+
+    # -- declarations and names -------------------------------------------------------------------
+    def decl(self, position: int) -> Cell:
+        """The type of the parameter declared at `position`, with its annotation's constraints."""
+        cell = self.types[position]
+        if cell is not None:
+            return cell
+        cell = self.types[position] = var(Sort.TYPE)
+        sym = self.nodes[position]
+        assert isinstance(sym, Sym)
+        if sym.kind is not None or sym.dtype is not None:
+            kind = {"Iterator": ITERATOR, "Value": VALUE}.get(sym.kind or "") or var(Sort.KIND)
+            dtype = var(Sort.DTYPE)
+            if sym.dtype is not None:
+                name, is_list = sym.dtype
+                dtype = prim(name)
+                if is_list:
+                    dtype = make(LIST, dtype, var(Sort.LENGTH), var(Sort.SKIP))
+            # A value stands ANYWHERE, as every value does (so its type reads back from text).
+            where = () if kind is VALUE else (var(Sort.LOC), var(Sort.LOC))
+            annotated = val(kind, dtype, var(Sort.SIZE), *where)
+            self.equal(annotated, cell, position, Annotation(sym.id))
+        return cell
+
+    def symref(self, position: int, node: SymRef) -> Cell | None:
+        """The type of a use of a builtin, definition or free name (`_collect_part` types the uses
+        of parameters)."""
+        kind, _, declared = self.symbols.bindings[position]
+        if kind is _BUILTIN:
+            signature = BUILTINS[node.id]
+            if signature.relations:  # typed the general way, by an instance with its relations
+                return self.solver.instantiate(signature.scheme, position)  # type: ignore[arg-type]  # a signature with relations has a scheme
+            if signature.how == "signature":
+                if (
+                    signature.instantiate_call is not None
+                    and position
+                    and type(self.nodes[position - 1]) is FunCall
+                ):
+                    # The callee of the call at position - 1 (a call's first child is its
+                    # callee): `call` instantiates it.
+                    self.builtin_callees[position] = signature
+                    return None
+                instantiate = signature.instantiate
+                assert instantiate is not None  # typed by a signature
+                return instantiate()
+            self.uncalled[position] = signature.how  # the call or cast_ that uses it clears this
+            return None
+        if kind is _FUNCTION_DEFINITION:
+            assert declared is not None  # a definition's binding has its position
+            return self.run.definition_use(self, position, declared)
+        # A free name: allowed, or its definition or closure is not typed (`_report_free_names`).
+        cell = self.free_names.get(node.id)
+        if cell is None:
+            cell = self.free_names[node.id] = var(Sort.TYPE)
+        return cell
+
+    def literal(self, position: int, node: Literal) -> Cell:
+        if node.type not in PRIMITIVES:
+            raise GrammarBuiltinError(f"unknown literal type `{node.type}`", node)
+        return val(VALUE, prim(node.type), var(Sort.SIZE))
+
+    # -- functions and calls ----------------------------------------------------------------------
+    def function(self, position: int, node: Lambda | FunctionDefinition) -> Cell:
+        *params, body = self.children(position)
+        return fun([self.decl(p) for p in params], self.type_at(body))
+
+    def call(self, position: int, node: FunCall) -> Cell:
+        sizes, fun_position = self.sizes, position + 1
+        args, child = [], fun_position + sizes[fun_position]  # `child_positions`, inline: hot
+        for _ in node.args:
+            args.append(child)
+            child += sizes[child]
+        callee = node.fun
+        if fun_position in self.uncalled:
+            assert isinstance(callee, SymRef)  # only names are left uncalled (see `symref`)
+            how = self.uncalled.pop(fun_position)
+            if how == "dtype":
+                raise GrammarBuiltinError(
+                    f"`{callee.id}` is a type name, not a function: cast "
+                    f"with `cast_(x, {callee.id})`",
+                    callee,
+                )
+            # Its callee's type is made only if read (see `built`).
+            return _RULES[callee.id](self, position, node, args)
+        signature = self.builtin_callees.pop(fun_position, None)
+        if signature is not None:  # its function type is made only if read (see `built`)
+            return self.run.call_builtin(self, signature, node, args, position)
+        result = self.run.call_definition(self, fun_position, args, position)
+        if result is not None:  # its callee's type is made only if read (see `built`)
+            return result
+        fun_type = self.type_at(fun_position)
+        params = fixed_params(fun_type)
+        if params is not None:  # a callee of known arity: the call's type is its result
+            self.arguments(node, params, args, fun_position)
+            return find(fun_type).args[1]
+        ret = var(Sort.TYPE)
+        called = make(FUN, row(TTUPLE, [self.type_at(a) for a in args], T_EMPTY), ret)
+        self.equal(fun_type, called, position, self.call_reason(position, len(args)))
+        return ret
+
+    def call_reason(self, position: int, count: int) -> Reason:
+        """The reason of the call at `position`, with `count` arguments (its callee is next)."""
+        return Call(count, self.nodes[position + 1], position + 1)
+
+    def arguments(
+        self, node: FunCall, params: list[Cell], args: list[int], fun_position: int
+    ) -> None:
+        """One constraint per argument of a callee of known arity, for precise errors."""
+        callee = node.fun
+        if len(params) != len(args):
+            raise arity_error(node, len(params), len(args))
+        types, equal = self.types, self.equal
+        for i, param in enumerate(params):
+            arg = args[i]
+            equal(param, types[arg] or self.type_at(arg), arg, Argument(i, callee, fun_position))
+
+    # -- the builtins that are part of the grammar (docs/rules.md) ---------------------------
+    def arity(self, node: FunCall, args: list[int], count: int) -> None:
+        if len(args) != count:
+            callee = node.fun
+            assert isinstance(callee, SymRef)  # a builtin of the grammar, called by its name
+            raise GrammarBuiltinError(
+                f"`{callee.id}` takes {count} arguments, not {len(args)}", node
+            )
+
+    def rule_make_tuple(self, position: int, node: FunCall, args: list[int]) -> Cell:
+        return self.run.shaped(
+            self,
+            shaped.make_tuple(len(args)),
+            args,
+            position,
+            TupleElement,
+        )
+
+    def rule_tuple_get(self, position: int, node: FunCall, args: list[int]) -> Cell:
+        self.arity(node, args, 2)
+        index = _tuple_index(node.args[0])
+        self.run.check_tuple_index(self, index, args[1])
+        return self.run.shaped(
+            self,
+            shaped.tuple_get(index),
+            args[1:],
+            position,
+            lambda _: TupleGetOperand(index),
+        )
+
+    def tuple_index_in_range(self, index: int, tuple_position: int) -> None:
+        """An index past the end of a tuple whose length is known by now is said so, instead of
+        as a mismatch of two rows (of which one has `index` + 1 elements)."""
+        type_ = find(self.type_at(tuple_position))
+        if type_.ctor is not VAL:
+            return
+        items, tail = row_items(type_.args[1])
+        if tail is D_EMPTY and index >= len(items):
+            raise UnsatisfiableConstraintError(
+                f"`tuple_get` takes element {index} of a tuple of {len(items)} element{'' if len(items) == 1 else 's'}",
+                self.nodes[tuple_position],
+                f"at least {index + 1} elements",
+                str(len(items)),
+            )
+
+    def offset_entry(self, node: OffsetLiteral) -> Dimension | Connectivity | None:
+        if self.offset_provider is None or not isinstance(node.value, str):
+            return None
+        entry = self.offset_provider.get(node.value)
+        if entry is None:
+            known = ", ".join(sorted(self.offset_provider)) or "none"
+            raise OffsetProviderError(
+                f"offset `{node.value}` is not in the offset provider (it has: {known})", node
+            )
+        return entry
+
+    def rule_shift(self, position: int, node: FunCall, args: list[int]) -> Cell:
+        current_in = var(Sort.LOC)
+        if self.offset_provider is None:
+            current_out = current_in if not args else var(Sort.LOC)
+        else:
+            current_out = current_in
+            for offset in node.args:
+                entry = self.offset_entry(offset) if isinstance(offset, OffsetLiteral) else None
+                if isinstance(entry, Connectivity):
+                    # Only an offset literal naming a tag has an entry.
+                    assert isinstance(offset, OffsetLiteral) and isinstance(offset.value, str)
+                    self.equal(
+                        loc(entry.origin),
+                        current_out,
+                        position,
+                        ShiftStart(offset.value, entry.origin),
+                    )
+                    current_out = loc(entry.neighbor)
+        dtype, size, defined = var(Sort.DTYPE), var(Sort.SIZE), var(Sort.LOC)
+        return fun(
+            [val(ITERATOR, dtype, size, current_in, defined)],
+            val(ITERATOR, dtype, size, current_out, defined),
+        )
+
+    def rule_neighbors(self, position: int, node: FunCall, args: list[int]) -> Cell:
+        self.arity(node, args, 2)
+        tag = node.args[0]
+        if not (isinstance(tag, OffsetLiteral) and isinstance(tag.value, str)):
+            raise GrammarBuiltinError(
+                "the first argument of `neighbors` must be an offset tag, such as `V2Eₒ`", tag
+            )
+        entry = self.offset_entry(tag)
+        length, skip = var(Sort.LENGTH), var(Sort.SKIP)
+        current, defined = var(Sort.LOC), var(Sort.LOC)
+        if isinstance(entry, Dimension):
+            raise OffsetProviderError(
+                f"`neighbors` needs a connectivity, but `{tag.value}` is "
+                f"the dimension {entry.value}",
+                tag,
+            )
+        if isinstance(entry, Connectivity):
+            length, skip = (
+                constant(LENGTH, entry.max_neighbors),
+                constant(SKIP, entry.has_skip_values),
+            )
+            current, defined = loc(entry.origin), loc(entry.neighbor)
+        dtype, size = var(Sort.DTYPE), var(Sort.SIZE)
+        self.equal(
+            val(ITERATOR, dtype, size, current, defined),
+            self.type_at(args[1]),
+            args[1],
+            NeighborsOperand(tag.value),
+        )
+        return val(VALUE, make(LIST, dtype, length, skip), size)
+
+    def rule_cast_(self, position: int, node: FunCall, args: list[int]) -> Cell:
+        self.arity(node, args, 2)
+        target = node.args[1]
+        if not (isinstance(target, SymRef) and self.uncalled.get(args[1]) == "dtype"):
+            raise GrammarBuiltinError(
+                "the second argument of `cast_` must be a type name, such as `float64`", target
+            )
+        del self.uncalled[args[1]]
+        size = var(Sort.SIZE)
+        self.equal(
+            val(VALUE, var(Sort.DTYPE), size),
+            self.type_at(args[0]),
+            args[0],
+            CastOperand(),
+        )
+        result = val(VALUE, prim(target.id), size)
+        self.types[args[1]] = result
+        return result
+
+    def rule_domain(self, position: int, node: FunCall, args: list[int]) -> Cell:
+        for i, arg in enumerate(args):
+            self.equal(
+                val(VALUE, prim("named_range"), SCALAR),
+                self.type_at(arg),
+                arg,
+                DomainRange(i),
+            )
+        return val(VALUE, prim("domain"), SCALAR)
+
+    # -- closures (docs/rules.md) ------------------------------------------------------------
+    def closure(self, position: int, node: StencilClosure) -> None:
+        domain, stencil, output, *inputs = self.children(position)
+        reasons: list[Reason] = [
+            ClosureDomain(),
+            ClosureOutput(),
+            *(ClosureInput(i) for i in range(len(inputs))),
+            ClosureStencil(len(inputs)),
+        ]
+        self.run.shaped(
+            self,
+            shaped.closure(len(inputs)),
+            [domain, output, *inputs, stencil],
+            position,
+            reasons.__getitem__,
+        )
+        return None
+
+
+def _source_order(error: tuple[int, TypeInferenceError]) -> tuple[int, int, int]:
+    """Errors by line and column where the program was parsed, else by pre-order position."""
+    position, exc = error
+    loc = exc.node.loc if exc.node is not None else None
+    return (loc.line, loc.column, position) if loc is not None else (0, 0, position)
+
+
+#: Binding kinds, read once: Python 3.11 reads an Enum's members slowly (see `terms.Sort`).
+_PARAMETER, _FENCIL_PARAMETER = BindingKind.PARAMETER, BindingKind.FENCIL_PARAMETER
+_BUILTIN, _FUNCTION_DEFINITION = BindingKind.BUILTIN, BindingKind.FUNCTION_DEFINITION
+_FREE = BindingKind.FREE
+
+
+def _raise(error: TypeInferenceError) -> NoReturn:
+    raise error
+
+
+class _EnoughErrors(Exception):
+    """As many errors as were asked for: stop collecting."""
+
+
+#: How each node class is typed.
+_VISIT: dict[type, Callable[[Inference, int, Any], Cell | None]] = {
+    Sym: lambda self, position, node: self.decl(position),
+    SymRef: Inference.symref,
+    Literal: Inference.literal,
+    OffsetLiteral: lambda self, position, node: var(Sort.TYPE),
+    AxisLiteral: lambda self, position, node: val(VALUE, prim("axis"), SCALAR),
+    Lambda: Inference.function,
+    FunctionDefinition: Inference.function,
+    FunCall: Inference.call,
+    StencilClosure: Inference.closure,
+}
+
+#: How each builtin of the grammar is typed (`builtins/grammar.sig` lists them as `rule`): an
+#: explicit table, checked against the signature files by `tests/test_constructors.py`.
+_RULES: dict[str, Callable[[Inference, int, FunCall, list[int]], Cell]] = {
+    "make_tuple": Inference.rule_make_tuple,
+    "tuple_get": Inference.rule_tuple_get,
+    "shift": Inference.rule_shift,
+    "neighbors": Inference.rule_neighbors,
+    "cast_": Inference.rule_cast_,
+    "cartesian_domain": Inference.rule_domain,
+    "unstructured_domain": Inference.rule_domain,
+}
