@@ -18,7 +18,7 @@ import typeinf
 from iterir import AxisLiteral, FunCall, Lambda, Literal, Node, OffsetLiteral, Sym, SymRef
 from iterir.jsontext import loads
 from iterir.nodes import NODE_CLASSES, allowed_children
-from typeinf.offsets import OffsetProviderFormatError, read_offset_provider
+from typeinf.core.offsets import OffsetProviderFormatError, read_offset_provider
 
 ROOT = Path(__file__).resolve().parent.parent
 

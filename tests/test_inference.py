@@ -233,7 +233,9 @@ def test_offset_provider_errors() -> None:
         "t.itir:1:20: error: type mismatch in the first argument of `⟪V2Eₒ, 0ₒ⟫`: expected "
         "`It[Vertex, T₂, T₀¹]`, found `It[Edge, T₅, T₃⁴]`; `Vertex` is not `Edge`"
     )
-    with pytest.raises(typeinf.offsets.OffsetProviderFormatError, match="'I': missing 'value'"):
+    with pytest.raises(
+        typeinf.core.offsets.OffsetProviderFormatError, match="'I': missing 'value'"
+    ):
         infer(SymRef("x"), {"I": {"type": "Dimension"}})
 
 

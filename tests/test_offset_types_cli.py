@@ -13,8 +13,8 @@ import typeinf
 from iterir.gtir_types import Dimension as GTIRDimension
 from iterir.offset_types import NeighborConnectivityType, offset_types_from_json
 from tests.conftest import DATA, ROOT, required_file
+from typeinf.core.offsets import Connectivity, fencil_provider
 from typeinf.frontends.cli import main
-from typeinf.offsets import Connectivity, fencil_provider
 
 
 def _dimension(name: str, kind: str) -> dict[str, str]:
@@ -74,7 +74,7 @@ def test_a_malformed_offset_type_is_said_with_its_json_path(
     )
     err = capsys.readouterr().err
     assert err.startswith(f"{bad}: $.V2E") and "Traceback" not in err
-    with pytest.raises(typeinf.offsets.OffsetProviderFormatError, match=r"^\$\.V2E"):
+    with pytest.raises(typeinf.core.offsets.OffsetProviderFormatError, match=r"^\$\.V2E"):
         typeinf.load_offset_provider({"V2E": {"t": "NeighborConnectivityType"}})
 
 
@@ -85,7 +85,7 @@ def test_a_malformed_offset_type_is_said_with_its_json_path(
 def test_a_key_that_is_no_plain_name_is_quoted_in_the_json_path(name: str, step: str) -> None:
     """`$.V2E.x` would name a field x of V2E; a control character would be shown escaped, so
     that the path in the message would differ from the one the error carries."""
-    with pytest.raises(typeinf.offsets.OffsetProviderFormatError) as caught:
+    with pytest.raises(typeinf.core.offsets.OffsetProviderFormatError) as caught:
         typeinf.load_offset_provider({name: {"t": "NeighborConnectivityType"}})
     assert str(caught.value).startswith(f"${step}: ")
 

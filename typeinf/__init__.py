@@ -33,11 +33,11 @@ from typeinf.core.errors import (
     UnboundSymbolError,
     UnsatisfiableConstraintError,
 )
+from typeinf.core.offsets import Connectivity, Dimension, load_offset_provider
 from typeinf.core.reader import TypeSyntaxError
 from typeinf.core.signatures import register_builtin
 from typeinf.incremental.reinference import Reinference, Reused
 from typeinf.infer import Checked, check, infer, infer_all, pformat
-from typeinf.offsets import Connectivity, Dimension, load_offset_provider
 
 #: The one source of the version: the wheel's metadata and `typeinf --version` read it.
 __version__ = "0.1.0"

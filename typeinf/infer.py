@@ -29,16 +29,15 @@ from typing import Any, cast
 from iterir import FencilDefinition, FunctionDefinition, Node, StencilClosure
 from iterir.gcpause import gc_paused
 from iterir.traversal import child_positions, walk
-from typeinf import arguments
-from typeinf.core import convert, type_map
+from typeinf.core import arguments, convert, type_map
 from typeinf.core.convert import Converter, result_value
 from typeinf.core.errors import InternalError, TypeInferenceError
+from typeinf.core.offsets import OffsetProvider, fencil_provider, loaded
 from typeinf.core.relations import Relation
 from typeinf.core.sizes import check_node_types
 from typeinf.core.terms import ClosureType, DefinitionType, FencilType, Type
 from typeinf.fencil.collect import Inference
 from typeinf.gtir import infer as gtir_infer
-from typeinf.offsets import OffsetProvider, fencil_provider, loaded
 from typeinf.types import Inferred
 from typeinf.within import Subject, subject
 
@@ -52,7 +51,7 @@ def _solved(program: Subject, offset_provider: Provider) -> Inference:
     """The solved inference of `program`; on a type error, inference runs again keeping the history that
     gives the error its reasons (errors are rare: the fast run keeps none). That the explaining
     run then finds no error is a bug of ours, said as one."""
-    provider = _provider(offset_provider)
+    provider = provider_of(offset_provider)
     try:
         return _inference(program, provider)
     except TypeInferenceError as error:
@@ -83,13 +82,13 @@ def _disagreement(found: str, other: str, error: TypeInferenceError) -> str:
 def _confirmed(program: Subject, offset_provider: Provider, error: TypeInferenceError) -> None:
     """Raise InternalError unless the fast run finds a type error too."""
     try:
-        _inference(program, _provider(offset_provider))
+        _inference(program, provider_of(offset_provider))
     except TypeInferenceError:
         return
     raise InternalError(_disagreement("explaining", "fast", error))
 
 
-def _provider(offset_provider: Provider) -> OffsetProvider | None:
+def provider_of(offset_provider: Provider) -> OffsetProvider | None:
     given = arguments.a_provider("typeinf", loaded(offset_provider))
     return None if given is None else fencil_provider(given)
 
@@ -110,13 +109,13 @@ def every_error(
 def _every_error(program: Subject, offset_provider: Provider, max_errors: int | None) -> Inference:
     return _inference(
         program,
-        _provider(offset_provider),
+        provider_of(offset_provider),
         explain=True,
         max_errors=max(max_errors or sys.maxsize, 2),
     )
 
 
-def _program_type(inference: Inference, position: int, types: Sequence[Type | None]) -> Type | None:
+def program_type(inference: Inference, position: int, types: Sequence[Type | None]) -> Type | None:
     """The type of the node at `position`, for definitions, closures and fencils built from the
     types of their parts (which `types` must already hold)."""
     current = inference.nodes[position]
@@ -188,7 +187,7 @@ def infer(
             if gtir_infer.after_error(node, within):
                 return gtir_infer.infer(node, offset_provider, allow_free)  # type: ignore[return-value]  # a GTIR value
             raise
-        result = _program_type(inference, _position(inference, program), inference.types)
+        result = program_type(inference, _position(inference, program), inference.types)
         assert result is not None  # the root has a type: a name without one is an error
         value = result_value(result)
         del inference, result
@@ -250,7 +249,7 @@ def _node_types(inference: Inference, complete: bool) -> dict[int, Type]:
         changed = {p for p, type_ in enumerate(types) if type_ is None}
         changed.update(_program_positions(inference))
         for position in sorted(changed, reverse=True):
-            types[position] = _program_type(inference, position, types)
+            types[position] = program_type(inference, position, types)
     return by_node(inference.nodes, types)
 
 

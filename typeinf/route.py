@@ -9,10 +9,10 @@ from iterir import Node
 from iterir.errors import ParseError
 from iterir.offset_types import offset_types_from_json
 from typeinf.core.errors import OffsetProviderError
+from typeinf.core.offsets import offset_provider_of, read_offset_json
 from typeinf.gtir import infer as gtir_infer
 from typeinf.gtir.infer import GtirSolved
 from typeinf.infer import AllowFree, Solved, solve
-from typeinf.offsets import offset_provider_of, read_offset_json
 
 
 def read_provider(node: Node, allow_free: AllowFree, path: str | None) -> object:

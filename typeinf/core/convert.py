@@ -20,8 +20,7 @@ from typing import Any, NoReturn, TypeVar, cast
 
 from iterir.gcpause import gc_paused
 from iterir.vocabulary import PRIMITIVES
-from typeinf import arguments
-from typeinf.core import instance, notation, reader
+from typeinf.core import arguments, instance, notation, reader
 from typeinf.core import relations as rel
 from typeinf.core.constructors import (
     COLUMN,

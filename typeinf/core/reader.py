@@ -155,15 +155,15 @@ def parse_with_variables(text: str, locations: bool | None = None) -> tuple[Type
     reader = _Reader(text, locations)
     with gc_paused():  # a long type is many small acyclic objects: the collector would rescan them
         tree = _run(reader.start())
-        builder = _Builder(bool(locations))
+        builder = CellBuilder(bool(locations))
         try:
             type_: Type = _build(tree, builder)
             return type_, builder.variables
         except TypeSyntaxError as exc:
-            raise TypeSyntaxError(f"{exc} in {_echo(text, 0)}") from None
+            raise TypeSyntaxError(f"{exc} in {echoed(text, 0)}") from None
 
 
-def _echo(text: str, position: int) -> str:
+def echoed(text: str, position: int) -> str:
     """`text` quoted for a message: whole, or the part around `position` if it is long."""
     if len(text) <= _ECHOED:
         return repr(text)
@@ -178,7 +178,7 @@ class _Token(NamedTuple):
 
 
 class _Node:
-    """A production to build: the `_Builder` method and its arguments (nodes, built first and in
+    """A production to build: the `CellBuilder` method and its arguments (nodes, built first and in
     order, and texts). A variable or group that reads as a type or a dtype has the two `methods`
     instead and a `choice` that decides between them."""
 
@@ -314,7 +314,7 @@ class _Reader:
         (`T₀` where only a name can stand is the name `T`, then `₀`): where the Earley parser,
         which matched every terminal it expected at every position, found nothing to go on."""
         if token.kind == "EOF":
-            return TypeSyntaxError(f"not a type at its end: {_echo(self.text, len(self.text))}")
+            return TypeSyntaxError(f"not a type at its end: {echoed(self.text, len(self.text))}")
         skip = 0
         for kind in expected:
             if kind == "NAME":
@@ -324,7 +324,7 @@ class _Reader:
                 skip = max(skip, len(kind))
         position = token.start + skip
         column = position - self.text.rfind("\n", 0, position)
-        return TypeSyntaxError(f"not a type at column {column}: {_echo(self.text, position)}")
+        return TypeSyntaxError(f"not a type at column {column}: {echoed(self.text, position)}")
 
     # -- programs ---------------------------------------------------------------------------------
     def start(self) -> _Step:
@@ -553,7 +553,7 @@ class _Reader:
             else:
                 raise TypeSyntaxError(
                     f"{ctor.name}: an argument that is a {sort.value} is not readable"
-                    f" in {_echo(self.text, self.peek().start)}"
+                    f" in {echoed(self.text, self.peek().start)}"
                 )
         self.expect("]")
         return [ctor, positions, *nodes]
@@ -709,7 +709,7 @@ def _constant_of(name: str, sort: Sort) -> Cell | None:
     return constant(ctor)
 
 
-def _build(tree: _Node, builder: _Builder) -> Any:
+def _build(tree: _Node, builder: CellBuilder) -> Any:
     """The value of `tree`: each node's parts built before it, left to right (the order in which
     variables are met decides which sort a conflict names first), without recursion."""
     built: list[Any] = []
@@ -728,7 +728,7 @@ def _build(tree: _Node, builder: _Builder) -> Any:
     return built[0]
 
 
-def _number(text: str) -> int:
+def subscript_number(text: str) -> int:
     digits = "".join(_DIGITS[c] for c in text if c in _DIGITS)
     try:
         return int(digits)
@@ -736,7 +736,7 @@ def _number(text: str) -> int:
         raise TypeSyntaxError(f"a number of {len(digits)} digits") from None
 
 
-class _Builder:
+class CellBuilder:
     """The cells of each production (the `_Node.method`s)."""
 
     def __init__(self, located: bool) -> None:
@@ -745,7 +745,7 @@ class _Builder:
         #: The locations of the `ItOrVal`s of each kind written without them, by the kind's number.
 
     def variable(self, text: str, sort: Sort) -> Cell:
-        number = _number(text)
+        number = subscript_number(text)
         cell = self.variables.get(number)
         if cell is None:
             cell = self.variables[number] = var(sort)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from iterir.display import value_text
 from iterir.vocabulary import PRIMITIVES
-from typeinf import arguments
+from typeinf.core import arguments
 from typeinf.core.codegen import compiled, compiled_call, compiled_matcher
 from typeinf.core.constructors import FUN, fixed_params
 from typeinf.core.matching import Matcher
@@ -94,7 +94,7 @@ def _parsed(text: str) -> Type:
     return parse_type(text)
 
 
-def _entries(text: str) -> list[tuple[list[str], str]]:
+def signature_entries(text: str) -> list[tuple[list[str], str]]:
     """`names :: signature` entries; indented lines continue the entry above."""
     entries: list[list[str]] = []
     for line in text.splitlines():
@@ -127,7 +127,7 @@ def signature_files() -> list[tuple[Path, str, list[tuple[list[str], str]]]]:
     files = []
     for path in sorted(data_folder("builtins", "*.sig").glob("*.sig")):
         text = path.read_text(encoding="utf-8")
-        files.append((path, text, _entries(text)))
+        files.append((path, text, signature_entries(text)))
     return files
 
 

@@ -31,9 +31,9 @@ from typeinf.core.history import History
 from typeinf.core.notation import Printer, pformat_all
 from typeinf.core.relations import CannotHold, Relation
 from typeinf.core.schemes import Scheme, Template
+from typeinf.core.stencil_inputs import used_as_value
 from typeinf.core.terms import Cell, Mismatch, Sort, Type, find, new_marks
 from typeinf.core.unify import unify
-from typeinf.fencil.stencil_inputs import used_as_value
 
 #: A relation waiting for its inputs: the relation, and the position and reason of what made it.
 Open = tuple[Relation, int, Reason]

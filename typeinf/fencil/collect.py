@@ -78,6 +78,7 @@ from typeinf.core.errors import (
     UnsatisfiableConstraintError,
     checked_preorder,
 )
+from typeinf.core.offsets import Connectivity, Dimension, OffsetProvider
 from typeinf.core.order import definition_order
 from typeinf.core.schemes import Scheme
 from typeinf.core.signatures import BUILTINS, Signature
@@ -87,7 +88,6 @@ from typeinf.core.suggest import suggestions
 from typeinf.core.terms import Cell, Sort, find, make, var
 from typeinf.fencil import shaped
 from typeinf.fencil.runs import ExplainingRun, FastRun, Run
-from typeinf.offsets import Connectivity, Dimension, OffsetProvider
 
 
 def _tuple_index(index: Node) -> int:

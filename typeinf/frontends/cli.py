@@ -33,6 +33,7 @@ from typeinf.core.diagnostics import (
 )
 from typeinf.core.errors import TypeInferenceError
 from typeinf.core.notation import Printer, pformat, pformat_lines, to_ascii
+from typeinf.core.offsets import read_offset_json
 from typeinf.core.terms import Cell, DefinitionType, FencilType, Type
 from typeinf.frontends.docs_pages import pages
 from typeinf.frontends.explain import innermost_at, why, why_gtir
@@ -43,7 +44,6 @@ from typeinf.gtir import report as gtir_report
 from typeinf.gtir.infer import GtirInferred, GtirSolved
 from typeinf.gtir.notation import pformat_gtir, to_ascii_gtir
 from typeinf.infer import AllowFree, Solved
-from typeinf.offsets import read_offset_json
 from typeinf.route import read_provider, solve_either, typed_as_gtir
 from typeinf.types import tree
 

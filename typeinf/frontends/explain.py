@@ -18,7 +18,7 @@ from typeinf.core.terms import Type, roots
 from typeinf.gtir import infer as gtir_infer
 from typeinf.gtir.collect import GtirInference
 from typeinf.gtir.infer import GtirInferred
-from typeinf.infer import AllowFree, Provider, _program_type, every_error
+from typeinf.infer import AllowFree, Provider, every_error, program_type
 
 
 @dataclass
@@ -75,13 +75,13 @@ def why(
 
         def typed(at: int) -> bool:  # a grammar builtin has no type of its own
             try:
-                return _program_type(inference, at, types) is not None
+                return program_type(inference, at, types) is not None
             except TypeInferenceError:
                 return False
 
         found = enclosing_typed(inference.sizes, position, typed)
         try:
-            type_ = _program_type(inference, found, types)
+            type_ = program_type(inference, found, types)
         except TypeInferenceError:
             type_ = None
         if type_ is None:
@@ -123,7 +123,7 @@ def why_gtir(
     elif errors:  # the program's type is built from its parts, which errors leave unfinished
         return Explained(None, [], errors)
     else:
-        type_ = gtir_infer._program_type(inference)
+        type_ = gtir_infer.program_type(inference)
         cells = [cell for cell in types if cell is not None]
     reasons = history.of_type(cells)
     return Explained(type_, reasons[:MAX_REASONS], errors, max(0, len(reasons) - MAX_REASONS), of)

@@ -26,9 +26,9 @@ import pytest
 from iterir import Node, ParseError
 from iterir.files import read_text, write_text
 from typeinf.core.diagnostics import Source
+from typeinf.core.offsets import OffsetProvider
 from typeinf.frontends.snapshots import EXPECTED_SUFFIX, expected_text
 from typeinf.infer import AllowFree
-from typeinf.offsets import OffsetProvider
 from typeinf.route import solve_either
 
 FOLDER = "__typeinf_snapshots__"

@@ -16,13 +16,13 @@ from iterir.offset_types import NeighborConnectivityType, OffsetType, offset_typ
 from iterir.traversal import child_positions, walk
 from typeinf.core import type_map
 from typeinf.core.errors import TypeInferenceError
+from typeinf.core.offsets import OffsetProviderFormatError, gt4py_offset_types, loaded
 from typeinf.core.relations import Relation
 from typeinf.core.terms import Cell, DefinitionType, find, variables_of
 from typeinf.gtir import terms as g
 from typeinf.gtir.collect import GtirInference, is_gtir
 from typeinf.gtir.notation import GtirPrinter, pformat_gtir, where_clauses
 from typeinf.gtir.values import Cyclic, GtirType, GtirValue, to_value
-from typeinf.offsets import OffsetProviderFormatError, gt4py_offset_types, loaded
 
 #: Which free names without a type are unknowns: True for all (`typeinf.infer`'s `allow_free`).
 AllowFree = bool | Collection[str]
@@ -113,7 +113,7 @@ def definition_type(inference: GtirInference, position: int) -> DefinitionType:
     return DefinitionType(node.id, inference.type_at(position), relations)
 
 
-def _program_type(inference: GtirInference) -> GtirInferred:
+def program_type(inference: GtirInference) -> GtirInferred:
     root = inference.root
     if not isinstance(root, Program):
         return to_value(inference.type_at(0))
@@ -179,7 +179,7 @@ def infer(node: Node, provider: object = None, allow_free: AllowFree = False) ->
     # 100k, 1.3× on the 20 largest GT4Py samples.
     with gc_paused():
         inference = GtirInference(node, offset_types(provider), allow_free=allow_free)
-        result = _program_type(inference)
+        result = program_type(inference)
         del inference
     return result
 
@@ -192,7 +192,7 @@ def _node_types(inference: GtirInference, complete: bool) -> dict[int, GtirInfer
     numbers = GtirPrinter([cell for cell in inference.types if cell is not None]).numbers
     result: dict[int, GtirInferred] = {}
     if complete:
-        result[id(inference.root)] = _program_type(inference)
+        result[id(inference.root)] = program_type(inference)
     read_off(inference, range(len(inference.nodes)), result, numbers)
     return result
 
@@ -277,7 +277,7 @@ class GtirSolved:
         """The program's (or expression's) type; None with errors."""
         if self.errors or self.inference is None:
             return None
-        return _program_type(self.inference)
+        return program_type(self.inference)
 
 
 def solve(

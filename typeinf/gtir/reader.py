@@ -31,7 +31,7 @@ from typing import NamedTuple
 from iterir.gtir_types import ABBREVIATED, MAX_DEPTH, SUFFIX_KINDS, Dimension
 from iterir.vocabulary import PRIMITIVES
 from typeinf.core.constructors import D_EMPTY, DTUPLE, row
-from typeinf.core.reader import TypeSyntaxError, _Builder, _echo, _number
+from typeinf.core.reader import CellBuilder, TypeSyntaxError, echoed, subscript_number
 from typeinf.core.terms import Cell, Sort, find, make
 from typeinf.gtir.notation import GTIR_ASCII_SPELLING
 from typeinf.gtir.terms import (
@@ -90,7 +90,7 @@ class _Reader:
         self.tokens = [_tokenize(match) for match in _TOKEN.finditer(text)]
         self.at = 0
         #: The fencil reader's variables and families (one number, one variable, sorts met).
-        self.builder = _Builder(located=False)
+        self.builder = CellBuilder(located=False)
 
     # -- tokens -----------------------------------------------------------------------------------
     def peek(self) -> _Token:
@@ -114,7 +114,9 @@ class _Reader:
             if token.kind == "EOF"
             else f"at column {token.start - self.text.rfind(chr(10), 0, token.start)}"
         )
-        return TypeSyntaxError(f"not a GTIR type {where} ({what}): {_echo(self.text, token.start)}")
+        return TypeSyntaxError(
+            f"not a GTIR type {where} ({what}): {echoed(self.text, token.start)}"
+        )
 
     # -- the grammar ------------------------------------------------------------------------------
     def start(self) -> Cell:
@@ -249,7 +251,7 @@ class _Reader:
 
     def number(self, token: _Token) -> int:
         try:
-            return _number(token.text)
+            return subscript_number(token.text)
         except TypeSyntaxError as error:
             raise self.error(token, str(error)) from None
 

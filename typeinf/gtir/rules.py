@@ -45,7 +45,7 @@ from typeinf.core.constructors import DEMPTY, DTUPLE, PRIM, Constructor, row_ite
 from typeinf.core.packaged import data_folder
 from typeinf.core.relations import CannotHold, Equate, Relation, known
 from typeinf.core.schemes import Scheme
-from typeinf.core.signatures import _entries
+from typeinf.core.signatures import signature_entries
 from typeinf.core.terms import INTEGERS, Cell, Sort, find, make, var
 from typeinf.gtir import terms as g
 from typeinf.gtir.notation import dims_text
@@ -57,7 +57,7 @@ def _load() -> dict[str, str]:
     """Each builtin's signature text, from the `.gsig` files."""
     table: dict[str, str] = {}
     for path in sorted(data_folder("builtins", "*.gsig").glob("*.gsig")):
-        for names, text in _entries(path.read_text(encoding="utf-8")):
+        for names, text in signature_entries(path.read_text(encoding="utf-8")):
             for name in names:
                 if name in table:
                     raise ValueError(f"{path.name}: builtin {name!r} has two signatures")

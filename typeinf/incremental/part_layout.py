@@ -10,13 +10,13 @@ from typing import cast
 
 from iterir import Node
 from iterir.symbols import Binding, BindingKind, SymbolTable
+from typeinf.core.offsets import OffsetProvider
 from typeinf.core.sizes import check_node_types
 from typeinf.core.solve import check_finite
 from typeinf.core.terms import Cell, Type
 from typeinf.fencil.collect import Inference
 from typeinf.incremental.part_trees import PartTree
-from typeinf.infer import _program_type, by_node
-from typeinf.offsets import OffsetProvider
+from typeinf.infer import by_node, program_type
 
 
 class Unsupported(Exception):
@@ -90,7 +90,7 @@ class Layout(Placing, Inference):
         end = start + len(tree.nodes)
         for position in range(end - 1, start - 1, -1):
             if types[position] is None or position == start:
-                types[position] = _program_type(self, position, types)
+                types[position] = program_type(self, position, types)
         return by_node(tree.nodes, types[start:end])
 
 

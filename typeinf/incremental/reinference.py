@@ -18,6 +18,7 @@ from iterir.symbols import Binding, BindingKind
 from iterir.traversal import MOST_NODES
 from typeinf.core.convert import to_value
 from typeinf.core.errors import TypeInferenceError
+from typeinf.core.offsets import OffsetProvider
 from typeinf.core.schemes import Scheme, Template
 from typeinf.core.signatures import BUILTINS
 from typeinf.core.terms import Cell, DefinitionType, FencilType, Type
@@ -27,8 +28,7 @@ from typeinf.incremental.definition_reuse import Dependencies, Meanings, depende
 from typeinf.incremental.gtir import GtirState, reinfer
 from typeinf.incremental.part_layout import BUILTIN, Layout, Unsupported, printable
 from typeinf.incremental.part_trees import PartTree, fits, part_tree
-from typeinf.infer import Checked, NodeTypes, Provider, _provider, by_node, check
-from typeinf.offsets import OffsetProvider
+from typeinf.infer import Checked, NodeTypes, Provider, by_node, check, provider_of
 from typeinf.types import Inferred
 
 #: A definition's type as a value (variables numbered in the order the located notation
@@ -118,7 +118,7 @@ class Reinference:
                 if isinstance(root, FencilDefinition) and not gtir_infer.claims(
                     root, False, None, self.offset_provider
                 ):  # a fencil `check` types as such (not as GTIR, for GT4Py's offset types)
-                    return _Run(self, root, _provider(self.offset_provider)).result()
+                    return _Run(self, root, provider_of(self.offset_provider)).result()
                 if isinstance(root, Program):
                     return self._gtir(root)
             except (Unsupported, TypeInferenceError):
