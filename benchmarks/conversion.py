@@ -66,7 +66,7 @@ def measure(shape: str, size: int) -> dict[str, float]:
     import typeinf
     from iterir.gcpause import gc_paused
     from typeinf.core import convert
-    from typeinf.infer import NodeTypes, _node_types, _program_type, _solved
+    from typeinf.infer import NodeTypes, _node_types, _solved, program_type
     from typeinf.within import subject
 
     node = SHAPES[shape](size)
@@ -74,7 +74,7 @@ def measure(shape: str, size: int) -> dict[str, float]:
     with gc_paused():  # as `infer` and `infer_all` run
         start = clock()
         solved = _solved(subject(node, False, None), None)
-        program = _program_type(solved, 0, solved.types)
+        program = program_type(solved, 0, solved.types)
         inferred = clock()
         assert program is not None  # the root of a program without errors has a type
         # What `infer` hands out (`to_value` in versions before `result_value`, for `--base`).
