@@ -50,7 +50,7 @@ def test_definition_order_does_not_matter() -> None:
     before = "p(a, b) { g = λ(x) → ·x; f = λ(x) → g(x); b ← (f)(a) @ c⟨ IDim: [0, 1) ⟩; }"
     after = "p(a, b) { f = λ(x) → g(x); g = λ(x) → ·x; b ← (f)(a) @ c⟨ IDim: [0, 1) ⟩; }"
     assert _type(before).split("p(")[1] == _type(after).split("p(")[1]
-    assert "f :: (It[T₃⁴]) → T₃⁴" in _type(before) or "f :: (It[T" in _type(before)
+    assert _type(before) == "{g :: (It[T₀¹]) → T₀¹, f :: (It[T₂³]) → T₂³, p(It[T₄ᶜ], It[T₄ᶜ])}"
 
 
 def test_allowed_free_names_in_a_standalone_expression_share_a_type() -> None:

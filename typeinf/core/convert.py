@@ -621,8 +621,9 @@ def pformat(type_: Type | str | int | bool, locations: bool = False) -> str:
 def parse_type(text: str, locations: bool | None = None) -> Inferred:
     """Read a type (or `name :: type`, `inputs ⇒ output`, `{…}`) in either notation.
 
-    `locations` says which notation; by default it is the located one if any iterator shows
-    its locations. Variables are numbered afresh, as the located notation would print them.
+    `locations=True` reads GT4Py's located notation (`It[d¹]` at both locations `ANYWHERE`); by
+    default each iterator is read as written, `It[d¹]` at two fresh locations of its own.
+    Variables are numbered afresh, as the located notation would print them.
     """
     return to_value(reader.parse_type(text, locations))
 
