@@ -12,6 +12,7 @@ import typeinf
 from typeinf.core.terms import Sort, var
 from typeinf.fencil.runs import ExplainingRun, FastRun
 from typeinf.frontends.cli import main
+from typeinf.gtir.collect import GtirInference
 
 ILL_TYPED = "λ(x) → ·x + True"
 
@@ -64,3 +65,25 @@ def test_the_command_line_exits_3_on_a_disagreement(
         "internal error (a bug in typeinf, not in the input): InternalError: the explaining run"
         in capsys.readouterr().err
     )
+
+
+GTIR_ILL_TYPED = (
+    "p(a: Field[[IDimₕ], f64], n: i32) {\n"
+    "  a @ c⟨ IDimₕ: [0, n[ ⟩ ← as_fieldop(λ(x) → ·x + 1, c⟨ IDimₕ: [0, n[ ⟩)(a);\n}"
+)
+
+
+def test_gtir_follows_the_same_policy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One policy for both dialects: GTIR's explaining run blind to every constraint finds none
+    of the fast run's errors, an InternalError rather than the fast run's errors without
+    reasons."""
+    program = iterir.parse(GTIR_ILL_TYPED, "e.itir")
+    assert len(typeinf.check(program).errors) == 1
+    monkeypatch.setattr(
+        GtirInference, "equal_recorded", lambda self, x, y, position, why=None: None
+    )
+    with pytest.raises(
+        typeinf.InternalError,
+        match="the fast run of inference found a type error that the explaining run did not",
+    ):
+        typeinf.check(program)

@@ -31,7 +31,7 @@ from iterir.gcpause import gc_paused
 from iterir.traversal import child_positions, walk
 from typeinf.core import arguments, convert, type_map
 from typeinf.core.convert import Converter, result_value
-from typeinf.core.errors import InternalError, TypeInferenceError
+from typeinf.core.errors import TypeInferenceError, runs_disagree
 from typeinf.core.offsets import OffsetProvider, fencil_provider, loaded
 from typeinf.core.relations import Relation
 from typeinf.core.sizes import check_node_types
@@ -59,7 +59,7 @@ def _solved(program: Subject, offset_provider: Provider) -> Inference:
     # Outside the handler, so that the error with reasons is raised once, not "during handling"
     # of the fast run's.
     _inference(program, provider, explain=True)  # raises the same error, with reasons
-    raise InternalError(_disagreement("fast", "explaining", fast)) from fast
+    raise runs_disagree("fast", "explaining", fast) from fast
 
 
 def _inference(
@@ -75,17 +75,13 @@ def _inference(
     )
 
 
-def _disagreement(found: str, other: str, error: TypeInferenceError) -> str:
-    return f"the {found} run of inference found a type error that the {other} run did not: {error}"
-
-
 def _confirmed(program: Subject, offset_provider: Provider, error: TypeInferenceError) -> None:
     """Raise InternalError unless the fast run finds a type error too."""
     try:
         _inference(program, provider_of(offset_provider))
     except TypeInferenceError:
         return
-    raise InternalError(_disagreement("explaining", "fast", error))
+    raise runs_disagree("explaining", "fast", error)
 
 
 def provider_of(offset_provider: Provider) -> OffsetProvider | None:

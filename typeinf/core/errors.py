@@ -139,3 +139,13 @@ class InternalError(Exception):
     """A bug of ours, not of the program: for example the two runs of inference disagreeing on
     whether it has a type. Never a TypeInferenceError, so that no caller takes it for a verdict
     on the program; the command line exits 3 with it."""
+
+
+def runs_disagree(found: str, other: str, error: TypeInferenceError | str) -> InternalError:
+    """The one policy of both dialects when their two runs disagree (the fast one, which keeps
+    no history, and the explaining one, which gives errors their reasons): a bug of ours, said
+    as one, never an answer. `found` is the run that found `error`, `other` the one that did
+    not find it (or found another)."""
+    return InternalError(
+        f"the {found} run of inference found a type error that the {other} run did not: {error}"
+    )

@@ -15,7 +15,7 @@ from iterir.nodes import GTIR_CLASSES, FencilDefinition, Program, StencilClosure
 from iterir.offset_types import NeighborConnectivityType, OffsetType, offset_types_from_json
 from iterir.traversal import child_positions, walk
 from typeinf.core import type_map
-from typeinf.core.errors import TypeInferenceError
+from typeinf.core.errors import TypeInferenceError, runs_disagree
 from typeinf.core.offsets import OffsetProviderFormatError, gt4py_offset_types, loaded
 from typeinf.core.relations import Relation
 from typeinf.core.terms import Cell, DefinitionType, find, variables_of
@@ -298,8 +298,12 @@ def solve(
         explained = _sorted(
             GtirInference(node, offsets, max_errors=limit, explain=True, allow_free=allow_free)
         )
-        if [e.message for e in explained[: len(errors)]] == [e.message for e in errors]:
-            errors = explained[: len(errors)]
+        for fast, explaining in zip(errors, explained, strict=False):
+            if fast.message != explaining.message:
+                raise runs_disagree("fast", "explaining", fast) from fast
+        if len(explained) < len(errors):
+            raise runs_disagree("fast", "explaining", errors[len(explained)])
+        errors = explained[: len(errors)]
     return GtirSolved(inference, errors)
 
 
