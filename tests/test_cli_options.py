@@ -1,4 +1,4 @@
-"""Command-line defects of the issue list, each pinned by its exact message: sibling offset
+"""The command line's options and odd inputs, each pinned by its exact message: sibling offset
 providers, `--defs` of an expression, `--max-errors`' summary, empty snapshot folders, created
 snapshots, byte order marks, `explain` positions, the help's examples, `--version` and `docs`."""
 
