@@ -1,4 +1,5 @@
-"""Shared test configuration: hypothesis profiles and the real GT4Py samples."""
+"""Shared test configuration: hypothesis profiles, the real GT4Py samples, and which tests are
+slow (`python3 -m pytest -m "not slow"`: the suite without them, for a contributor's loop)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,42 @@ settings.register_profile(
     "thorough", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile(os.environ.get("TYPEINF_HYPOTHESIS_PROFILE", "default"))
+
+#: The tests marked `slow` (file, test function; every parametrization of it): each takes
+#: seconds to minutes where the others take milliseconds. Together they are most of the
+#: suite's time: GT4Py's side in its own venv alone is about half of it.
+SLOW: frozenset[tuple[str, str]] = frozenset(
+    {
+        ("test_gt4py_bridge.py", "test_the_gt4py_side_passes_in_a_python_312_venv"),
+        ("test_gtir_deep.py", "test_deep_gtir_round_trips"),
+        ("test_deep.py", "test_deep_program_round_trips"),
+        ("test_deep.py", "test_deep_json_text_round_trips"),
+        ("test_types.py", "test_a_100000_level_type"),
+        ("test_cyclic_trees.py", "test_inference_says_a_cycle_is_malformed_ir"),
+        ("test_cyclic_trees.py", "test_2_to_the_61_nodes_end_at_the_real_limit"),
+        ("test_cyclic_trees.py", "test_too_many_shared_nodes_is_a_limit"),
+        ("test_reader.py", "test_deep_types_read_and_print_back"),
+        (
+            "test_shared_graphs.py",
+            "test_the_value_of_a_graph_of_100000_cells_converts_compares_and_hashes",
+        ),
+        ("test_wheel.py", "test_wheel_installs_and_infers"),
+        ("test_inference.py", "test_deep_programs_infer"),
+    }
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    found = set()
+    for item in items:
+        key = (item.path.name, getattr(item, "originalname", item.name))
+        if key in SLOW:
+            item.add_marker(pytest.mark.slow)
+            found.add(key)
+    collected = {item.path.name for item in items}
+    gone = sorted(f"{file}::{test}" for file, test in SLOW - found if file in collected)
+    if gone:  # a renamed or deleted test must leave the list too
+        raise pytest.UsageError(f"tests/conftest.py SLOW names tests that do not exist: {gone}")
 
 
 class MissingTestData(AssertionError):
