@@ -38,7 +38,8 @@ from iterir.traversal import child_positions, preorder
 from typeinf.core.terms import Cell, Mismatch, Sort, var
 from typeinf.core.unify import unify
 from typeinf.gtir import terms as g
-from typeinf.gtir.collect import _ON_DOMAINS, _SCALARS
+from typeinf.gtir.collect import _ON_DOMAINS
+from typeinf.gtir.expressions import SCALARS
 from typeinf.gtir.rules import SIGNATURES, call_plan
 
 
@@ -63,7 +64,7 @@ def floor(root: Node) -> int:
             declared = bindings[position].position
             types[position] = None if declared is None else types[declared]
         elif type(node) is Literal:
-            types[position] = _SCALARS.get(node.type) or var(Sort.DTYPE)
+            types[position] = SCALARS.get(node.type) or var(Sort.DTYPE)
         elif type(node) is Lambda:
             children = child_positions(sizes, position, len(node.params) + 1)
             params = [types[child] or var(Sort.DTYPE) for child in children[:-1]]

@@ -198,3 +198,23 @@ def function(params: list[Cell], result: Cell) -> Cell:
     """`(A, B) → C`: the parameters a dtype row, as a tuple's, so that a function of a tuple's
     rest (`(A, *T₁) → C`) is one of any arity."""
     return make(FUNCTION, tuple_of(params), result)
+
+
+# The axes of a program name a few dimensions: each dimension and its constant is made once per
+# (name, kind), rather than at each axis (docs/performance.md, "GTIR inference").
+@lru_cache(maxsize=4096)
+def dimension_named(value: str, kind: str) -> Dimension:
+    """The dimension `value` of `kind`, made once."""
+    return Dimension(value, kind)
+
+
+@lru_cache(maxsize=4096)
+def axis_cell(value: str, kind: str) -> Cell:
+    """The constant of the dimension `value` of `kind`, made once."""
+    return dim(dimension_named(value, kind))
+
+
+def dim_cell(dimension: Dimension) -> Cell:
+    """A dimension's constant by its name and kind, which hash faster than the dimension: a
+    connectivity's, at each `neighbors` and shift (see `axis_cell`)."""
+    return axis_cell(dimension.value, dimension.kind)

