@@ -9,7 +9,8 @@ process per version imports that version's `iterir` and `typeinf` (PYTHONPATH se
 checked and printed) and takes commands as JSON lines on stdin.
 
 Both versions infer the same programs: this checkout builds each shape
-(`benchmarks.shapes.SHAPES`) and prints it to text, and each worker parses that text with its
+(`benchmarks.shapes.SHAPES`, or GTIR's `benchmarks.gtir_shapes.GTIR_SHAPES`, typed with the
+offset-provider types they name) and prints it to text, and each worker parses that text with its
 own parser (not timed), infers it once to warm up, then times `typeinf.infer` alone on request.
 Requests alternate between the versions and which goes first (A B, B A, …), so that the shared
 machine's load, which varies by tens of percent, falls on both alike; the ratio HEAD/BASE is
@@ -73,17 +74,23 @@ def worker(root: str) -> None:
     print(f"worker {os.getpid()}: typeinf from {typeinf.__file__}", file=sys.stderr, flush=True)
     reply({"ready": True, "typeinf": typeinf.__file__, "iterir": iterir.__file__})
     node = None
+    provider: object = None
     for line in sys.stdin:
         command = json.loads(line)
         if command["cmd"] == "load":
             node = None  # the previous shape's program is freed before the next is parsed
             node = iterir.parse(Path(command["path"]).read_text(encoding="utf-8"))
             nodes = sum(1 for _ in iterir.walk(node))
-            typeinf.infer(node)  # warm-up: the builtin signatures it uses are read now
+            provider = None
+            if command.get("gtir"):  # GTIR's shapes take the offset-provider types they name
+                from benchmarks.gtir_shapes import OFFSET_TYPES
+
+                provider = OFFSET_TYPES
+            typeinf.infer(node, provider)  # warm-up: the builtin signatures it uses are read now
             reply({"nodes": nodes})
         elif command["cmd"] == "time":
             start = time.perf_counter()
-            result = typeinf.infer(node)  # type: ignore[arg-type]
+            result = typeinf.infer(node, provider)  # type: ignore[arg-type]
             seconds = time.perf_counter() - start
             del result
             reply({"seconds": seconds})
@@ -254,6 +261,7 @@ def stop(process: subprocess.Popen[str]) -> None:
 def compare(args: argparse.Namespace) -> None:
     """Set both versions up, run the interleaved pairs per shape, and print the report."""
     import iterir
+    from benchmarks.gtir_shapes import GTIR_SHAPES
     from benchmarks.runner import calibration
     from benchmarks.shapes import SHAPES
 
@@ -293,10 +301,13 @@ def compare(args: argparse.Namespace) -> None:
         ratios: dict[str, list[float]] = {}
         for shape in args.shapes:
             program = scratch / "program.itir"
-            program.write_text(iterir.pformat(SHAPES[shape](args.size)), encoding="utf-8")
+            gtir = shape in GTIR_SHAPES
+            made = (GTIR_SHAPES if gtir else SHAPES)[shape](args.size)
+            program.write_text(iterir.pformat(made), encoding="utf-8")
             for w in workers:
                 w.nodes[shape] = w.ask(
-                    {"cmd": "load", "path": str(program)}, f"parsing and warming up on {shape}"
+                    {"cmd": "load", "path": str(program), "gtir": gtir},
+                    f"parsing and warming up on {shape}",
                 )["nodes"]
             program.unlink()
             ratios[shape] = []
@@ -338,6 +349,7 @@ def ratio_text(ratios: list[float]) -> str:
 
 
 def main() -> None:
+    from benchmarks.gtir_shapes import GTIR_SHAPES
     from benchmarks.inference_throughput import DEFAULT_SHAPES
     from benchmarks.shapes import SHAPES
 
@@ -350,7 +362,9 @@ def main() -> None:
     parser.add_argument(
         "--size", type=int, default=100_000, help="target node count of each program"
     )
-    parser.add_argument("--shapes", nargs="+", default=DEFAULT_SHAPES, choices=list(SHAPES))
+    parser.add_argument(
+        "--shapes", nargs="+", default=DEFAULT_SHAPES, choices=[*SHAPES, *GTIR_SHAPES]
+    )
     args = parser.parse_args()
     if args.pairs < 1 or args.size < 1:
         parser.error("--pairs and --size must be at least 1")
