@@ -146,7 +146,7 @@ def test_rows_of_values_meet_argument_rows_by_their_rule() -> None:
 
 
 def test_the_grammar_builtins_have_a_rule_each() -> None:
-    from typeinf.fencil.collect import _RULES
+    from typeinf.fencil.rules import RULES
 
     ruled = {name for name, signature in BUILTINS.items() if signature.how == "rule"}
-    assert ruled == set(_RULES)
+    assert ruled == set(RULES)

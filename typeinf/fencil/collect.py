@@ -35,37 +35,24 @@ from typeinf.core.constraints import (
     Annotation,
     Argument,
     Call,
-    CastOperand,
     ClosureDomain,
     ClosureInput,
     ClosureOutput,
     ClosureStencil,
-    DomainRange,
-    NeighborsOperand,
     Reason,
-    ShiftStart,
-    TupleElement,
-    TupleGetOperand,
 )
 from typeinf.core.constructors import (
-    D_EMPTY,
     FUN,
     ITERATOR,
-    LENGTH,
     LIST,
     SCALAR,
-    SKIP,
     T_EMPTY,
     TTUPLE,
-    VAL,
     VALUE,
-    constant,
     fixed_params,
     fun,
-    loc,
     prim,
     row,
-    row_items,
     val,
 )
 from typeinf.core.diagnostics import arity_error, unbound
@@ -73,12 +60,10 @@ from typeinf.core.errors import (
     DuplicateNameError,
     GrammarBuiltinError,
     MalformedIRError,
-    OffsetProviderError,
     TypeInferenceError,
-    UnsatisfiableConstraintError,
     checked_preorder,
 )
-from typeinf.core.offsets import Connectivity, Dimension, OffsetProvider
+from typeinf.core.offsets import OffsetProvider
 from typeinf.core.order import definition_order
 from typeinf.core.schemes import Scheme
 from typeinf.core.signatures import BUILTINS, Signature
@@ -86,36 +71,8 @@ from typeinf.core.sizes import check_definition
 from typeinf.core.solve import Solver, check_finite
 from typeinf.core.suggest import suggestions
 from typeinf.core.terms import Cell, Sort, find, make, var
-from typeinf.fencil import shaped
+from typeinf.fencil import rules, shaped
 from typeinf.fencil.runs import ExplainingRun, FastRun, Run
-
-
-def _tuple_index(index: Node) -> int:
-    """The index `tuple_get` is given: an integer literal, below `shaped.MOST_TUPLE_ELEMENTS`."""
-    if not (
-        isinstance(index, Literal)
-        and index.type in PRIMITIVES
-        and index.type.startswith(("int", "uint"))
-        and index.value.isascii()
-        and index.value.isdigit()
-    ):
-        raise GrammarBuiltinError(
-            "the index of `tuple_get` must be a non-negative integer literal", index
-        )
-    digits = index.value.lstrip("0") or "0"
-    if (
-        len(digits) > len(str(shaped.MOST_TUPLE_ELEMENTS))
-        or int(digits) >= shaped.MOST_TUPLE_ELEMENTS
-    ):
-        shown = (
-            digits if len(digits) <= 20 else f"{digits[:8]}…{digits[-8:]} ({len(digits):,} digits)"
-        )
-        raise GrammarBuiltinError(
-            f"`tuple_get` takes element {shown} of a tuple, but tuples of more than "
-            f"{shaped.MOST_TUPLE_ELEMENTS:,} elements are not supported",
-            index,
-        )
-    return int(digits)
 
 
 class Inference:
@@ -465,7 +422,7 @@ class Inference:
                     callee,
                 )
             # Its callee's type is made only if read (see `built`).
-            return _RULES[callee.id](self, position, node, args)
+            return rules.RULES[callee.id](self, position, node, args)
         signature = self.builtin_callees.pop(fun_position, None)
         if signature is not None:  # its function type is made only if read (see `built`)
             return self.run.call_builtin(self, signature, node, args, position)
@@ -506,137 +463,6 @@ class Inference:
             raise GrammarBuiltinError(
                 f"`{callee.id}` takes {count} arguments, not {len(args)}", node
             )
-
-    def rule_make_tuple(self, position: int, node: FunCall, args: list[int]) -> Cell:
-        return self.run.shaped(
-            self,
-            shaped.make_tuple(len(args)),
-            args,
-            position,
-            TupleElement,
-        )
-
-    def rule_tuple_get(self, position: int, node: FunCall, args: list[int]) -> Cell:
-        self.arity(node, args, 2)
-        index = _tuple_index(node.args[0])
-        self.run.check_tuple_index(self, index, args[1])
-        return self.run.shaped(
-            self,
-            shaped.tuple_get(index),
-            args[1:],
-            position,
-            lambda _: TupleGetOperand(index),
-        )
-
-    def tuple_index_in_range(self, index: int, tuple_position: int) -> None:
-        """An index past the end of a tuple whose length is known by now is said so, instead of
-        as a mismatch of two rows (of which one has `index` + 1 elements)."""
-        type_ = find(self.type_at(tuple_position))
-        if type_.ctor is not VAL:
-            return
-        items, tail = row_items(type_.args[1])
-        if tail is D_EMPTY and index >= len(items):
-            raise UnsatisfiableConstraintError(
-                f"`tuple_get` takes element {index} of a tuple of {len(items)} element{'' if len(items) == 1 else 's'}",
-                self.nodes[tuple_position],
-                f"at least {index + 1} elements",
-                str(len(items)),
-            )
-
-    def offset_entry(self, node: OffsetLiteral) -> Dimension | Connectivity | None:
-        if self.offset_provider is None or not isinstance(node.value, str):
-            return None
-        entry = self.offset_provider.get(node.value)
-        if entry is None:
-            known = ", ".join(sorted(self.offset_provider)) or "none"
-            raise OffsetProviderError(
-                f"offset `{node.value}` is not in the offset provider (it has: {known})", node
-            )
-        return entry
-
-    def rule_shift(self, position: int, node: FunCall, args: list[int]) -> Cell:
-        current_in = var(Sort.LOC)
-        if self.offset_provider is None:
-            current_out = current_in if not args else var(Sort.LOC)
-        else:
-            current_out = current_in
-            for offset in node.args:
-                entry = self.offset_entry(offset) if isinstance(offset, OffsetLiteral) else None
-                if isinstance(entry, Connectivity):
-                    # Only an offset literal naming a tag has an entry.
-                    assert isinstance(offset, OffsetLiteral) and isinstance(offset.value, str)
-                    self.equal(
-                        loc(entry.origin),
-                        current_out,
-                        position,
-                        ShiftStart(offset.value, entry.origin),
-                    )
-                    current_out = loc(entry.neighbor)
-        dtype, size, defined = var(Sort.DTYPE), var(Sort.SIZE), var(Sort.LOC)
-        return fun(
-            [val(ITERATOR, dtype, size, current_in, defined)],
-            val(ITERATOR, dtype, size, current_out, defined),
-        )
-
-    def rule_neighbors(self, position: int, node: FunCall, args: list[int]) -> Cell:
-        self.arity(node, args, 2)
-        tag = node.args[0]
-        if not (isinstance(tag, OffsetLiteral) and isinstance(tag.value, str)):
-            raise GrammarBuiltinError(
-                "the first argument of `neighbors` must be an offset tag, such as `V2Eₒ`", tag
-            )
-        entry = self.offset_entry(tag)
-        length, skip = var(Sort.LENGTH), var(Sort.SKIP)
-        current, defined = var(Sort.LOC), var(Sort.LOC)
-        if isinstance(entry, Dimension):
-            raise OffsetProviderError(
-                f"`neighbors` needs a connectivity, but `{tag.value}` is "
-                f"the dimension {entry.value}",
-                tag,
-            )
-        if isinstance(entry, Connectivity):
-            length, skip = (
-                constant(LENGTH, entry.max_neighbors),
-                constant(SKIP, entry.has_skip_values),
-            )
-            current, defined = loc(entry.origin), loc(entry.neighbor)
-        dtype, size = var(Sort.DTYPE), var(Sort.SIZE)
-        self.equal(
-            val(ITERATOR, dtype, size, current, defined),
-            self.type_at(args[1]),
-            args[1],
-            NeighborsOperand(tag.value),
-        )
-        return val(VALUE, make(LIST, dtype, length, skip), size)
-
-    def rule_cast_(self, position: int, node: FunCall, args: list[int]) -> Cell:
-        self.arity(node, args, 2)
-        target = node.args[1]
-        if not (isinstance(target, SymRef) and self.uncalled.get(args[1]) == "dtype"):
-            raise GrammarBuiltinError(
-                "the second argument of `cast_` must be a type name, such as `float64`", target
-            )
-        del self.uncalled[args[1]]
-        size = var(Sort.SIZE)
-        self.equal(
-            val(VALUE, var(Sort.DTYPE), size),
-            self.type_at(args[0]),
-            args[0],
-            CastOperand(),
-        )
-        result = val(VALUE, prim(target.id), size)
-        self.types[args[1]] = result
-        return result
-
-    def rule_domain(self, position: int, node: FunCall, args: list[int]) -> Cell:
-        for i, arg in enumerate(args):
-            self.equal(
-                val(VALUE, prim("named_range"), SCALAR),
-                self.type_at(arg),
-                arg,
-                DomainRange(i),
-            )
-        return val(VALUE, prim("domain"), SCALAR)
 
     # -- closures (docs/rules.md) ------------------------------------------------------------
     def closure(self, position: int, node: StencilClosure) -> None:
@@ -689,16 +515,4 @@ _VISIT: dict[type, Callable[[Inference, int, Any], Cell | None]] = {
     FunctionDefinition: Inference.function,
     FunCall: Inference.call,
     StencilClosure: Inference.closure,
-}
-
-#: How each builtin of the grammar is typed (`builtins/grammar.sig` lists them as `rule`): an
-#: explicit table, checked against the signature files by `tests/test_constructors.py`.
-_RULES: dict[str, Callable[[Inference, int, FunCall, list[int]], Cell]] = {
-    "make_tuple": Inference.rule_make_tuple,
-    "tuple_get": Inference.rule_tuple_get,
-    "shift": Inference.rule_shift,
-    "neighbors": Inference.rule_neighbors,
-    "cast_": Inference.rule_cast_,
-    "cartesian_domain": Inference.rule_domain,
-    "unstructured_domain": Inference.rule_domain,
 }

@@ -27,7 +27,7 @@ from typeinf.core.signatures import Signature
 from typeinf.core.solve import Solver, check_finite
 from typeinf.core.terms import Cell, Mismatch
 from typeinf.core.unify import unify
-from typeinf.fencil import shaped
+from typeinf.fencil import rules, shaped
 
 if TYPE_CHECKING:
     from typeinf.fencil.collect import Inference
@@ -195,7 +195,7 @@ class ExplainingRun:
         return _part_by_part(self, inference, signature, args, reason)
 
     def check_tuple_index(self, inference: Inference, index: int, tuple_position: int) -> None:
-        inference.tuple_index_in_range(index, tuple_position)
+        rules.tuple_index_in_range(inference, index, tuple_position)
 
     def definition_use(self, inference: Inference, position: int, definition: int) -> Cell | None:
         """A fresh instance of the definition's scheme, at every reference."""
