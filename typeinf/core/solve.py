@@ -55,11 +55,35 @@ class Solver:
         ] = {}  # definition position → its generalized type
         self.postponed: list[tuple[Cell, Cell, Equal]] = []
         self.open: list[Open] = []  # relations waiting for their inputs (see `relate`)
-        #: The run's `equal` (set by the run), through which relations bind what they determine.
-        self.equal: Callable[[Cell, Cell, int, Reason], None] = _no_run
         #: What unification joined, and why (the explaining run's; None in the fast run).
         self.history: History | None = History(nodes) if explain else None
         self.definitions: dict[str, int] | None = None  # function definitions, by name
+
+    def equal(self, expected: Cell, actual: Cell, position: int, reason: Reason) -> None:
+        """`expected` and `actual` are one type, because of `reason` at `position`: what every
+        typing rule and relation says through. The fast run (no history) unifies without undo: a
+        mismatch leaves the graph half-changed, which is fine since the run then stops. The
+        explaining run unifies with an undo trail and records what it joined
+        (`unify_recorded`). Pairs `unify` cannot decide yet are postponed to `settle`."""
+        if self.history is None:
+            # The most frequent case first (this runs once per constraint): a fresh variable binds
+            # directly to a structure (`unify.binds_directly`).
+            if actual.parent is None and actual.ctor is None and actual.family is None:
+                while expected.parent is not None:
+                    expected = expected.parent
+                if expected.ctor is not None and expected.sort is actual.sort:
+                    actual.parent = expected
+                    return
+            try:
+                undecided = unify(expected, actual)
+            except Mismatch as mismatch:
+                raise self.unsatisfiable(
+                    Equal(expected, actual, position, reason), mismatch
+                ) from None
+        else:
+            undecided = self.unify_recorded(expected, actual, position, reason)
+        if undecided:
+            self.postpone(undecided, Equal(expected, actual, position, reason))
 
     def postpone(self, undecided: list[tuple[Cell, Cell]], constraint: Equal) -> None:
         """Pairs `unify` could not decide yet, because of `constraint`: `settle` decides them."""
@@ -354,10 +378,6 @@ class _Clash(Exception):
     def __init__(self, error: UnsatisfiableConstraintError) -> None:
         super().__init__(error.message)
         self.error = error
-
-
-def _no_run(expected: Cell, actual: Cell, position: int, reason: Reason) -> None:
-    raise AssertionError("a solver's run sets `Solver.equal`")  # pragma: no cover
 
 
 def check_finite(

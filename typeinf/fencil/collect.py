@@ -130,7 +130,8 @@ class Inference:
         self.solver = Solver(self.nodes, self.types, explain)
         #: What the fast and the explaining run do differently (see `runs`).
         self.run: Run = (ExplainingRun if explain else FastRun)(self.solver)
-        self.equal = self.run.equal
+        #: Every constraint goes through the solver, which knows the run it is in (`Solver.equal`).
+        self.equal = self.solver.equal
         self.free_names: dict[str, Cell] = {}  # an allowed free name's type, shared by its uses
         self.unbound_parts: set[int] = set()  # definitions and closures with an unbound name
         self.uncalled: dict[int, str] = {}  # grammar builtins and type names not yet consumed

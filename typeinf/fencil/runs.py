@@ -26,7 +26,6 @@ from typeinf.core.schemes import Scheme, Template
 from typeinf.core.signatures import Signature
 from typeinf.core.solve import Solver, check_finite
 from typeinf.core.terms import Cell, Mismatch
-from typeinf.core.unify import unify
 from typeinf.fencil import rules, shaped
 
 if TYPE_CHECKING:
@@ -40,28 +39,7 @@ class FastRun:
 
     def __init__(self, solver: Solver) -> None:
         self.solver = solver
-        solver.equal = self.equal  # what relations bind through
         self.definition_callees: dict[int, int] = {}  # SymRef position → definition it calls
-
-    def equal(self, expected: Cell, actual: Cell, position: int, reason: Reason) -> None:
-        """`expected` and `actual` are one type, unified without undo: a
-        mismatch leaves the graph half-changed, which is fine since this run then stops."""
-        # Inlined fast path of `unify` (the most frequent case, and this runs once per
-        # constraint): a fresh variable binds directly to a structure (`unify.binds_directly`).
-        if actual.parent is None and actual.ctor is None and actual.family is None:
-            while expected.parent is not None:
-                expected = expected.parent
-            if expected.ctor is not None and expected.sort is actual.sort:
-                actual.parent = expected
-                return
-        try:
-            undecided = unify(expected, actual)
-        except Mismatch as mismatch:
-            raise self.solver.unsatisfiable(
-                Equal(expected, actual, position, reason), mismatch
-            ) from None
-        if undecided:
-            self.solver.postpone(undecided, Equal(expected, actual, position, reason))
 
     def order(self, inference: Inference, start: int) -> Iterable[int]:
         """Reverse pre-order: children before parents, with no ordering to compute."""
@@ -165,14 +143,6 @@ class ExplainingRun:
 
     def __init__(self, solver: Solver) -> None:
         self.solver = solver
-        solver.equal = self.equal  # what relations bind through
-
-    def equal(self, expected: Cell, actual: Cell, position: int, reason: Reason) -> None:
-        """`expected` and `actual` are one type; a mismatch undoes this constraint's partial work
-        (so that the error shows the types as they were), a success records what it linked."""
-        undecided = self.solver.unify_recorded(expected, actual, position, reason)
-        if undecided:
-            self.solver.postpone(undecided, Equal(expected, actual, position, reason))
 
     def order(self, inference: Inference, start: int) -> Iterable[int]:
         """Post-order, left to right: the order of evaluation, so that an error is the one a
@@ -227,5 +197,5 @@ def _part_by_part(run: Run, inference: Inference, signature: Signature, args: li
     assert instantiate_call is not None  # the typing rules' signatures are of a fixed arity
     *params, result = instantiate_call()
     for i, (param, arg) in enumerate(zip(params, args, strict=True)):
-        run.equal(param, inference.type_at(arg), arg, reason(i))
+        run.solver.equal(param, inference.type_at(arg), arg, reason(i))
     return result

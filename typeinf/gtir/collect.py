@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
 from itertools import repeat
-from typing import NoReturn
-from weakref import proxy
+from typing import NoReturn, Protocol
 
 from iterir import (
     AxisLiteral,
@@ -106,8 +105,64 @@ def is_gtir(root: Node) -> bool:
     return False
 
 
+class Equate(Protocol):
+    """What a rule says two types are one through: `GtirSolver.equal`."""
+
+    def __call__(self, expected: Cell, actual: Cell, position: int, reason: object = None) -> None:
+        """`expected` and `actual` are one type, for the node at `position` (`reason`: why, if
+        not that node's rule)."""
+
+
 class GtirSolver(Solver):
-    """The solver, with a relation's error said in GTIR's notation."""
+    """The solver, with GTIR's equality (`equal`: postponing nothing, a mismatch said in GTIR's
+    notation) and a relation's error said in GTIR's notation."""
+
+    def equal(self, expected: Cell, actual: Cell, position: int, reason: object = None) -> None:
+        """`expected` and `actual` are one type: else a located error showing both. The
+        explaining run (with a history) keeps what it joins, with its reason (a relation's, or
+        the typing rule of the node at `position`), and gives the error a note for each rule
+        that gave either side its type."""
+        history = self.history
+        if history is None:
+            try:
+                undecided = unify(expected, actual, [])
+            except Mismatch:
+                raise self.mismatch(expected, actual, position) from None
+            for x, y in undecided:
+                self.equal(x, y, position)
+            return
+        start = len(history.joins)
+        try:
+            undecided = unify(expected, actual, [], history.joins)
+        except Mismatch:
+            history.forget(start)
+            raise self.mismatch(expected, actual, position) from None
+        cause = reason if reason is not None else GtirRule(rule_name(self.nodes[position]))
+        history.record(start, position, cause)  # type: ignore[arg-type]  # a Reason
+        for x, y in undecided:
+            self.equal(x, y, position, reason)
+
+    def mismatch(self, expected: Cell, actual: Cell, position: int) -> TypeInferenceError:
+        """The error two types that cannot be one are; in the explaining run, with a note for
+        each rule that gave either side its type."""
+        shown, found = pformat_gtir_all([expected, actual])
+        notes = []
+        if self.history is not None:
+            for text, cell in ((shown, expected), (found, actual)):
+                notes += [
+                    (f"`{text}` comes from {reason_text(reason)}", node)
+                    for reason, node in self.history.of_type([cell])[:MAX_REASONS]
+                ]
+        difference = set_difference(expected, actual)
+        return UnsatisfiableConstraintError(
+            f"type mismatch: expected `{shown}`, found `{found}`"
+            + ("" if difference is None else f": {difference}"),
+            self.nodes[position],
+            shown,
+            found,
+            difference,
+            notes=notes,
+        )
 
     def cannot_hold(
         self, relation: Relation, position: int, reason: object, why: str
@@ -118,27 +173,14 @@ class GtirSolver(Solver):
         )
 
 
-def _equal_of(run: GtirInference) -> Callable[[Cell, Cell, int, object], None]:
-    """`run.equal` for its solver, holding `run` by a weak reference: a bound method would
-    make the run and its solver a cycle, so that every run (its cells with it) waited for the
-    cyclic collector instead of going when its caller drops it; inside GT4Py's pass manager,
-    whose passes then paid for collecting ours (a 1,616-node program: 2,166 objects left to
-    the collector per run). The explaining run, which sets its own `equal` on itself, still
-    is one: it runs only to report an error."""
-    owner = proxy(run)
-
-    def equal(expected: Cell, actual: Cell, position: int, reason: object = None) -> None:
-        owner.equal(expected, actual, position, reason)
-
-    return equal
-
-
 class GtirInference:
     """One inference over a GTIR program or expression: the type of every node, by pre-order
     position; the first error raised, or with `max_errors` > 1 one per part kept in `errors`."""
 
     #: The free names without a type that are unknowns (True: all); see `__init__`.
     allow_free: bool | Collection[str]
+    #: `GtirSolver.equal` of this run's solver (see `_start`).
+    equal: Equate
 
     def __init__(
         self,
@@ -189,9 +231,10 @@ class GtirInference:
         self.symbols = symbols
         self.types: list[Cell | None] = [None] * len(self.nodes)
         self.solver = GtirSolver(self.nodes, self.types, explain)
-        if explain:  # an attribute, so that the fast run's `equal` tests nothing more
-            self.equal = self.equal_recorded  # type: ignore[method-assign]
-        self.solver.equal = _equal_of(self)
+        #: Every constraint goes through the solver, which knows the run it is in (`GtirSolver.equal`):
+        #: the inference holds its solver, never the other way round, so that a run is freed by
+        #: reference counting when its caller drops it (inside GT4Py's pass manager too).
+        self.equal = self.solver.equal
         #: Whether a rule may read the parts of a type already known (a tuple's item, an
         #: iterator's parts) rather than unify it with a fresh pattern, and a builtin's call
         #: unify its arguments with its parameters directly: not in the explaining run, whose
@@ -327,56 +370,6 @@ class GtirInference:
         check_finite(nodes, self.types, range(start, start + self.sizes[start]), pformat_gtir_all)
 
     # -- helpers ----------------------------------------------------------------------------------
-    def equal(self, expected: Cell, actual: Cell, position: int, reason: object = None) -> None:
-        """`expected` and `actual` are one type: else a located error showing both."""
-        try:
-            undecided = unify(expected, actual, [])
-        except Mismatch:
-            raise self.mismatch(expected, actual, position) from None
-        for x, y in undecided:
-            self.equal(x, y, position)
-
-    def mismatch(self, expected: Cell, actual: Cell, position: int) -> TypeInferenceError:
-        """The error two types that cannot be one are; in the explaining run, with a note for
-        each rule that gave either side its type."""
-        shown, found = pformat_gtir_all([expected, actual])
-        history = self.solver.history
-        notes = []
-        if history is not None:
-            for text, cell in ((shown, expected), (found, actual)):
-                notes += [
-                    (f"`{text}` comes from {reason_text(reason)}", node)
-                    for reason, node in history.of_type([cell])[:MAX_REASONS]
-                ]
-        difference = set_difference(expected, actual)
-        return UnsatisfiableConstraintError(
-            f"type mismatch: expected `{shown}`, found `{found}`"
-            + ("" if difference is None else f": {difference}"),
-            self.nodes[position],
-            shown,
-            found,
-            difference,
-            notes=notes,
-        )
-
-    def equal_recorded(
-        self, expected: Cell, actual: Cell, position: int, reason: object = None
-    ) -> None:
-        """`equal` in the explaining run: what it joins is kept in the history, with its reason
-        (a relation's, or the typing rule of the node at `position`)."""
-        history = self.solver.history
-        assert history is not None  # the explaining run keeps one
-        start = len(history.joins)
-        try:
-            undecided = unify(expected, actual, [], history.joins)
-        except Mismatch:
-            history.forget(start)
-            raise self.mismatch(expected, actual, position) from None
-        cause = reason if reason is not None else GtirRule(rule_name(self.nodes[position]))
-        history.record(start, position, cause)  # type: ignore[arg-type]  # a Reason
-        for x, y in undecided:
-            self.equal_recorded(x, y, position, reason)
-
     def visit(self, position: int, node: Node) -> Cell | None:
         """The type of the node at `position` by its kind's visit (`_VISIT`)."""
         return _VISIT[type(node)](self, position, node)
