@@ -221,8 +221,8 @@ class GtirInference:
         #: iterator's parts) rather than unify it with a fresh pattern, and a builtin's call
         #: unify its arguments with its parameters directly: not in the explaining run, whose
         #: notes name the rules that joined each type (a direct unification binds without
-        #: recording why). Measured interleaved (CPU time, the 20 largest GT4Py samples):
-        #: inference 1.13× faster.
+        #: recording why). It keeps the fast run from building and unifying patterns
+        #: (docs/performance.md, "GTIR inference").
         self.direct = not explain
         self.schemes: dict[int, Scheme] = {}
         self.errors: list[tuple[int, TypeInferenceError]] = []
@@ -274,9 +274,9 @@ class GtirInference:
 
     def _parameter(self, position: int, node: Sym) -> None:
         """A program parameter typed as a part of its own, without `_part`'s walk, relations
-        to settle or search for cycles (a declared type has none): measured interleaved, CPU
-        time, `typeinf.infer` 1.12× faster on a 331-node `gtir_setats` (18 parameters), 1.07× on a
-        390-node `gtir_unstructured` (17)."""
+        to settle or search for cycles (a declared type has none): a fixed cost per parameter
+        that small programs with many parameters feel (docs/performance.md, "GTIR
+        inference")."""
         self.types[position] = self.sym(position, node)
 
     def _statement(self, position: int) -> None:
@@ -310,10 +310,9 @@ class GtirInference:
             cls = type(node)
             # The three most frequent kinds (calls, names, literals) typed here or called
             # directly rather than through `_VISIT`: a lambda's parameter is its `Sym`'s cell,
-            # a literal its kind's scalar (see `symref`, `literal`). Measured with `call`'s and
-            # `signature_call`'s inline reads (alternating processes, CPU time, gc.collect()
-            # before each call, 6 rounds, Python 3.12): `typeinf.infer` 1.02–1.09× faster on
-            # the 20 largest GT4Py samples, 0.99–1.05× on 300- and 3k-node shapes.
+            # a literal its kind's scalar (see `symref`, `literal`): no dispatch through a
+            # table for the nodes most programs are made of (docs/performance.md, "GTIR
+            # inference").
             if cls is FunCall:
                 types[position] = call(self, position, node)  # type: ignore[arg-type]  # cls is FunCall
                 continue
@@ -326,10 +325,8 @@ class GtirInference:
                     types[position] = cell
                     continue
                 # A builtin called (`deref` in `deref(it)`) has no type of its own: its call's
-                # rule types the call. Skipped here, not dispatched to `builtin_value`:
-                # measured interleaved, CPU time, with `inside`: `typeinf.infer` 1.04× faster
-                # on 3k-node `gtir_unstructured` and the 20 largest GT4Py samples, 1.13× on a
-                # 331-node `gtir_setats`.
+                # rule types the call. Skipped here, not dispatched to `builtin_value`, which
+                # would make a type nothing reads (docs/performance.md, "GTIR inference").
                 if kind is _BUILTIN and position:
                     parent = nodes[position - 1]
                     if type(parent) is FunCall and parent.fun is node:
@@ -348,7 +345,7 @@ class GtirInference:
         self.solver.settle()
         # A type that contains itself (`λ(x) → x(x)`) is an error at its node, as for fencils,
         # before a definition is generalized (which needs finite types) or a value is read off.
-        # It costs about 6% of inference (CPU, the 20 largest GT4Py samples, interleaved).
+        # Its cost: docs/performance.md, "GTIR inference".
         check_finite(nodes, self.types, range(start, start + self.sizes[start]), pformat_gtir_all)
 
     # -- helpers ----------------------------------------------------------------------------------
@@ -416,11 +413,9 @@ class GtirInference:
 
     def inside(self, position: int, ctor: Constructor, sort: Sort) -> Cell:
         """What the type at `position`, a `ctor[…]` of one part of `sort` (a domain's
-        dimensions, a named range's dimension), holds: read where it is known (see `direct`;
-        measured with `_dim_cell`, interleaved, CPU time:
-        `typeinf.infer` 1.04× faster on 3k-node `gtir_unstructured` and the 20 largest
-        GT4Py samples, with the skip of called builtins in `_part`), else unified with a
-        fresh one."""
+        dimensions, a named range's dimension), holds: read where it is known (see `direct`:
+        no fresh pattern to build and unify; docs/performance.md, "GTIR inference"), else
+        unified with a fresh one."""
         cell = self.type_at(position)
         known = find(cell)
         if self.direct and known.ctor is ctor:
@@ -432,9 +427,8 @@ class GtirInference:
     def relate(self, relation: Relation, position: int) -> None:
         # A relation's reason is made only for the explaining run, whose notes say it: the
         # fast run reads none (its `equal` and `GtirSolver.cannot_hold` take no reason), and
-        # a `RelationOf`, a frozen dataclass, takes 0.76 µs to make (Python 3.12). Measured
-        # alternating in one process (CPU time, 30 rounds, 3.12): `GtirInference` 1.016× faster
-        # on the 20 largest GT4Py samples.
+        # a `RelationOf` is a frozen dataclass, slow to make (docs/performance.md, "GTIR
+        # inference").
         reason = _UNSAID if self.solver.history is None else RelationOf(self.nodes[position])
         self.solver.relate(relation, position, reason)
 
@@ -450,10 +444,8 @@ class GtirInference:
         """The cell of a type given on `node` (`read`), a ground field's shared."""
         # A field of a scalar, the type of most parameters, is read once per inference and its
         # ground cell shared (outside the explaining run, whose history is kept by cell), its
-        # value made once by `gtir_infer`: measured interleaved (two processes, CPU time, best
-        # of 9 calls per round, 4 rounds), `typeinf.infer` 1.03× faster on a 331-node
-        # `gtir_setats` (18 parameters), 1.00–1.05× on a 390-node `gtir_unstructured`,
-        # 1.01–1.02× on the 20 largest GT4Py samples.
+        # value made once by `gtir_infer`: a per-parameter cost paid once (docs/performance.md,
+        # "GTIR inference").
         if (
             self.direct
             and type(type_) is gt.FieldType
@@ -557,9 +549,8 @@ class GtirInference:
     def call(self, position: int, node: FunCall) -> Cell | None:
         callee = node.fun
         # Dispatched by the callee's name through `_APPLIED`, the arguments' positions found
-        # only where a rule reads them: measured interleaved (CPU time), `typeinf.infer` 1.03×
-        # faster on the 20 largest GT4Py samples and 1.04–1.06× on 3k-node `gtir_setats` and
-        # `gtir_unstructured` than a test of each applied builtin in turn.
+        # only where a rule reads them, rather than a test of each applied builtin in turn
+        # (docs/performance.md, "GTIR inference").
         builtin = self.types[position + 1] is None  # a builtin called: a rule types the call
         if builtin and type(callee) is SymRef:
             name = callee.id
@@ -567,8 +558,8 @@ class GtirInference:
                 if name != "shift":
                     return None
                 return None if self.shift_applied(position) else self.shift(position, node)
-            # The arguments' positions, after the callee's one node (`args`, inline: measured
-            # with `_part`'s direct dispatch, see there).
+            # The arguments' positions, after the callee's one node (`args`, inline, as
+            # `_part` dispatches directly: see there).
             sizes, args, child = self.sizes, [], position + 2
             for _ in node.args:
                 args.append(child)
@@ -601,10 +592,10 @@ class GtirInference:
 
     def signature_call(self, name: str, position: int, args: list[int]) -> Cell:
         """A call of the builtin `name` typed by its signature: each argument unified with its
-        parameter of a fresh instance, rather than the instance with the call's function type
-        (measured interleaved: inference 1.07–1.1× faster on the 20 largest GT4Py samples and
-        on 10k-node shapes); on a mismatch
-        the changes are undone and `apply` says the error, as it shows the whole types."""
+        parameter of a fresh instance, rather than the instance with the call's function type,
+        which a call would build only to take apart (docs/performance.md, "GTIR inference"); on
+        a mismatch the changes are undone and `apply` says the error, as it shows the whole
+        types."""
         plan = call_plan(name) if self.direct else None
         if plan is not None and plan[1] == len(args):
             parts = plan[0]().args
@@ -995,8 +986,8 @@ class GtirInference:
 
     def shifted(self, position: int, inner: FunCall, args: list[int]) -> Cell:
         """`shift(…)(it)`: `shift`'s rule, reading the parts of `it`'s type where it is known
-        to be an iterator, rather than unifying function types (measured interleaved, CPU
-        time, the 20 largest GT4Py samples: inference 1.09–1.15× faster)."""
+        to be an iterator, rather than unifying function types built for it
+        (docs/performance.md, "GTIR inference")."""
         known = find(self.type_at(args[0]))
         if known.ctor is not g.ITERATOR:  # typed as any call, which says what is wrong
             function = self.types[position + 1] = self.shift(position + 1, inner)
@@ -1019,8 +1010,8 @@ class GtirInference:
         given = self.type_at(position)
         known = find(given)
         # A Cartesian offset's type, known, is read rather than unified with a fresh pattern
-        # (see `direct`): with `unify` calling no `join` when it keeps none, `typeinf.infer`
-        # 1.05× faster on the 20 largest GT4Py samples (interleaved, CPU time).
+        # (see `direct`), with `unify` calling no `join` when it keeps none
+        # (docs/performance.md, "GTIR inference").
         if self.direct and known.ctor is g.CARTESIAN_OFFSET:
             return known
         move = make(g.CARTESIAN_OFFSET, var(Sort.DIM), var(Sort.DIM))
@@ -1111,15 +1102,15 @@ def _dimension(axis: AxisLiteral) -> gt.Dimension:
     return _dimension_named(axis.value, axis.kind or "horizontal")
 
 
-# Every axis of a program names one of a few dimensions: made once each, inference is measured
-# 1.08× faster (interleaved, CPU time, the 20 largest GT4Py samples).
+# Every axis of a program names one of a few dimensions: made once each, not at each axis
+# (docs/performance.md, "GTIR inference").
 @lru_cache(maxsize=4096)
 def _dimension_named(value: str, kind: str) -> gt.Dimension:
     return gt.Dimension(value, kind)
 
 
-# An axis's constant, made once per axis: inference measured 1.06–1.10× faster (interleaved, CPU
-# time, the 20 largest GT4Py samples) than finding it by its dimension at each axis.
+# An axis's constant, made once per axis, rather than found by its dimension at each axis
+# (docs/performance.md, "GTIR inference").
 @lru_cache(maxsize=4096)
 def _axis_cell(value: str, kind: str) -> Cell:
     return g.dim(_dimension_named(value, kind))
