@@ -172,6 +172,18 @@ def test_readme_example_with_offset_provider(capsys: pytest.CaptureFixture[str])
     assert expected in readme
 
 
+def test_readme_gtir_example(monkeypatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The README's GTIR program, typed with the offset provider found beside it."""
+    monkeypatch.chdir(ROOT)
+    assert main(["infer", "examples/gtir_vertex_sum.itir"]) == 0
+    printed = capsys.readouterr().out
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert (
+        printed.count("\n") == 3
+        and f"$ typeinf infer examples/gtir_vertex_sum.itir\n{printed}" in readme
+    )
+
+
 def test_infer_all_defs_and_several_files(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
     small = tmp_path / "small.itir"
     small.write_text("λ(x) → ·x", encoding="utf-8")

@@ -312,21 +312,23 @@ def test_colour_only_when_asked_or_on_a_terminal(
     assert "\x1b[" not in capsys.readouterr().err
 
 
-def test_the_readme_shows_real_output(
+def test_the_command_line_page_shows_real_output(
     tmp_path, monkeypatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """docs/cli.md's error report (a `text` block: its program is this module's MULTI, not a
+    file of the repository) is what `typeinf infer` prints."""
     from tests.conftest import ROOT
 
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    page = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     (tmp_path / "bad.itir").write_text(MULTI, encoding="utf-8")
     main(["infer", "bad.itir"])
     err = capsys.readouterr().err
     k_error = err[err.index("bad.itir:4:21") : err.index("bad.itir:6:20")]
-    assert k_error in readme
+    assert k_error in page
     monkeypatch.chdir(ROOT)
     main(["explain", "examples/laplacian.itir:4:13"])
-    assert "\n".join(capsys.readouterr().out.splitlines()[:3]) in readme
+    assert "\n".join(capsys.readouterr().out.splitlines()[:3]) in page
 
 
 @pytest.mark.parametrize(

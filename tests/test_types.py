@@ -491,11 +491,11 @@ def test_values_are_deterministic_across_processes() -> None:
 
 
 def test_the_readme_example_of_a_pass(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The README's pass (its one `pycon` block, under "Reading types") runs as shown."""
+    """The README's pass (its one `pycon` block, under "Python API") runs as shown."""
     import doctest
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("### Reading types") :]
+    section = readme[readme.index("## Python API") :]
     block = section[section.index("```pycon\n") + len("```pycon\n") : section.index("\n```\n")]
     monkeypatch.chdir(ROOT)
     test = doctest.DocTestParser().get_doctest(block, {}, "README.md", "README.md", 0)

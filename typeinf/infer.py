@@ -218,17 +218,16 @@ def infer_all(
                 )  # type: ignore[return-value]
             raise
         result = NodeTypes(_node_types(inference, complete=True))
-        # `node`'s nodes in pre-order, as inference numbered them: walking the tree again took
-        # 12% of inference (balanced_stencil, 100,000 nodes: 0.06 s beside 0.48 s).
+        # `node`'s nodes in pre-order, as inference numbered them, not the tree walked again
+        # (docs/performance.md, "Handing types out").
         whole = program.root is node  # else `node` is a definition of the fencil inferred
         nodes = inference.nodes if whole else list(walk(node))
         del inference
         if attach:
             # One conversion, then the values set (`type_map.attach`), with the collector
             # paused: a full collection meanwhile would scan the program, its cells and its
-            # values. Measured (balanced_stencil, 100,000 nodes): 0.27–0.30 s to convert and
-            # attach, and 0.5–0.75 s for one full collection, which the benchmark's process met
-            # there unpaused.
+            # values, and cost more than the conversion (docs/performance.md, "Handing types
+            # out").
             type_map.attach(nodes, result._converted(), whole)
     return result
 
@@ -239,9 +238,7 @@ def _node_types(inference: Inference, complete: bool) -> dict[int, Type]:
     types: list[Type | None] = list(inference.types)
     if complete:
         # Only the nodes without a type of their own and the program-level ones change: found
-        # without looking at every node. Measured (balanced_stencil, 100,000 nodes, the whole
-        # listing): 66 → 44 ms; the first, which builds the types of builtins called directly
-        # (`Inference.built`), 117 → 113 ms.
+        # without looking at every node in Python (docs/performance.md, "Handing types out").
         changed = {p for p, type_ in enumerate(types) if type_ is None}
         changed.update(_program_positions(inference))
         for position in sorted(changed, reverse=True):
@@ -277,9 +274,9 @@ class NodeTypes(Mapping[int, Inferred]):
     when first read: reading a node's type converts the types before it in pre-order too
     (once), so every value is the one converting them all in order gives (one numbering over
     the program, shared parts once) whatever order they are read in. Keys, `len` and `in`
-    convert nothing. Runs of node types convert in one walk each (`Converter.programs`).
-    Measured (`benchmarks/conversion.py`): nothing up front; reading every value once costs
-    0.3–1.0× inference (a new value for about every node), 0.6–1.8× before the runs."""
+    convert nothing. Runs of node types convert in one walk each (`Converter.programs`), so
+    that nothing is paid up front and a value is made once, when read (docs/performance.md,
+    "Handing types out")."""
 
     def __init__(self, types: Mapping[int, Type], *, eager: bool = False) -> None:
         self._known: Mapping[int, Any] = types  # the keys: the cells' until all are converted
@@ -304,8 +301,8 @@ class NodeTypes(Mapping[int, Inferred]):
             if item[0] == key:
                 break
         # Past `key`, as many again as were converted before: a reader of every value pauses
-        # the collector a logarithmic number of times, not once per node. Measured (read every
-        # value, 100,000 nodes): many_closures 0.53 → 0.39 s, balanced_stencil 0.84 → 0.61 s.
+        # the collector a logarithmic number of times, not once per node (docs/performance.md,
+        # "Handing types out").
         batch += islice(pending, self._taken + len(batch))
         self._taken += len(batch)
         with gc_paused():

@@ -91,9 +91,9 @@ _SPECS = {"": False, "compact": False, "located": True}
 
 class OnDemand(Type):
     """A class whose values can be made before their fields (`on_demand`). Only such classes
-    have `__getattr__`, which Python then calls for every attribute not set: on `Type` it made
-    hashing every value 55% slower (`hasattr(value, "_hash")`, balanced_stencil, 30,000 nodes'
-    values: 0.31 → 0.48 s)."""
+    have `__getattr__`, which Python then calls for every attribute not set: on `Type` it would
+    slow down every value's hashing (`hasattr(value, "_hash")`; docs/performance.md, "Handing
+    types out")."""
 
     __slots__ = ("_fill",)
     #: What fills the fields of a value made before them, until it has.
@@ -468,10 +468,8 @@ def fast_maker(cls: type[Type]) -> Callable[..., Any]:
     `__init__` (which sets each field through `object.__setattr__`): `convert` makes one value
     per class of cells. It is a twin class of the same slots whose `__init__` sets them as
     plain attributes (which only a class without the frozen `__setattr__` can), then makes the
-    value a `cls` (assigning `__class__`, which the same layout allows). Measured: 0.48 µs
-    instead of 0.91 µs for a `Val` with `object.__new__` and each slot's setter; the twin 0.68×
-    that setter's time, and every node's value 0.89–0.93× the time at 10,000 nodes, 0.88–1.02×
-    at 100,000 (the four benchmark shapes, CPU medians of 9, interleaved)."""
+    value a `cls` (assigning `__class__`, which the same layout allows), so that no slot goes
+    through its descriptor's setter (docs/performance.md, "Handing types out")."""
     names = cls._names
     assert all(name.isidentifier() for name in names)  # the dataclass's fields
     lines = [f"def __init__(self, {', '.join(names)}):"]

@@ -1,9 +1,9 @@
 """Straight-line code generated from a scheme's plan (`schemes.Scheme.plan`): instantiation
 (`compiled`, `compiled_call`) and matching (`compiled_matcher`), the one place where code is
 generated from a plan (the others are made from a class's field list: `types.fast_maker`,
-`iterir.nodes`' constructors). It runs for nearly every call of a builtin, and is 1.4–2.2× faster
-than interpreting the plan (instantiation) and 1.4–1.6× faster than unifying fresh parameters
-(matching), as measured in one process, interleaved, on the 100k-node benchmark shapes.
+`iterir.nodes`' constructors). It runs for nearly every call of a builtin, so it keeps those
+calls off the interpreted plan and off unifying fresh parameters, both slower (docs/performance.md,
+"Fencil inference throughput").
 
 Each generated function's source is registered with `linecache` under a name of its own
 (`<typeinf codegen N: what>`), so that a traceback through it shows its lines. With the

@@ -138,15 +138,10 @@ class Converter:
     ) -> dict[K, Inferred]:
         """The values of many types, by their keys, in order, as `program` gives them one by
         one, added to `found` (a new dict by default), which it returns; a type that contains
-        itself (`Cyclic`) is left out. `NodeTypes` passes its own dict: 0.96–1.00× the time of
-        a new one copied into it (every node's value, the four benchmark shapes at 100,000
-        nodes, CPU medians of 9, interleaved). A run of node types converts in one walk.
-        Measured (every node's value, 100,000 nodes, against `program` for each):
-        balanced_stencil 0.160 → 0.150 s, many_closures 0.096 → 0.086 s. The runs are found by
-        loops that C runs (`map`, `compress`), and `values` flattens rows without a call:
-        together 0.92–0.93× the time of a Python loop over the pairs and a call per row on
-        balanced_stencil and deep_lift_shift_tuple, no change on the others (100,000 nodes, CPU
-        medians of 9, interleaved)."""
+        itself (`Cyclic`) is left out. `NodeTypes` passes its own dict, so that nothing is
+        copied into it afterwards. A run of node types converts in one walk, and the runs are
+        found by loops that C runs (`map`, `compress`), `values` flattening rows without a call:
+        no Python call per node (docs/performance.md, "Handing types out")."""
         keys = list(map(itemgetter(0), types))
         cells = list(map(itemgetter(1), types))
         if found is None:
@@ -196,11 +191,9 @@ class Converter:
         itself), and of their parts not converted yet: depth first, over the parts in order, so
         that variables are numbered as met. A structure is a frame (the cell, an iterator over
         its parts, their values so far) while its parts convert; a variable or a constant is
-        converted where it is met, and so is a value type whose parts are such (most are).
-        Measured (chained_definitions, 100,000 nodes, the fencil's type, the memo keyed by
-        cells): 31 ms instead of 45 ms with a stack of every cell met, each popped and looked up
-        again (and keyed by `id`); 32 ms instead of 34 ms with value types made without a
-        frame."""
+        converted where it is met, and so is a value type whose parts are such (most are): a
+        frame, and a look-up in the memo (keyed by cells), only where a structure needs one
+        (docs/performance.md, "Handing types out")."""
         memo = self.memo
         get = memo.get
         leaf = self.leaf
@@ -344,10 +337,9 @@ def to_value(type_: CellType) -> Inferred:
 def result_value(type_: CellType) -> Inferred:
     """`to_value` of what `infer` found (which contains no cycle), but a fencil's value is made
     when first read (`on_demand`): its type holds every definition's, which a caller that only
-    checks that the fencil is well typed never reads. Measured (chained_definitions, beside
-    inference, `benchmarks.conversion --base`, 5 rounds): what `infer` adds, 11.4 → 0.0% at
-    10,000 nodes and 17.5 → 0.0% at 100,000; the first read then costs what converting at once
-    did (12.0%, 14.3%)."""
+    checks that the fencil is well typed never reads, so `infer` adds nothing for it; the
+    first read costs what converting at once did (docs/performance.md, "Handing types
+    out")."""
     if type(type_) is not FencilType:
         return to_value(type_)
 

@@ -37,9 +37,9 @@ def walk_match(type_: Cell, types: list[Cell], undecided: list[tuple[Cell, Cell]
     """The type of a call of a function of type `type_` (solved: nothing changes it any more), as
     a compiled matcher gives it (see `Matcher`), by walking its parameters against the arguments'
     types and copying only the result: for a definition, called too few times for generated code
-    to pay, and for a shape too large to compile. With it and `shaped.for_arity` retired, the
-    chained-definitions shape ran at 0.86× (`python3 -m benchmarks.compare`, 5 interleaved
-    pairs at 100k nodes)."""
+    to pay, and for a shape too large to compile: neither pays to compile, and instantiating
+    the type instead would copy it whole (docs/performance.md, "Fencil inference
+    throughput")."""
     root, params = root_of(type_), fixed_params(type_)
     if params is None or len(params) != len(types):
         return None

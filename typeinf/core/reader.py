@@ -7,11 +7,12 @@ iterator's locations) reads as fresh variables, two of its own for each compact 
 general as the type); in GT4Py's located notation (`locations=True`) `It[d]` is `ANYWHERE`. A
 value stands `ANYWHERE` (docs/notation.md, "Reading types back").
 
-The reader is written by hand, a tokenizer and a recursive descent: the generated (Earley) parser
-it replaces cost ~45 ms of CPU to build in every run that reads a type (every `typeinf infer`: the
-builtins' signatures are read on first use), ~4 ms per signature, and read in superlinear time,
-recursively. This one reads in linear time and runs its descent on an explicit stack (`_run`), so
-that a type nested 100,000 deep reads at Python's default recursion limit.
+The reader is written by hand, a tokenizer and a recursive descent, because every run that reads
+a type pays for it at start-up (every `typeinf infer`: the builtins' signatures are read on first
+use), which the generated (Earley) parser it replaces made costly (docs/performance.md,
+"Start-up"), and read in superlinear time, recursively. This one reads in linear time and runs its
+descent on an explicit stack (`_run`), so that a type nested 100,000 deep reads at Python's default
+recursion limit.
 
 The notation (docs/notation.md) has this grammar, `T`, `It`, `L`, `True`, `False` and `where`
 written as they are:

@@ -35,11 +35,11 @@ instance would be a queued object fired at settle: every arithmetic builtin's in
 carry one (most builtins' signatures have a family), so the generated matchers and instantiation
 code, which know no relations, could no longer type their calls; and a family clash would be
 found at the end of the definition rather than at the constraint that makes it, changing which
-error is reported first. Measured (docs/architecture.md, "Where relations live"): only sending
-the calls of the signatures with families down the path a relation needs, without queueing a
-relation, ran at 0.61×–0.89× on the benchmark shapes, far beyond the 3% allowed; so families
-remain the one kind of restriction that unification checks itself, and relations are the
-mechanism for everything that needs more than one cell.
+error is reported first. Only sending the calls of the signatures with families down the path
+a relation needs, without queueing a relation, already cost far beyond the 3% allowed
+(docs/architecture.md, "Families stay in unification"; docs/performance.md, "Fencil inference
+throughput"); so families remain the one kind of restriction that unification checks itself,
+and relations are the mechanism for everything that needs more than one cell.
 """
 
 from __future__ import annotations

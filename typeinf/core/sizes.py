@@ -91,11 +91,10 @@ class WrittenOut:
             return 1
         if id(cell) in sizes:
             return sizes[id(cell)]
-        # Post-order with an iterator per cell on the path, as `solve._cycle` searches: every
-        # node type of a 100k-node program is measured in 0.6 s (balanced_stencil; deep_lambdas
-        # 0.24 s), against 1.0 s (0.5 s) with a stack of (cell, ready) pairs, measured
-        # interleaved in one process. Leaves are not stored (they count 1), nor is a cell on
-        # the path (a cycle: it counts 1 where it closes).
+        # Post-order with an iterator per cell on the path, as `solve._cycle` searches, rather
+        # than a stack of (cell, ready) pairs, which was slower (docs/performance.md, "Memory").
+        # Leaves are not stored (they count 1), nor is a cell on the path (a cycle: it counts 1
+        # where it closes).
         active, _ = new_marks()
         cell.mark = active
         path, pending = [cell], [iter(cell.args)]

@@ -44,9 +44,8 @@ class TypeMap(Mapping[int, T], Generic[T]):
     def patched(self, parts: list[dict[int, T]], changed: set[int]) -> TypeMap[T]:
         """The map of `parts`, which are this map's but at the indices in `changed` (and
         those past the end of either), made by copying the dict (at C speed) and moving only
-        the changed parts' keys. Measured at 100k nodes, chained definitions, a one-node edit:
-        2 ms instead of 50 ms for the map made again part by part; wide fencil, whose closures
-        share their domain's nodes: 2 ms instead of 190 ms."""
+        the changed parts' keys, so that a small edit costs what it changed, not the
+        program's size (docs/performance.md, "Incremental re-inference")."""
         before = [self.parts[i] for i in changed if i < len(self.parts)]
         if any(not self.shared.isdisjoint(part) for part in before):
             return TypeMap.made(parts)
@@ -92,12 +91,9 @@ def attach(nodes: Sequence[Node], values: Mapping[int, T], whole: bool) -> None:
     """Set each node's value as its `inferred_type` (a node without one keeps none). When the
     values are those of the `whole` program's `nodes` one for one (every node a value, no node
     object in two places), they are in the same pre-order, and a loop that C runs (`map`) pairs
-    them without looking any up (the fencil IR's `infer_all`; GTIR's looks each up). Measured (the
-    four benchmark shapes at 100,000 nodes, values already made, CPU medians of 7, interleaved):
-    balanced_stencil 16.4% of inference with a Python loop of a look-up and `object.__setattr__` per
-    node, 12.1% with `map` and a look-up each, 3.1% without look-ups; chained_definitions 8.5, 6.3,
-    2.2%; deep_lift_shift_tuple 8.2, 5.1, 1.6%. many_closures, whose node objects stand in several
-    places, keeps the Python loop (with the slot's setter: 10.3 → 7.6%)."""
+    them without looking any up (the fencil IR's `infer_all`; GTIR's looks each up): no Python
+    loop and no look-up per node. A program whose node objects stand in several places keeps the
+    Python loop, with the slot's setter (docs/performance.md, "Handing types out")."""
     if whole and len(nodes) == len(values):
         deque(map(_SET_TYPE, nodes, values.values()), maxlen=0)
         return

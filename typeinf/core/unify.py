@@ -20,10 +20,8 @@ from typeinf.core.terms import Cell, Mismatch, Sort, Why, root_of, sort_meet
 #: A root a constraint linked to another cell: the cell itself when only its parent changed (a
 #: binding, a link of two structures), or with its sort and family before when a meet of
 #: variables changed them too. Undoing makes it a root again with what it had; a rank raised by
-#: a link stays, as it only balances the trees. A cell rather than a tuple of its five fields:
-#: measured interleaved (CPU time, best of 15 calls per round, 6 rounds), `typeinf.infer`
-#: 1.01–1.02× faster on 300- and 3,000-node `gtir_unstructured` and `gtir_setats` (no change
-#: measurable on the GT4Py samples).
+#: a link stays, as it only balances the trees. A cell rather than a tuple of its five fields,
+#: so that the common entry makes no tuple (docs/performance.md, "GTIR inference").
 TrailEntry: TypeAlias = "Cell | tuple[Cell, Sort, frozenset[str] | None]"
 Trail: TypeAlias = list[TrailEntry]
 #: A pair of cells unification made equal, for the explaining run's reasons: the pair as given,
@@ -52,20 +50,14 @@ def unify(
     if joins is None:
         # Fast paths, the most frequent cases, which cannot fail: a variable binds directly to a
         # structure (a fresh result, a parameter meeting its first use; `binds_directly`,
-        # inlined), recorded on a trail as `_solve` records it. With a trail, as GTIR's `equal`
-        # unifies (about 40% of its calls are this case): `typeinf.infer` 1.06× faster on a
-        # 3,738-node `gtir_unstructured`, 1.03× on a 3,295-node `gtir_setats`, 1.01× on the 20
-        # largest GT4Py samples (interleaved, CPU time); the record costs nothing measurable
-        # (0.98–1.00× the time of binding without it, medians of 5 interleaved runs).
+        # inlined), recorded on a trail as `_solve` records it, also with a trail, as GTIR's
+        # `equal` unifies (a frequent case there).
         # A variable of a family binds so to a primitive of it (a builtin's numeric parameter
         # meeting its argument's scalar), and two structures of one constructor whose arguments
         # are one already or bind directly are linked here, without `_solve`'s set-up (any other
         # argument left to `_solve`, which finds those bound one; `_solve` then runs for half as
-        # many constraints). Measured interleaved (two processes, CPU time, best of 25 calls
-        # per round, 8 rounds), with `gtir_terms.dims` found in one lookup: `typeinf.infer`
-        # 1.00–1.01× faster on 300- and 3,000-node `gtir_unstructured`, 1.00–1.03× on
-        # `gtir_setats`, 1.03× on the 20 largest GT4Py samples, 1.12× on a 300-node
-        # `gtir_concat_where`.
+        # many constraints). Both keep the common cases off `_solve`'s loop
+        # (docs/performance.md, "GTIR inference").
         if (
             x.ctor is None
             and y.ctor is not None
@@ -95,7 +87,7 @@ def unify(
             else:
                 # Two variables of one sort and family, which the link keeps; or two structures
                 # of one constructor, their arguments then settled as `_solve` settles them
-                # (measured with the fast paths above).
+                # (one of the fast paths above: docs/performance.md, "GTIR inference").
                 linked = _link(x, y)
                 if trail is not None:
                     trail.append(linked)
@@ -212,9 +204,9 @@ def _unsaved(entry: TrailEntry) -> None:
 
 
 def _unjoined(entry: Join) -> None:
-    """`_solve`'s `join` without joins: never called (`joins` guards every call: with a trail
-    but no joins, as a GTIR builtin's call unifies, one call per argument bound cost 1–2% of
-    GTIR inference)."""
+    """`_solve`'s `join` without joins: never called (`joins` guards every call, so that with a
+    trail but no joins, as a GTIR builtin's call unifies, no argument bound pays for a call:
+    docs/performance.md, "GTIR inference")."""
 
 
 def _why(x: Cell, y: Cell) -> Why:

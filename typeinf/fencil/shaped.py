@@ -85,9 +85,8 @@ def for_arity(signature: Signature, count: int) -> Signature:
     items long, so that a call reads the argument's parameters instead of expanding the row
     item by item. The rows this shares its dtypes with (the lifted stencil's) get a known
     length, but stay rows: printed types number their variables as before. `signature` itself
-    if no function of `count` parameters fits. With it and `matching.walk_match` retired, deep
-    lift/shift/tuple nesting ran at 0.90× (`python3 -m benchmarks.compare`, 5 interleaved pairs
-    at 100k nodes)."""
+    if no function of `count` parameters fits. It keeps a call of `lift` & co. from expanding
+    a row item by item (docs/performance.md, "Fencil inference throughput")."""
     instantiate = signature.instantiate
     assert instantiate is not None  # it takes any arity: it is typed by a signature
     type_ = instantiate()

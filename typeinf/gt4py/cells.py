@@ -55,14 +55,12 @@ class ToGT4Py:
     classes (`made`, by `shape`), so that the nodes of one type share GT4Py's object, as
     GT4Py's own inference shares them (GT4Py's type objects are frozen).
 
-    Making GT4Py's type objects (validated on construction, 1–4 µs each) was most of writing
-    the types back, and a program's types are few: with `made`, the calls of four
-    pass-manager runs replayed took 0.91× the time on hdiff, 0.94× on stencil_52_like, 0.99×
-    on where_nested and 1.03× on 52_like_z_q_tup (CPU, medians of 20, interleaved A/B).
-    `made` is the process's (`_MADE`), not one inference's: GT4Py's passes infer programs of
-    the same few types again and again; then 0.995×, 0.97×, 0.98× and 0.95× (same measure).
-    A type object is a function of the structure alone, so what was converted before makes
-    no difference to what is converted now."""
+    Making GT4Py's type objects (validated on construction) was most of writing the types
+    back, and a program's types are few. `made` is the process's (`_MADE`), not one
+    inference's: GT4Py's passes infer programs of the same few types again and again
+    (docs/performance.md, "Against GT4Py inside its pass manager"). A type object is a
+    function of the structure alone, so what was converted before makes no difference to
+    what is converted now."""
 
     def __init__(self) -> None:
         self.memo: dict[int, GT4PyObject] = {}

@@ -125,12 +125,10 @@ def reinfer(node: T, *, offset_provider_type: Mapping[str, GT4PyObject] | None =
 #: what the call made to the oldest generation (`age`: what stays is GT4Py's typed tree, which its
 #: next pass replaces; that move was not measured here). A call makes a few objects per node that
 #: go by reference counting when it returns; a collection in between walks GT4Py's whole heap and
-#: moves them to older generations, whose collections come sooner and walk more. Measured in
-#: GT4Py's pass manager (CPU time, 3 interleaved rounds): on where_nested.pre.00 our time
-#: 0.118–0.127 s instead of 0.132–0.317 s, the pass manager's 3.29–3.69 s instead of 3.54–3.63 s
-#: (the collections are not moved to GT4Py's passes: fewer happen); on stencil_52_like.pre.00
-#: 0.122–0.132 s instead of 0.129–0.141 s, 3.28–3.48 s both ways. Process-wide, as the collector
-#: is: another thread's garbage waits for the end of the call.
+#: moves them to older generations, whose collections come sooner and walk more; paused, fewer
+#: happen, in our calls and in GT4Py's passes alike (docs/performance.md, "Against GT4Py inside
+#: its pass manager"). Process-wide, as the collector is: another thread's garbage waits for the
+#: end of the call.
 _UNCOLLECTED = partial(gc_paused, age=False)
 
 
@@ -148,9 +146,8 @@ class _StandIns:
     function definitions, as `iterir.symbols.resolve` binds them) keeps no type: our inference
     reads the type of a name declared nowhere only, and GT4Py's previous inference left one on
     most names. The scope is followed as `from_gt4py` enters (`__call__`) and leaves (`leave`)
-    each node. Skipping those conversions, the calls of four pass-manager runs (hdiff,
-    where_nested, stencil_52_like, 52_like_z_q_tup) replayed: their conversion took 0.80× the
-    time, the whole calls 0.84–0.94× (CPU, medians of 24 and 20, interleaved A/B)."""
+    each node. Those conversions are skipped, a part of every call's conversion
+    (docs/performance.md, "Against GT4Py inside its pass manager")."""
 
     def __init__(self, root: GT4PyObject, allow_undeclared: bool, given: bool) -> None:
         self.allow_undeclared = allow_undeclared
@@ -278,10 +275,10 @@ class _Previous:
     offsets is given the previous inference, typed already (its positions are the new tree's), and
     its writes. Only the last one is kept (the last tree `infer` was given: a program, or an
     expression GT4Py's passes infer on its own, which then takes the program's place), and only one
-    that succeeded; it stays for the life of the process (its cells and our tree: about 0.4 MB for
-    the largest sample). In GT4Py's pass manager (CPU, medians of 6 runs, interleaved A/B): our time
-    0.97× on hdiff, 0.92× on where_nested, 0.93× on stencil_52_like (52_like_z_q_tup's: not read,
-    the runs without it had outliers); the benchmark starts each run without it (`forget`)."""
+    that succeeded; it stays for the life of the process (its cells and our tree, small beside
+    GT4Py's), so that GT4Py's repeated inferences of an unchanged program cost a comparison
+    (docs/performance.md, "Against GT4Py inside its pass manager", has what it saves and keeps);
+    the benchmark starts each run without it (`forget`)."""
 
     def __init__(self) -> None:
         self.last: _Typed | None = None
@@ -344,12 +341,12 @@ def _rebuilt(originals: list[GT4PyObject], types: list[GT4PyObject]) -> GT4PyObj
         original = originals[position]
         cls = type(original)
         # The fields as they are (not the annex), without GT4Py's validation, which
-        # a copy of a valid node needs not: 0.4 µs a node instead of 2.2; and for a node
-        # with a symbol table, the table made here rather than by GT4Py's walk of the body
-        # down to the next scope (hdiff's 8 whole-program infers: 0.9 s instead of 2.4 s).
+        # a copy of a valid node needs not; and for a node with a symbol table, the table
+        # made here rather than by GT4Py's walk of the body down to the next scope.
         # The children taken by the class's list of child fields (`_CHILD_FIELDS`), not by
-        # `_take_children` on our node's field kinds: the copies of four pass-manager runs'
-        # calls replayed took 0.049–0.066 s instead of 0.115 (CPU, interleaved).
+        # `_take_children` on our node's field kinds. Each keeps work GT4Py's constructors
+        # would repeat off every copy (docs/performance.md, "Against GT4Py inside its pass
+        # manager").
         copy = object.__new__(cls)
         fields = copy.__dict__
         fields.update(original.__dict__)
@@ -407,10 +404,8 @@ def _types(inference: GtirInference) -> list[GT4PyObject]:
     """The type of `infer`'s copy of each node, by position: GT4Py's type object (`_writes`),
     None, `_KEPT` or `_PROGRAM`. A function of the inference alone, so made once for it and
     reused with it (`_Typed`): the writes made once rather than again for a reused inference,
-    the calls of four pass-manager runs replayed took 0.75× the time on hdiff, 0.87× on
-    where_nested, 0.88× on stencil_52_like and 0.84× on 52_like_z_q_tup (CPU, medians of 20,
-    interleaved A/B); then the copy typed as it is made, rather than by `_annotate`
-    afterwards: 0.94×, 0.97×, 0.96× and 0.98× (same measure, on a busy machine)."""
+    and the copy typed as it is made, rather than by `_annotate` afterwards, so that no node is
+    visited twice (docs/performance.md, "Against GT4Py inside its pass manager")."""
     nodes = inference.nodes
     types: list[GT4PyObject] = [
         _KEPT if type(node) is Literal or type(node) is Sym else None for node in nodes
@@ -485,9 +480,9 @@ def _annotate(writes: list[_Write], targets: list[GT4PyObject]) -> None:
     """Set the types of `writes` on `targets` (GT4Py's nodes by position).
 
     A type is written in the node's `__dict__`, past GT4Py's validation on assignment (ours
-    are GT4Py's own type objects, made by `ToGT4Py`): with the callee found without a table
-    of parents, the annotation of the calls of four pass-manager runs replayed took 0.072–0.082
-    s instead of 0.108 (CPU, interleaved)."""
+    are GT4Py's own type objects, made by `ToGT4Py`), and the callee is found without a table
+    of parents: neither is paid per node (docs/performance.md, "Against GT4Py inside its pass
+    manager")."""
     for position, made, lambdas in writes:
         target = targets[position]
         if target.type is not None:  # one node object at two places: typed at its first, as

@@ -203,9 +203,8 @@ def from_gt4py(
     told of each node converted once its subtree is: with `stand_in`, which is asked before,
     it tells a node's scope (the drop-in's `_StandIns` knows the names bound there).
     `asked`: the GT4Py classes whose nodes `stand_in` and `leave` are told of (None: all);
-    the drop-in's are a few, and told only of those, the calls of four pass-manager runs
-    replayed took 0.94× the time on hdiff, 0.96× on where_nested, 0.98× on stencil_52_like
-    and 0.96× on 52_like_z_q_tup (CPU, medians of 20, interleaved).
+    the drop-in's are a few, and told only of those, no call is made for the other nodes
+    (docs/performance.md, "Against GT4Py inside its pass manager").
     `previous` is a tree of ours in pre-order (`iterir.traversal.preorder`'s positions): a node
     equal to its node at the same position (values and children, as `==`, and the same span: see
     `_reused`) is that node, until the first that is not, so that a tree equal to `previous` is its
@@ -216,9 +215,8 @@ def from_gt4py(
     1.2.1's `NoneLiteral`).
 
     The walk keeps no paths (a failing node's path is found again by `_path_to`, only then):
-    the drop-in converts every tree GT4Py's passes infer, and the conversions of four
-    pass-manager runs' calls replayed took 0.156–0.168 s without paths, 0.194 s with them
-    (CPU, interleaved)."""
+    the drop-in converts every tree GT4Py's passes infer, which should not pay for paths only
+    an error reads (docs/performance.md, "Against GT4Py inside its pass manager")."""
     built: list[Node] = []
     stack: list[GT4PyObject] = [node]
     seen = 0
@@ -304,9 +302,8 @@ def _reused(built: list[Node], previous: Sequence[Node], position: int) -> bool:
     children being `previous`'s already (compared by identity), and has the same source span
     (an error found in this tree must cite this tree's places): then `previous`'s takes its
     place. Node by node as built, a tree equal to `previous` is known equal at its root,
-    without `==` walking both trees again: the calls of four pass-manager runs replayed took
-    0.85× the time on hdiff, 0.88× on where_nested, 0.90× on stencil_52_like and on
-    52_like_z_q_tup (CPU, medians of 20, interleaved A/B)."""
+    without `==` walking both trees again (docs/performance.md, "Against GT4Py inside its pass
+    manager")."""
     if position >= len(previous):
         return False
     made, old = built[-1], previous[position]
@@ -331,9 +328,8 @@ def _reused(built: list[Node], previous: Sequence[Node], position: int) -> bool:
 def _taken(current: GT4PyObject, built: list[Node], previous: Sequence[Node], at: int) -> bool:
     """`_reused` for a call or a lambda without a location, before ours is built (it holds
     nothing but its children, the last on `built`): whether `previous`'s at `at` has these
-    children, by identity; then it takes their place. Not building ours first: the calls of
-    four pass-manager runs replayed took 0.94× the time on hdiff, 0.98× on where_nested,
-    0.96× on stencil_52_like and 0.95× on 52_like_z_q_tup (CPU, medians of 20, interleaved)."""
+    children, by identity; then it takes their place, and ours is never built
+    (docs/performance.md, "Against GT4Py inside its pass manager")."""
     if at >= len(previous):
         return False
     old, cls = previous[at], type(current)
@@ -465,10 +461,9 @@ _AXIS_KINDS = {
 #: offset holds nothing but its children (our nodes, valid as made; where they stand is
 #: checked where the tree is walked), a literal, an axis, an offset or an untyped parameter
 #: only what the builder checks, so that our unchecked constructor fits; None: the general
-#: way, which says what is wrong. The conversions of four pass-manager runs' calls replayed
-#: (CPU, medians of 24, interleaved A/B): calls and lambdas (with the leaves built as soon as
-#: met) 0.81× the time; then literals and parameters (with `_STACKED`) 0.91×; then axes,
-#: offsets and Cartesian offsets 0.85×.
+#: way, which says what is wrong. Calls and lambdas have their leaves built as soon as met,
+#: literals and parameters are stacked (`_STACKED`): the common nodes pay for no check
+#: (docs/performance.md, "Against GT4Py inside its pass manager").
 _FAST: dict[type, Callable[[GT4PyObject, list[Node]], Node | None]] = {
     ir.FunCall: _fast_call,
     ir.Lambda: _fast_lambda,

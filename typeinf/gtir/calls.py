@@ -48,10 +48,10 @@ def by_signature(
 
 def signature_call(inf: GtirInference, name: str, position: int, args: list[int]) -> Cell:
     """A call of the builtin `name` typed by its signature: each argument unified with its
-    parameter of a fresh instance, rather than the instance with the call's function type
-    (measured interleaved: inference 1.07–1.1× faster on the 20 largest GT4Py samples and
-    on 10k-node shapes); on a mismatch
-    the changes are undone and `apply` says the error, as it shows the whole types."""
+    parameter of a fresh instance, rather than the instance with the call's function type,
+    which a call would build only to take apart (docs/performance.md, "GTIR inference"); on
+    a mismatch the changes are undone and `apply` says the error, as it shows the whole
+    types."""
     plan = call_plan(name) if inf.direct else None
     if plan is not None and plan[1] == len(args):
         parts = plan[0]().args

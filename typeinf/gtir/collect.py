@@ -239,8 +239,8 @@ class GtirInference:
         #: iterator's parts) rather than unify it with a fresh pattern, and a builtin's call
         #: unify its arguments with its parameters directly: not in the explaining run, whose
         #: notes name the rules that joined each type (a direct unification binds without
-        #: recording why). Measured interleaved (CPU time, the 20 largest GT4Py samples):
-        #: inference 1.13× faster.
+        #: recording why). It keeps the fast run from building and unifying patterns
+        #: (docs/performance.md, "GTIR inference").
         self.direct = not explain
         self.schemes: dict[int, Scheme] = {}
         self.errors: list[tuple[int, TypeInferenceError]] = []
@@ -292,9 +292,9 @@ class GtirInference:
 
     def _parameter(self, position: int, node: Sym) -> None:
         """A program parameter typed as a part of its own, without `_part`'s walk, relations
-        to settle or search for cycles (a declared type has none): measured interleaved, CPU
-        time, `typeinf.infer` 1.12× faster on a 331-node `gtir_setats` (18 parameters), 1.07× on a
-        390-node `gtir_unstructured` (17)."""
+        to settle or search for cycles (a declared type has none): a fixed cost per parameter
+        that small programs with many parameters feel (docs/performance.md, "GTIR
+        inference")."""
         self.types[position] = expressions.sym(self, position, node)
 
     def _statement(self, position: int) -> None:
@@ -328,10 +328,9 @@ class GtirInference:
             cls = type(node)
             # The three most frequent kinds (calls, names, literals) typed here or called
             # directly rather than through `_VISIT`: a lambda's parameter is its `Sym`'s cell,
-            # a literal its kind's scalar (see `symref`, `literal`). Measured with `call`'s and
-            # `signature_call`'s inline reads (alternating processes, CPU time, gc.collect()
-            # before each call, 6 rounds, Python 3.12): `typeinf.infer` 1.02–1.09× faster on
-            # the 20 largest GT4Py samples, 0.99–1.05× on 300- and 3k-node shapes.
+            # a literal its kind's scalar (see `symref`, `literal`): no dispatch through a
+            # table for the nodes most programs are made of (docs/performance.md, "GTIR
+            # inference").
             if cls is FunCall:
                 types[position] = call(self, position, node)  # type: ignore[arg-type]  # cls is FunCall
                 continue
@@ -344,10 +343,8 @@ class GtirInference:
                     types[position] = cell
                     continue
                 # A builtin called (`deref` in `deref(it)`) has no type of its own: its call's
-                # rule types the call. Skipped here, not dispatched to `builtin_value`:
-                # measured interleaved, CPU time, with `inside`: `typeinf.infer` 1.04× faster
-                # on 3k-node `gtir_unstructured` and the 20 largest GT4Py samples, 1.13× on a
-                # 331-node `gtir_setats`.
+                # rule types the call. Skipped here, not dispatched to `builtin_value`, which
+                # would make a type nothing reads (docs/performance.md, "GTIR inference").
                 if kind is _BUILTIN and position:
                     parent = nodes[position - 1]
                     if type(parent) is FunCall and parent.fun is node:
@@ -366,7 +363,7 @@ class GtirInference:
         self.solver.settle()
         # A type that contains itself (`λ(x) → x(x)`) is an error at its node, as for fencils,
         # before a definition is generalized (which needs finite types) or a value is read off.
-        # It costs about 6% of inference (CPU, the 20 largest GT4Py samples, interleaved).
+        # Its cost: docs/performance.md, "GTIR inference".
         check_finite(nodes, self.types, range(start, start + self.sizes[start]), pformat_gtir_all)
 
     # -- helpers ----------------------------------------------------------------------------------
@@ -388,11 +385,9 @@ class GtirInference:
 
     def inside(self, position: int, ctor: Constructor, sort: Sort) -> Cell:
         """What the type at `position`, a `ctor[…]` of one part of `sort` (a domain's
-        dimensions, a named range's dimension), holds: read where it is known (see `direct`;
-        measured with `g.dim_cell`, interleaved, CPU time:
-        `typeinf.infer` 1.04× faster on 3k-node `gtir_unstructured` and the 20 largest
-        GT4Py samples, with the skip of called builtins in `_part`), else unified with a
-        fresh one."""
+        dimensions, a named range's dimension), holds: read where it is known (see `direct`:
+        no fresh pattern to build and unify; docs/performance.md, "GTIR inference"), else
+        unified with a fresh one."""
         cell = self.type_at(position)
         known = find(cell)
         if self.direct and known.ctor is ctor:
@@ -404,9 +399,8 @@ class GtirInference:
     def relate(self, relation: Relation, position: int) -> None:
         # A relation's reason is made only for the explaining run, whose notes say it: the
         # fast run reads none (its `equal` and `GtirSolver.cannot_hold` take no reason), and
-        # a `RelationOf`, a frozen dataclass, takes 0.76 µs to make (Python 3.12). Measured
-        # alternating in one process (CPU time, 30 rounds, 3.12): `GtirInference` 1.016× faster
-        # on the 20 largest GT4Py samples.
+        # a `RelationOf` is a frozen dataclass, slow to make (docs/performance.md, "GTIR
+        # inference").
         reason = _UNSAID if self.solver.history is None else RelationOf(self.nodes[position])
         self.solver.relate(relation, position, reason)
 
@@ -417,9 +411,8 @@ class GtirInference:
     def call(self, position: int, node: FunCall) -> Cell | None:
         callee = node.fun
         # Dispatched by the callee's name through `_APPLIED`, the arguments' positions found
-        # only where a rule reads them: measured interleaved (CPU time), `typeinf.infer` 1.03×
-        # faster on the 20 largest GT4Py samples and 1.04–1.06× on 3k-node `gtir_setats` and
-        # `gtir_unstructured` than a test of each applied builtin in turn.
+        # only where a rule reads them, rather than a test of each applied builtin in turn
+        # (docs/performance.md, "GTIR inference").
         builtin = self.types[position + 1] is None  # a builtin called: a rule types the call
         if builtin and type(callee) is SymRef:
             name = callee.id
@@ -431,8 +424,8 @@ class GtirInference:
                     if iterators.shift_applied(self, position)
                     else iterators.shift(self, position, node)
                 )
-            # The arguments' positions, after the callee's one node (`args`, inline: measured
-            # with `_part`'s direct dispatch, see there).
+            # The arguments' positions, after the callee's one node (`args`, inline, as
+            # `_part` dispatches directly: see there).
             sizes, args, child = self.sizes, [], position + 2
             for _ in node.args:
                 args.append(child)

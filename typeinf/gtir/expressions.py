@@ -63,10 +63,8 @@ def declared_type(inf: GtirInference, type_: gt.GType, node: Node) -> Cell:
     """The cell of a type given on `node` (`read`), a ground field's shared."""
     # A field of a scalar, the type of most parameters, is read once per inference and its
     # ground cell shared (outside the explaining run, whose history is kept by cell), its
-    # value made once by `gtir_infer`: measured interleaved (two processes, CPU time, best
-    # of 9 calls per round, 4 rounds), `typeinf.infer` 1.03× faster on a 331-node
-    # `gtir_setats` (18 parameters), 1.00–1.05× on a 390-node `gtir_unstructured`,
-    # 1.01–1.02× on the 20 largest GT4Py samples.
+    # value made once by `gtir_infer`: a per-parameter cost paid once (docs/performance.md,
+    # "GTIR inference").
     if (
         inf.direct
         and type(type_) is gt.FieldType

@@ -89,8 +89,8 @@ def shift_applied(inf: GtirInference, position: int) -> bool:
 
 def shifted(inf: GtirInference, position: int, inner: FunCall, args: list[int]) -> Cell:
     """`shift(…)(it)`: `shift`'s rule, reading the parts of `it`'s type where it is known
-    to be an iterator, rather than unifying function types (measured interleaved, CPU
-    time, the 20 largest GT4Py samples: inference 1.09–1.15× faster)."""
+    to be an iterator, rather than unifying function types built for it
+    (docs/performance.md, "GTIR inference")."""
     known = find(inf.type_at(args[0]))
     if known.ctor is not g.ITERATOR:  # typed as any call, which says what is wrong
         function = inf.types[position + 1] = shift(inf, position + 1, inner)
@@ -114,8 +114,8 @@ def offset_move(inf: GtirInference, position: int, tag: Node) -> Cell:
     given = inf.type_at(position)
     known = find(given)
     # A Cartesian offset's type, known, is read rather than unified with a fresh pattern
-    # (see `direct`): with `unify` calling no `join` when it keeps none, `typeinf.infer`
-    # 1.05× faster on the 20 largest GT4Py samples (interleaved, CPU time).
+    # (see `direct`), with `unify` calling no `join` when it keeps none
+    # (docs/performance.md, "GTIR inference").
     if inf.direct and known.ctor is g.CARTESIAN_OFFSET:
         return known
     move = make(g.CARTESIAN_OFFSET, var(Sort.DIM), var(Sort.DIM))

@@ -84,8 +84,8 @@ def call_plan(name: str) -> tuple[Callable[[], Cell], int] | None:
     """For a call of the builtin `name` (None unless it takes a fixed number of parameters):
     code that makes fresh parameters and result only (a `_PARTS` cell whose arguments they
     are, result last), not the function and parameter-row cells a call never uses, and how
-    many parameters it takes. Measured interleaved against copying the whole scheme: GTIR
-    inference 1.12× faster on the 20 largest GT4Py samples."""
+    many parameters it takes: a call pays for what it uses, not for copying the whole scheme
+    (docs/performance.md, "GTIR inference")."""
     function = find(parse_gtir_type(SIGNATURES[name]))
     if function.ctor is not g.FUNCTION:
         return None

@@ -93,8 +93,8 @@ def canonical(dims: Iterable[Dimension]) -> tuple[Dimension, ...]:
 
 
 # A program's sets are a few, met again and again (each `shift`, union, domain and declared
-# type): each ordered and checked once, inference is 1.04× faster (interleaved, CPU time, the 20
-# largest GT4Py samples). An error is not cached: it is raised again at each use.
+# type): each ordered and checked once, not at each use (docs/performance.md, "GTIR inference").
+# An error is not cached: it is raised again at each use.
 @lru_cache(maxsize=4096)
 def _canonical(dims: tuple[Dimension, ...]) -> tuple[Dimension, ...]:
     unique = sorted(set(dims), key=_order)
@@ -138,8 +138,7 @@ def dims(dimensions: Iterable[Dimension]) -> Cell:
     """A ground dimension set's constant (put in canonical order; DimensionSetError if none)."""
     # Found by the dimensions as given, in one lookup (rather than ordered through `canonical`'s
     # cache and then found among the constants, hashing them twice): the relations make a set
-    # at each firing: 0.35 µs a set of two instead of 0.72 (Python 3.12); measured with
-    # `unify`'s fast path for structures of one constructor (see there for `typeinf.infer`).
+    # at each firing (docs/performance.md, "GTIR inference").
     key = dimensions if type(dimensions) is tuple else tuple(dimensions)
     cell = _SETS.get(key)
     if cell is None:

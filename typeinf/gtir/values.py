@@ -159,9 +159,8 @@ def to_value(top: Cell, numbers: dict[int, int] | None = None) -> GtirValue:
     root = find(top)
     made = _MADE.get(root.ctor)
     # A structure of constants only (a declared field: most parameters) is made here, and the
-    # variables are numbered only once one is met (`_Numbering`): with both, `typeinf.infer` is
-    # 1.09× faster on a 331-node `gtir_setats` (18 parameters) and 1.10× on a 390-node
-    # `gtir_unstructured` (interleaved, CPU time; 1.01× on the 20 largest GT4Py samples).
+    # variables are numbered only once one is met (`_Numbering`): a per-parameter cost kept
+    # small (docs/performance.md, "GTIR inference").
     if made is not None:
         labels = []
         for part in root.args:

@@ -96,7 +96,8 @@ class Layout(Placing, Inference):
 
 def printable(nodes: Iterable[Node], types: dict[int, Type]) -> None:
     """Raise `Unsupported` if a node's type is too large to print (a full check says where).
-    The closures' nodes are measured together: their types share the parameters' (measured
-    one closure at a time, many_closures at 100k nodes spent 2 s measuring them again)."""
+    The closures' nodes are measured together: their types share the parameters', which one
+    closure at a time would measure again for each (docs/performance.md, "Incremental
+    re-inference")."""
     if check_node_types(nodes, types) is not None:
         raise Unsupported

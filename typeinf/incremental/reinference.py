@@ -327,9 +327,10 @@ class _Run:
     def _closures(self, old: _State | None, meant: set[str]) -> _Closures:
         """What typing the closures finds: the last run's if the closures and parameters are
         the same nodes and no name they take from outside changed meaning (typing them is a
-        function of those alone: measured at 100k nodes, wide fencil, a one-node edit of a
-        definition, 0.41 s with its 1,300 closures typed again); else typed again, in order
-        (closures unify into the parameters' types one after another)."""
+        function of those alone, and a fencil of many closures would otherwise type them all
+        again for an edit of a definition: docs/performance.md, "Incremental re-inference");
+        else typed again, in order (closures unify into the parameters' types one after
+        another)."""
         layout, root = self.layout, self.root
         if old is not None and self._closures_kept(old, meant):
             self.param_cells = old.closures.params
@@ -372,7 +373,8 @@ class _Run:
 
     def _patched_definitions(self, old: _State, index: Mapping[str, int]) -> list[DefinitionType]:
         """The definitions' types as the fencil's type holds them: the last one's, but for
-        those inferred again (measured at 100k nodes, chained definitions: 12 ms made again)."""
+        those inferred again, not all made again (docs/performance.md, "Incremental
+        re-inference")."""
         fencil = old.types.parts[0][id(old.root)]
         assert isinstance(fencil, FencilType)  # the first part is the fencil's type
         definitions = list(fencil.definitions)
@@ -410,9 +412,9 @@ def _entry(layout: Layout, position: int, tree: PartTree) -> _Entry:
     definition = typed[id(tree.node)]
     assert isinstance(definition, DefinitionType)  # what `read_off` gives a definition
     value = to_value(definition)
-    # A value, compared as it is, rather than its text: at 20k nodes, chained definitions, a
-    # definition given another type, the 1,176 definitions re-inferred spent 2.2 s of 5.9 s
-    # printing their types.
+    # A value, compared as it is, rather than its text: printing every re-inferred
+    # definition's type was a large part of re-inferring a chain (docs/performance.md,
+    # "Incremental re-inference").
     signature = format(value, "located") if definition.relations else value
     return _Entry(tree, layout.solver.schemes[position], definition, signature, typed)
 
@@ -426,8 +428,8 @@ def _made(part: Node) -> PartTree:
 
 class _Checked(Checked):
     """`check`'s result whose root type is converted only when read: converting a fencil's
-    type converts every definition's, whatever the edit (measured at 100k nodes, chained
-    definitions: 0.47 s of a one-node edit's 0.49 s before the parts were reused)."""
+    type converts every definition's, whatever the edit, which would be most of a one-node
+    edit's cost (docs/performance.md, "Incremental re-inference")."""
 
     def __init__(self, root: int, types: NodeTypes) -> None:
         self._root, self.types, self.errors = root, types, []
