@@ -200,6 +200,19 @@ def test_the_table_of_runs_without_differences_or_times() -> None:
     ]
 
 
+def test_the_tests_that_warned_are_counted_in_the_table_and_listed_in_the_report() -> None:
+    runs, differences = runs_and_differences()
+    runs["ours"].warned = ["t.py::a", "t.py::b[p]"]
+    lines = oracle.format_table(runs, differences, "t").splitlines()
+    assert lines[5] == (
+        "ours: 2 tests emitted a DisagreementWarning (ours rejected a program that GT4Py's "
+        "inference accepts; its types were used)"
+    )
+    made = oracle.report(runs, differences, {})
+    assert made["runs"]["ours"]["warned"] == ["t.py::a", "t.py::b[p]"]  # type: ignore[index]
+    assert "warned" not in made["runs"]["gt4py"]  # type: ignore[index]
+
+
 def test_the_report_holds_both_outcomes_whole() -> None:
     runs, differences = runs_and_differences()
     made = oracle.report(runs, differences, {"gt4py": "9.9"})
@@ -265,11 +278,16 @@ def test_the_pytest_command_loads_the_plugin_and_writes_junit(tmp_path: Path) ->
     assert command[-5:] == ["-n", "2", "-k", "x", "t"]
     serial = oracle.pytest_command(Path("p"), "gt4py", "common", tmp_path / "o.xml", 0, [])
     assert "-n" not in serial
+    assert not any(arg.startswith("--oracle-warned") for arg in serial)
+    warned = oracle.pytest_command(
+        Path("p"), "ours-default", "common", tmp_path / "o.xml", 0, [], tmp_path / "w.txt"
+    )
+    assert f"--oracle-warned={tmp_path / 'w.txt'}" in warned
 
 
-def test_the_plugin_header_lines_are_read_back() -> None:
-    log = "== test session starts ==\ntypeinf-oracle: inference=ours\nrootdir: /x\ntypeinf-oracle: a b\n"
-    assert oracle.header_lines(log) == ["inference=ours", "a b"]
+def test_the_installs_are_the_plugins_inferences() -> None:
+    assert set(oracle.INSTALLS.values()) | {"gt4py"} == set(plugin.INFERENCES)
+    assert oracle.INSTALLS.keys() == oracle._INSTALL_CALLS.keys()
 
 
 # -- running pytest (a stand-in for the environment's python) --------------------------------
@@ -359,6 +377,10 @@ def test_compare_exits_0_when_ours_breaks_nothing(
         (["--gt4py", "1.2.3", "--tests", "{tmp}"], "is not a GT4Py checkout"),
         (["--compare", "{tmp}/none.xml", "{tmp}/none.xml"], "cannot read"),
         (["--compare", "{tmp}/a.xml", "{tmp}/a.xml", "-k", "x"], "--compare runs nothing: -k x"),
+        (
+            ["--compare", "{tmp}/a.xml", "{tmp}/a.xml", "--ours", "default"],
+            "--compare runs nothing: --ours",
+        ),
     ],
 )
 def test_usage_and_setup_errors_exit_2_with_a_message(
@@ -374,12 +396,14 @@ def test_usage_and_setup_errors_exit_2_with_a_message(
 
 FAKE_VENV_PYTHON = """#!/bin/sh
 # Stands for the environment's python: `-c CODE` prints $VERSION (GT4Py's version); as pytest,
-# it writes $JUNIT_GT4PY or $JUNIT_OURS (by --oracle-inference) where --junitxml says.
+# it writes $JUNIT_GT4PY or $JUNIT_OURS (by --oracle-inference) where --junitxml says, and one
+# warned test where --oracle-warned says.
 if [ "$1" = "-c" ]; then echo "$VERSION"; exit 0; fi
 echo "typeinf-oracle: $*"
 report=$JUNIT_GT4PY
-for a in "$@"; do case "$a" in --oracle-inference=ours) report=$JUNIT_OURS;; esac; done
+for a in "$@"; do case "$a" in --oracle-inference=ours-*) report=$JUNIT_OURS;; esac; done
 for a in "$@"; do case "$a" in --junitxml=*) printf '%s' "$report" > "${a#--junitxml=}";; esac; done
+for a in "$@"; do case "$a" in --oracle-warned=*) echo "t.py::u" > "${a#--oracle-warned=}";; esac; done
 exit 1
 """
 
@@ -433,9 +457,29 @@ def test_both_runs_are_made_in_the_checkout_and_compared(
     assert made["paths"] == list(oracle.TEST_FOLDERS[:2])
     assert made["pytest_args"] == ["-k", "x"]
     header = made["runs"]["ours"]["header"][0]
-    assert "--oracle-inference=ours" in header and header.endswith(
+    assert "--oracle-inference=ours-strict" in header and header.endswith(
         " ".join(["-k", "x", *oracle.TEST_FOLDERS[:2]])
     )
+    assert "--oracle-warned" not in header and "warned" not in made["runs"]["ours"]
+    assert made["ours"] == "strict"
+    assert "ours installed strict (typeinf.gt4py.install(strict=True)); typeinf " in printed
+
+
+@pytest.mark.skipif(os.name != "posix", reason="the stand-in is a shell script")
+def test_ours_installed_by_default_counts_the_tests_that_warned(
+    fake_checkout: tuple[Path, list[list[str]]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out"
+    argv = ["--gt4py", "1.2.3", "--tests", str(fake_checkout[0]), "--out", str(out)]
+    assert oracle.main([*argv, "--ours", "default", "--report", str(tmp_path / "r.json")]) == 1
+    printed = capsys.readouterr().out
+    assert "ours installed default (typeinf.gt4py.install()," in printed
+    assert "\nours: 1 tests emitted a DisagreementWarning" in printed
+    assert (out / "ours-warned.txt").read_text(encoding="utf-8") == "t.py::u\n"
+    made = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert made["ours"] == "default" and made["runs"]["ours"]["warned"] == ["t.py::u"]
+    assert "--oracle-inference=ours-default" in made["runs"]["ours"]["header"][0]
+    assert "warned" not in made["runs"]["gt4py"]
 
 
 @pytest.mark.skipif(os.name != "posix", reason="the stand-in is a shell script")
