@@ -290,6 +290,49 @@ def test_the_installs_are_the_plugins_inferences() -> None:
     assert oracle.INSTALLS.keys() == oracle._INSTALL_CALLS.keys()
 
 
+def test_an_earlier_runs_time_is_pytests_last_summary() -> None:
+    log = "= 1 failed in 2.5s =\nx\n= 27 failed, 3426 passed, 18 errors in 1339.42s (0:22:19) =\n"
+    assert oracle.pytest_seconds(log) == 1339.42
+    assert oracle.pytest_seconds("== 3 passed in 7s ==") == 7.0
+    assert oracle.pytest_seconds("no summary") is None
+
+
+EARLIER_LOG = """== test session starts ==
+typeinf-oracle: gt4py 1.2.3 from /venv/gt4py/__init__.py
+typeinf-oracle: backends=common,embedded,roundtrip
+typeinf-oracle: inference=gt4py
+rootdir: /tmp/gt4py
+== 1 passed in 12.0s ==
+"""
+
+
+def test_an_earlier_run_must_be_of_the_same_release_checkout_backends_and_inference() -> None:
+    same = oracle.baseline_mismatches(
+        EARLIER_LOG, "1.2.3", Path("/tmp/gt4py"), "roundtrip, common,embedded"
+    )
+    assert same == []
+    ours = EARLIER_LOG.replace("inference=gt4py", "inference=ours-strict via x")
+    assert oracle.baseline_mismatches(
+        ours, "1.2.1", Path("/tmp/other"), "common,embedded,roundtrip,gtfn"
+    ) == [
+        "inference=ours-strict via x, not inference=gt4py",
+        "GT4Py 1.2.3, not 1.2.1",
+        "backends common,embedded,roundtrip, not common,embedded,roundtrip,gtfn",
+        "rootdir /tmp/gt4py, not /tmp/other",
+    ]
+    assert oracle.baseline_mismatches("", "1.2.3", Path("/x"), "common") == [
+        "no inference= line, not inference=gt4py",
+        "GT4Py unknown, not 1.2.3",
+        "backends unknown, not common",
+        "rootdir unknown, not /x",
+    ]
+
+
+def test_the_plugin_header_lines_are_read_back() -> None:
+    log = "== test session starts ==\ntypeinf-oracle: inference=ours\nrootdir: /x\ntypeinf-oracle: a b\n"
+    assert oracle.header_lines(log) == ["inference=ours", "a b"]
+
+
 # -- running pytest (a stand-in for the environment's python) --------------------------------
 
 
@@ -381,6 +424,10 @@ def test_compare_exits_0_when_ours_breaks_nothing(
             ["--compare", "{tmp}/a.xml", "{tmp}/a.xml", "--ours", "default"],
             "--compare runs nothing: --ours",
         ),
+        (
+            ["--compare", "{tmp}/a.xml", "{tmp}/a.xml", "--gt4py-junit", "{tmp}/a.xml"],
+            "--compare runs nothing: --gt4py-junit",
+        ),
     ],
 )
 def test_usage_and_setup_errors_exit_2_with_a_message(
@@ -461,8 +508,8 @@ def test_both_runs_are_made_in_the_checkout_and_compared(
         " ".join(["-k", "x", *oracle.TEST_FOLDERS[:2]])
     )
     assert "--oracle-warned" not in header and "warned" not in made["runs"]["ours"]
-    assert made["ours"] == "strict"
-    assert "ours installed strict (typeinf.gt4py.install(strict=True)); typeinf " in printed
+    assert made["ours"] == "strict" and made["gt4py_junit"] is None
+    assert "ours installed strict (typeinf.gt4py.install(strict=True)); both runs made" in printed
 
 
 @pytest.mark.skipif(os.name != "posix", reason="the stand-in is a shell script")
@@ -480,6 +527,42 @@ def test_ours_installed_by_default_counts_the_tests_that_warned(
     assert made["ours"] == "default" and made["runs"]["ours"]["warned"] == ["t.py::u"]
     assert "--oracle-inference=ours-default" in made["runs"]["ours"]["header"][0]
     assert "warned" not in made["runs"]["gt4py"]
+
+
+@pytest.mark.skipif(os.name != "posix", reason="the stand-in is a shell script")
+def test_an_earlier_gt4py_run_is_read_not_made(
+    fake_checkout: tuple[Path, list[list[str]]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    checkout = fake_checkout[0]
+    earlier = tmp_path / "earlier"
+    earlier.mkdir()
+    # The earlier run: t failed there, so ours (t failing, u passing) breaks nothing.
+    write(earlier / "gt4py.xml", junit(case("t", failure("KeyError: k")), case("u")))
+    log = EARLIER_LOG.replace("/tmp/gt4py", str(checkout))
+    write(earlier / "gt4py.log", log.replace("roundtrip", "roundtrip,gtfn"))
+    out = tmp_path / "out"
+    argv = ["--gt4py", "1.2.3", "--tests", str(checkout), "--out", str(out), "--report"]
+    argv += [str(tmp_path / "r.json"), "--gt4py-junit", str(earlier / "gt4py.xml")]
+    assert oracle.main(argv) == 0
+    printed = capsys.readouterr().out
+    title = next(line for line in printed.splitlines() if line.startswith("GT4Py 1.2.3"))
+    assert f"the gt4py column from {earlier / 'gt4py.xml'}, an earlier run (gt4py.log checked:" in (
+        title
+    )
+    assert "\ngt4py       1       1      0        0        0      2  12 s\n" in printed
+    assert sorted(p.name for p in out.iterdir()) == ["ours.log", "ours.xml"]
+    made = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert made["gt4py_junit"] == str(earlier / "gt4py.xml")
+    assert made["runs"]["gt4py"]["header"][2] == "inference=gt4py"
+    # Another release's run is refused; without its log, it is taken unchecked.
+    write(earlier / "gt4py.log", log.replace("1.2.3", "1.2.1"))
+    assert oracle.main(argv) == 2
+    assert "gt4py.log says: GT4Py 1.2.1, not 1.2.3" in capsys.readouterr().err
+    (earlier / "gt4py.log").unlink()
+    assert oracle.main(argv) == 0
+    assert "(no gt4py.log beside it: its GT4Py, checkout, backends unchecked)" in (
+        capsys.readouterr().out
+    )
 
 
 @pytest.mark.skipif(os.name != "posix", reason="the stand-in is a shell script")

@@ -19,6 +19,13 @@ GT4Py's inference does otherwise with ours, 1 when one does, 2 when the runs cou
   warning whatever the checkout's `filterwarnings`: the plugin's docstring says how); the run
   also counts the tests that emitted one (the programs on which the two disagreed), in the
   table, in `ours-warned.txt` (their pytest node ids) and in the report.
+- `--gt4py-junit PATH` makes only the ours run and takes GT4Py's column from the junit XML of
+  an earlier run (`gt4py.xml` of an earlier `--out`; the table's title names it). GT4Py's
+  outcomes do not depend on typeinf, so an earlier run of the same checkout, GT4Py release,
+  backends and test paths is as good as a new one. Where the earlier run's log lies beside it
+  (`gt4py.log`), its time is read from it, and its GT4Py release, checkout (pytest's rootdir),
+  backends and inference are checked against this run's (a mismatch is an error, exit 2); the
+  test paths and other pytest arguments are the caller's to keep the same.
 - The environment: `tools.gt4py_venv.ensure_venv` with this repository's requirements and
   `gt4py[standard,testing]==VERSION` and the pytest plugins of the checkout's `test` dependency
   group that its tests need (`TEST_PACKAGES`); made once, reused after.
@@ -436,6 +443,12 @@ def parse_args(argv: Sequence[str]) -> tuple[argparse.Namespace, list[str]]:
         "default (typeinf.gt4py.install(): GT4Py's types where ours disagrees, with a warning)",
     )
     parser.add_argument(
+        "--gt4py-junit",
+        type=Path,
+        metavar="PATH",
+        help="make only the ours run; GT4Py's outcomes from this junit XML of an earlier run",
+    )
+    parser.add_argument(
         "--compare",
         nargs=2,
         type=Path,
@@ -450,6 +463,7 @@ def main(argv: Sequence[str]) -> int:
     try:
         if options.compare:
             given = [*pytest_args, *(["--ours"] if options.ours else [])]
+            given += ["--gt4py-junit"] if options.gt4py_junit else []
             if given:
                 raise OracleError(f"--compare runs nothing: {' '.join(given)}")
             gt4py_xml, ours_xml = options.compare
@@ -506,7 +520,15 @@ def _run_both(
     install = options.ours or "strict"
     state = typeinf_state()
     runs: dict[str, Run] = {}
-    for name in ("gt4py", "ours"):
+    earlier: Path | None = options.gt4py_junit.resolve() if options.gt4py_junit else None
+    source = "both runs made now"
+    if earlier is not None:
+        runs["gt4py"], checked = earlier_gt4py_run(
+            earlier, options.gt4py, checkout, options.backends
+        )
+        source = f"the gt4py column from {earlier}, an earlier run ({checked})"
+        print(f"gt4py: {source}", flush=True)
+    for name in ("gt4py", "ours")[len(runs) :]:
         inference = "gt4py" if name == "gt4py" else INSTALLS[install]
         warned = out / "ours-warned.txt" if inference == "ours-default" else None
         command = pytest_command(
@@ -522,7 +544,7 @@ def _run_both(
     title = (
         f"GT4Py {options.gt4py}, the tests of {checkout} ({' '.join(paths)}), "
         f"backends {options.backends}; ours installed {install} ({_INSTALL_CALLS[install]}); "
-        f"typeinf {state}; junit XML and logs in {out}"
+        f"{source}; typeinf {state}; junit XML and logs in {out}"
     )
     settings: dict[str, object] = {
         "gt4py": options.gt4py,
@@ -534,8 +556,60 @@ def _run_both(
         "out": str(out),
         "typeinf": state,
         "ours": install,
+        "gt4py_junit": None if earlier is None else str(earlier),
     }
     return runs, title, settings
+
+
+def earlier_gt4py_run(junit: Path, version: str, checkout: Path, backends: str) -> tuple[Run, str]:
+    """GT4Py's run read from an earlier run's junit XML (`--gt4py-junit`), and what was checked
+    of it: with its log beside it (same name, `.log`), its time, and its GT4Py release,
+    checkout, backends and inference, which must be this run's (else an OracleError)."""
+    outcomes = read_junit(junit)
+    log = junit.with_suffix(".log")
+    try:
+        text = log.read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        return Run(outcomes), f"no {log.name} beside it: its GT4Py, checkout, backends unchecked"
+    except OSError as error:
+        raise OracleError(f"cannot read {log}: {error}") from None
+    header = header_lines(text)
+    wrong = baseline_mismatches(text, version, checkout, backends)
+    if wrong:
+        raise OracleError(
+            f"{junit} is not a run of the same tests with GT4Py's inference ({log} says: "
+            f"{'; '.join(wrong)})"
+        )
+    checked = f"{log.name} checked: GT4Py {version}, rootdir {checkout}, backends {backends}"
+    return Run(outcomes, pytest_seconds(text), header), checked
+
+
+def baseline_mismatches(log_text: str, version: str, checkout: Path, backends: str) -> list[str]:
+    """How an earlier run's log differs from a GT4Py run of `version`, `checkout`, `backends`."""
+    header = header_lines(log_text)
+    wrong = []
+    if "inference=gt4py" not in header:
+        inference = [line for line in header if line.startswith("inference=")]
+        wrong.append(f"{inference[0] if inference else 'no inference= line'}, not inference=gt4py")
+    versions = [line.split()[1] for line in header if line.startswith("gt4py ") and " " in line]
+    if versions != [version]:
+        wrong.append(f"GT4Py {', '.join(versions) or 'unknown'}, not {version}")
+    run_groups = [line.partition("=")[2] for line in header if line.startswith("backends=")]
+    wanted = {group.strip() for group in backends.split(",") if group.strip()}
+    if [set(g.split(",")) for g in run_groups] != [wanted]:
+        wrong.append(f"backends {', '.join(run_groups) or 'unknown'}, not {backends}")
+    roots = [
+        line[len("rootdir: ") :] for line in log_text.splitlines() if line.startswith("rootdir: ")
+    ]
+    if [Path(root) for root in roots[:1]] != [checkout]:
+        wrong.append(f"rootdir {roots[0] if roots else 'unknown'}, not {checkout}")
+    return wrong
+
+
+def pytest_seconds(log_text: str) -> float | None:
+    """The seconds pytest's last summary line says the run took (`… in 1339.42s (0:22:19) =`)."""
+    found = re.findall(r"^=+ .* in ([0-9]+(?:\.[0-9]+)?)s\b.*=+$", log_text, re.MULTILINE)
+    return float(found[-1]) if found else None
 
 
 def installed_gt4py(python: Path) -> str:
