@@ -513,6 +513,17 @@ def test_both_runs_are_made_in_the_checkout_and_compared(
 
 
 @pytest.mark.skipif(os.name != "posix", reason="the stand-in is a shell script")
+def test_a_relative_out_folder_is_relative_to_where_the_oracle_runs(
+    fake_checkout: tuple[Path, list[list[str]]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # pytest runs in the checkout: it is told where to write as an absolute path.
+    monkeypatch.chdir(tmp_path)
+    assert oracle.main(["--gt4py", "1.2.3", "--tests", str(fake_checkout[0]), "--out", "o"]) == 1
+    assert (tmp_path / "o" / "ours.xml").is_file()
+    assert not (fake_checkout[0] / "o").exists()
+
+
+@pytest.mark.skipif(os.name != "posix", reason="the stand-in is a shell script")
 def test_ours_installed_by_default_counts_the_tests_that_warned(
     fake_checkout: tuple[Path, list[list[str]]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

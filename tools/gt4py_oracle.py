@@ -512,7 +512,8 @@ def _run_both(
     paths, others = split_pytest_args(pytest_args, checkout)
     if not paths:
         paths = [folder for folder in TEST_FOLDERS if (checkout / folder).is_dir()]
-    out: Path = options.out or Path(tempfile.mkdtemp(prefix="gt4py-oracle-"))
+    # Absolute: pytest runs in the checkout, and writes its junit XML where it is told.
+    out: Path = (options.out or Path(tempfile.mkdtemp(prefix="gt4py-oracle-"))).resolve()
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
