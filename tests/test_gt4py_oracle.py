@@ -200,6 +200,19 @@ def test_the_table_of_runs_without_differences_or_times() -> None:
     ]
 
 
+def test_the_tests_that_warned_are_counted_in_the_table_and_listed_in_the_report() -> None:
+    runs, differences = runs_and_differences()
+    runs["ours"].warned = ["t.py::a", "t.py::b[p]"]
+    lines = oracle.format_table(runs, differences, "t").splitlines()
+    assert lines[5] == (
+        "ours: 2 tests emitted a DisagreementWarning (ours rejected a program that GT4Py's "
+        "inference accepts; its types were used)"
+    )
+    made = oracle.report(runs, differences, {})
+    assert made["runs"]["ours"]["warned"] == ["t.py::a", "t.py::b[p]"]  # type: ignore[index]
+    assert "warned" not in made["runs"]["gt4py"]  # type: ignore[index]
+
+
 def test_the_report_holds_both_outcomes_whole() -> None:
     runs, differences = runs_and_differences()
     made = oracle.report(runs, differences, {"gt4py": "9.9"})
@@ -265,6 +278,54 @@ def test_the_pytest_command_loads_the_plugin_and_writes_junit(tmp_path: Path) ->
     assert command[-5:] == ["-n", "2", "-k", "x", "t"]
     serial = oracle.pytest_command(Path("p"), "gt4py", "common", tmp_path / "o.xml", 0, [])
     assert "-n" not in serial
+    assert not any(arg.startswith("--oracle-warned") for arg in serial)
+    warned = oracle.pytest_command(
+        Path("p"), "ours-default", "common", tmp_path / "o.xml", 0, [], tmp_path / "w.txt"
+    )
+    assert f"--oracle-warned={tmp_path / 'w.txt'}" in warned
+
+
+def test_the_installs_are_the_plugins_inferences() -> None:
+    assert set(oracle.INSTALLS.values()) | {"gt4py"} == set(plugin.INFERENCES)
+    assert oracle.INSTALLS.keys() == oracle._INSTALL_CALLS.keys()
+
+
+def test_an_earlier_runs_time_is_pytests_last_summary() -> None:
+    log = "= 1 failed in 2.5s =\nx\n= 27 failed, 3426 passed, 18 errors in 1339.42s (0:22:19) =\n"
+    assert oracle.pytest_seconds(log) == 1339.42
+    assert oracle.pytest_seconds("== 3 passed in 7s ==") == 7.0
+    assert oracle.pytest_seconds("no summary") is None
+
+
+EARLIER_LOG = """== test session starts ==
+typeinf-oracle: gt4py 1.2.3 from /venv/gt4py/__init__.py
+typeinf-oracle: backends=common,embedded,roundtrip
+typeinf-oracle: inference=gt4py
+rootdir: /tmp/gt4py
+== 1 passed in 12.0s ==
+"""
+
+
+def test_an_earlier_run_must_be_of_the_same_release_checkout_backends_and_inference() -> None:
+    same = oracle.baseline_mismatches(
+        EARLIER_LOG, "1.2.3", Path("/tmp/gt4py"), "roundtrip, common,embedded"
+    )
+    assert same == []
+    ours = EARLIER_LOG.replace("inference=gt4py", "inference=ours-strict via x")
+    assert oracle.baseline_mismatches(
+        ours, "1.2.1", Path("/tmp/other"), "common,embedded,roundtrip,gtfn"
+    ) == [
+        "inference=ours-strict via x, not inference=gt4py",
+        "GT4Py 1.2.3, not 1.2.1",
+        "backends common,embedded,roundtrip, not common,embedded,roundtrip,gtfn",
+        "rootdir /tmp/gt4py, not /tmp/other",
+    ]
+    assert oracle.baseline_mismatches("", "1.2.3", Path("/x"), "common") == [
+        "no inference= line, not inference=gt4py",
+        "GT4Py unknown, not 1.2.3",
+        "backends unknown, not common",
+        "rootdir unknown, not /x",
+    ]
 
 
 def test_the_plugin_header_lines_are_read_back() -> None:
@@ -359,6 +420,14 @@ def test_compare_exits_0_when_ours_breaks_nothing(
         (["--gt4py", "1.2.3", "--tests", "{tmp}"], "is not a GT4Py checkout"),
         (["--compare", "{tmp}/none.xml", "{tmp}/none.xml"], "cannot read"),
         (["--compare", "{tmp}/a.xml", "{tmp}/a.xml", "-k", "x"], "--compare runs nothing: -k x"),
+        (
+            ["--compare", "{tmp}/a.xml", "{tmp}/a.xml", "--ours", "default"],
+            "--compare runs nothing: --ours",
+        ),
+        (
+            ["--compare", "{tmp}/a.xml", "{tmp}/a.xml", "--gt4py-junit", "{tmp}/a.xml"],
+            "--compare runs nothing: --gt4py-junit",
+        ),
     ],
 )
 def test_usage_and_setup_errors_exit_2_with_a_message(
@@ -374,12 +443,14 @@ def test_usage_and_setup_errors_exit_2_with_a_message(
 
 FAKE_VENV_PYTHON = """#!/bin/sh
 # Stands for the environment's python: `-c CODE` prints $VERSION (GT4Py's version); as pytest,
-# it writes $JUNIT_GT4PY or $JUNIT_OURS (by --oracle-inference) where --junitxml says.
+# it writes $JUNIT_GT4PY or $JUNIT_OURS (by --oracle-inference) where --junitxml says, and one
+# warned test where --oracle-warned says.
 if [ "$1" = "-c" ]; then echo "$VERSION"; exit 0; fi
 echo "typeinf-oracle: $*"
 report=$JUNIT_GT4PY
-for a in "$@"; do case "$a" in --oracle-inference=ours) report=$JUNIT_OURS;; esac; done
+for a in "$@"; do case "$a" in --oracle-inference=ours-*) report=$JUNIT_OURS;; esac; done
 for a in "$@"; do case "$a" in --junitxml=*) printf '%s' "$report" > "${a#--junitxml=}";; esac; done
+for a in "$@"; do case "$a" in --oracle-warned=*) echo "t.py::u" > "${a#--oracle-warned=}";; esac; done
 exit 1
 """
 
@@ -433,8 +504,75 @@ def test_both_runs_are_made_in_the_checkout_and_compared(
     assert made["paths"] == list(oracle.TEST_FOLDERS[:2])
     assert made["pytest_args"] == ["-k", "x"]
     header = made["runs"]["ours"]["header"][0]
-    assert "--oracle-inference=ours" in header and header.endswith(
+    assert "--oracle-inference=ours-strict" in header and header.endswith(
         " ".join(["-k", "x", *oracle.TEST_FOLDERS[:2]])
+    )
+    assert "--oracle-warned" not in header and "warned" not in made["runs"]["ours"]
+    assert made["ours"] == "strict" and made["gt4py_junit"] is None
+    assert "ours installed strict (typeinf.gt4py.install(strict=True)); both runs made" in printed
+
+
+@pytest.mark.skipif(os.name != "posix", reason="the stand-in is a shell script")
+def test_a_relative_out_folder_is_relative_to_where_the_oracle_runs(
+    fake_checkout: tuple[Path, list[list[str]]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # pytest runs in the checkout: it is told where to write as an absolute path.
+    monkeypatch.chdir(tmp_path)
+    assert oracle.main(["--gt4py", "1.2.3", "--tests", str(fake_checkout[0]), "--out", "o"]) == 1
+    assert (tmp_path / "o" / "ours.xml").is_file()
+    assert not (fake_checkout[0] / "o").exists()
+
+
+@pytest.mark.skipif(os.name != "posix", reason="the stand-in is a shell script")
+def test_ours_installed_by_default_counts_the_tests_that_warned(
+    fake_checkout: tuple[Path, list[list[str]]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out"
+    argv = ["--gt4py", "1.2.3", "--tests", str(fake_checkout[0]), "--out", str(out)]
+    assert oracle.main([*argv, "--ours", "default", "--report", str(tmp_path / "r.json")]) == 1
+    printed = capsys.readouterr().out
+    assert "ours installed default (typeinf.gt4py.install()," in printed
+    assert "\nours: 1 tests emitted a DisagreementWarning" in printed
+    assert (out / "ours-warned.txt").read_text(encoding="utf-8") == "t.py::u\n"
+    made = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert made["ours"] == "default" and made["runs"]["ours"]["warned"] == ["t.py::u"]
+    assert "--oracle-inference=ours-default" in made["runs"]["ours"]["header"][0]
+    assert "warned" not in made["runs"]["gt4py"]
+
+
+@pytest.mark.skipif(os.name != "posix", reason="the stand-in is a shell script")
+def test_an_earlier_gt4py_run_is_read_not_made(
+    fake_checkout: tuple[Path, list[list[str]]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    checkout = fake_checkout[0]
+    earlier = tmp_path / "earlier"
+    earlier.mkdir()
+    # The earlier run: t failed there, so ours (t failing, u passing) breaks nothing.
+    write(earlier / "gt4py.xml", junit(case("t", failure("KeyError: k")), case("u")))
+    log = EARLIER_LOG.replace("/tmp/gt4py", str(checkout))
+    write(earlier / "gt4py.log", log.replace("roundtrip", "roundtrip,gtfn"))
+    out = tmp_path / "out"
+    argv = ["--gt4py", "1.2.3", "--tests", str(checkout), "--out", str(out), "--report"]
+    argv += [str(tmp_path / "r.json"), "--gt4py-junit", str(earlier / "gt4py.xml")]
+    assert oracle.main(argv) == 0
+    printed = capsys.readouterr().out
+    title = next(line for line in printed.splitlines() if line.startswith("GT4Py 1.2.3"))
+    assert f"the gt4py column from {earlier / 'gt4py.xml'}, an earlier run (gt4py.log checked:" in (
+        title
+    )
+    assert "\ngt4py       1       1      0        0        0      2  12 s\n" in printed
+    assert sorted(p.name for p in out.iterdir()) == ["ours.log", "ours.xml"]
+    made = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert made["gt4py_junit"] == str(earlier / "gt4py.xml")
+    assert made["runs"]["gt4py"]["header"][2] == "inference=gt4py"
+    # Another release's run is refused; without its log, it is taken unchecked.
+    write(earlier / "gt4py.log", log.replace("1.2.3", "1.2.1"))
+    assert oracle.main(argv) == 2
+    assert "gt4py.log says: GT4Py 1.2.1, not 1.2.3" in capsys.readouterr().err
+    (earlier / "gt4py.log").unlink()
+    assert oracle.main(argv) == 0
+    assert "(no gt4py.log beside it: its GT4Py, checkout, backends unchecked)" in (
+        capsys.readouterr().out
     )
 
 

@@ -5,14 +5,27 @@
 runs the tests of GT4Py's `next` (`tests/next_tests`: its unit, integration and regression
 tests, not its benchmarks) of the GT4Py checkout CHECKOUT twice, in CHECKOUT, on GT4Py VERSION
 as installed from the registry: once with GT4Py's own type inference, once with typeinf's
-installed (`typeinf.gt4py.install(strict=True)`, by the pytest plugin
-`tools.gt4py_oracle_plugin`, which both runs load). It then prints a table: per run the tests
-passed, failed, in error, skipped and expected to fail, and the time taken; then every test
-whose outcome differs between the runs, with the first line of its failure, grouped by the
-exception's class. Exit status: 0 when no test that passed with GT4Py's inference does
-otherwise with ours, 1 when one does, 2 when the runs could not be made (a message, no
-traceback).
+installed (by the pytest plugin `tools.gt4py_oracle_plugin`, which both runs load). It then
+prints a table: per run the tests passed, failed, in error, skipped and expected to fail, and
+the time taken; then every test whose outcome differs between the runs, with the first line of
+its failure, grouped by the exception's class. Exit status: 0 when no test that passed with
+GT4Py's inference does otherwise with ours, 1 when one does, 2 when the runs could not be made
+(a message, no traceback).
 
+- `--ours strict` (the default) installs ours as `typeinf.gt4py.install(strict=True)`: our type
+  errors are raised, so every program ours rejects fails its test. `--ours default` installs
+  it as a user does, `typeinf.gt4py.install()`: where ours rejects a program that GT4Py's
+  inference accepts, GT4Py's types are used with a `typeinf.gt4py.DisagreementWarning` (kept a
+  warning whatever the checkout's `filterwarnings`: the plugin's docstring says how); the run
+  also counts the tests that emitted one (the programs on which the two disagreed), in the
+  table, in `ours-warned.txt` (their pytest node ids) and in the report.
+- `--gt4py-junit PATH` makes only the ours run and takes GT4Py's column from the junit XML of
+  an earlier run (`gt4py.xml` of an earlier `--out`; the table's title names it). GT4Py's
+  outcomes do not depend on typeinf, so an earlier run of the same checkout, GT4Py release,
+  backends and test paths is as good as a new one. Where the earlier run's log lies beside it
+  (`gt4py.log`), its time is read from it, and its GT4Py release, checkout (pytest's rootdir),
+  backends and inference are checked against this run's (a mismatch is an error, exit 2); the
+  test paths and other pytest arguments are the caller's to keep the same.
 - The environment: `tools.gt4py_venv.ensure_venv` with this repository's requirements and
   `gt4py[standard,testing]==VERSION` and the pytest plugins of the checkout's `test` dependency
   group that its tests need (`TEST_PACKAGES`); made once, reused after.
@@ -21,9 +34,9 @@ traceback).
 - pytest arguments after the options go to both runs; test paths among them (relative to
   CHECKOUT) replace the default folders.
 - `--out DIR` keeps both runs' junit XML and output (`gt4py.xml`, `ours.xml`, `gt4py.log`,
-  `ours.log`); `--report FILE` writes the differing tests with their whole failure messages
-  as JSON; `--compare GT4PY_XML OURS_XML` compares two junit files of earlier runs and runs
-  nothing.
+  `ours.log`; with `--ours default`, `ours-warned.txt`); `--report FILE` writes the differing
+  tests with their whole failure messages as JSON; `--compare GT4PY_XML OURS_XML` compares two
+  junit files of earlier runs and runs nothing.
 """
 
 from __future__ import annotations
@@ -64,6 +77,12 @@ KINDS = ("passed", "failed", "error", "skipped", "xfailed")
 ABSENT = "absent"
 #: Which outcome wins when a test appears more than once (a teardown error after a failure).
 _RANK = {"passed": 0, "skipped": 1, "xfailed": 1, "failed": 2, "error": 3}
+#: `--ours`: how typeinf is installed in the ours run, and what that tells the plugin.
+INSTALLS = {"strict": "ours-strict", "default": "ours-default"}
+_INSTALL_CALLS = {
+    "strict": "typeinf.gt4py.install(strict=True)",
+    "default": "typeinf.gt4py.install(), GT4Py's types where ours disagrees",
+}
 
 
 class OracleError(Exception):
@@ -108,11 +127,13 @@ class Difference:
 
 @dataclass
 class Run:
-    """One run of the tests: its outcomes by test id, the seconds it took, its header lines."""
+    """One run of the tests: its outcomes by test id, the seconds it took, its header lines, and
+    (ours installed by default) the tests that emitted a `DisagreementWarning`."""
 
     outcomes: dict[str, Outcome]
     seconds: float | None = None
     header: list[str] = field(default_factory=list)
+    warned: list[str] | None = None
 
     def counts(self) -> dict[str, int]:
         counted = dict.fromkeys(KINDS, 0)
@@ -205,6 +226,12 @@ def format_table(runs: dict[str, Run], differences: Sequence[Difference], title:
             *(c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)),
         ]
         lines.append("  ".join(cells).rstrip())
+    for name, run in runs.items():
+        if run.warned is not None:
+            lines.append(
+                f"{name}: {len(run.warned)} tests emitted a DisagreementWarning "
+                "(ours rejected a program that GT4Py's inference accepts; its types were used)"
+            )
     regressions = sum(d.regression for d in differences)
     lines += [
         "",
@@ -232,10 +259,7 @@ def report(
     differing test with both outcomes whole."""
     return {
         **settings,
-        "runs": {
-            name: {"counts": run.counts(), "seconds": run.seconds, "header": run.header}
-            for name, run in runs.items()
-        },
+        "runs": {name: _run_report(run) for name, run in runs.items()},
         "differences": [
             {
                 "test": d.test,
@@ -246,6 +270,13 @@ def report(
             for d in differences
         ],
     }
+
+
+def _run_report(run: Run) -> dict[str, object]:
+    made: dict[str, object] = {"counts": run.counts(), "seconds": run.seconds, "header": run.header}
+    if run.warned is not None:
+        made["warned"] = run.warned
+    return made
 
 
 # -- the environment and the runs ------------------------------------------------------------
@@ -282,11 +313,20 @@ def split_pytest_args(args: Sequence[str], checkout: Path) -> tuple[list[str], l
 
 
 def pytest_command(
-    python: Path, inference: str, backends: str, junit: Path, workers: int, args: Sequence[str]
+    python: Path,
+    inference: str,
+    backends: str,
+    junit: Path,
+    workers: int,
+    args: Sequence[str],
+    warned: Path | None = None,
 ) -> list[str]:
-    """The pytest command of one run (in the checkout's folder)."""
+    """The pytest command of one run (in the checkout's folder); `inference` is the plugin's
+    `--oracle-inference`, `warned` where it writes the tests that warned (`ours-default`)."""
     command = [str(python), "-m", "pytest", "-p", PLUGIN, "-p", "no:cacheprovider"]
     command += [f"--oracle-inference={inference}", f"--oracle-backends={backends}"]
+    if warned is not None:
+        command.append(f"--oracle-warned={warned}")
     command += ["--continue-on-collection-errors", "--tb=short", f"--junitxml={junit}"]
     if workers > 0:
         command += ["-n", str(workers)]
@@ -344,10 +384,21 @@ def header_lines(log_text: str) -> list[str]:
     return [line[len(prefix) :] for line in log_text.splitlines() if line.startswith(prefix)]
 
 
-def one_run(name: str, command: list[str], checkout: Path, out: Path, timeout: float) -> Run:
+def one_run(
+    name: str,
+    command: list[str],
+    checkout: Path,
+    out: Path,
+    timeout: float,
+    warned: Path | None = None,
+) -> Run:
+    """Make one run, its junit XML and log in `out`; `warned`: the plugin's `--oracle-warned`
+    file, read back."""
     junit = out / f"{name}.xml"
     log = out / f"{name}.log"
     junit.unlink(missing_ok=True)
+    if warned is not None:
+        warned.unlink(missing_ok=True)
     print(f"{name}: {' '.join(command)}", flush=True)
     status, seconds = run_pytest(command, checkout, log, timeout)
     text = log.read_text(encoding="utf-8", errors="replace")
@@ -356,7 +407,17 @@ def one_run(name: str, command: list[str], checkout: Path, out: Path, timeout: f
         tail = "\n".join(text.splitlines()[-30:])
         raise OracleError(f"the {name} run failed (pytest exit {status}; output: {log}):\n{tail}")
     print(f"{name}: pytest exit {status} in {seconds:.0f} s", flush=True)
-    return Run(read_junit(junit), seconds, header_lines(text))
+    return Run(read_junit(junit), seconds, header_lines(text), _read_warned(warned))
+
+
+def _read_warned(path: Path | None) -> list[str] | None:
+    if path is None:
+        return None
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise OracleError(f"the plugin's list of warned tests cannot be read: {error}") from None
+    return [line for line in text.splitlines() if line]
 
 
 # -- the command -----------------------------------------------------------------------------
@@ -376,6 +437,18 @@ def parse_args(argv: Sequence[str]) -> tuple[argparse.Namespace, list[str]]:
     parser.add_argument("--out", type=Path, help="folder for the junit XML and logs")
     parser.add_argument("--report", type=Path, help="JSON file for the differing tests")
     parser.add_argument(
+        "--ours",
+        choices=tuple(INSTALLS),
+        help="how typeinf is installed: strict (the default; our type errors raised) or "
+        "default (typeinf.gt4py.install(): GT4Py's types where ours disagrees, with a warning)",
+    )
+    parser.add_argument(
+        "--gt4py-junit",
+        type=Path,
+        metavar="PATH",
+        help="make only the ours run; GT4Py's outcomes from this junit XML of an earlier run",
+    )
+    parser.add_argument(
         "--compare",
         nargs=2,
         type=Path,
@@ -389,8 +462,10 @@ def main(argv: Sequence[str]) -> int:
     options, pytest_args = parse_args(argv)
     try:
         if options.compare:
-            if pytest_args:
-                raise OracleError(f"--compare runs nothing: {' '.join(pytest_args)}")
+            given = [*pytest_args, *(["--ours"] if options.ours else [])]
+            given += ["--gt4py-junit"] if options.gt4py_junit else []
+            if given:
+                raise OracleError(f"--compare runs nothing: {' '.join(given)}")
             gt4py_xml, ours_xml = options.compare
             runs = {"gt4py": Run(read_junit(gt4py_xml)), "ours": Run(read_junit(ours_xml))}
             title = f"{gt4py_xml} (GT4Py's inference) vs {ours_xml} (ours)"
@@ -437,26 +512,40 @@ def _run_both(
     paths, others = split_pytest_args(pytest_args, checkout)
     if not paths:
         paths = [folder for folder in TEST_FOLDERS if (checkout / folder).is_dir()]
-    out: Path = options.out or Path(tempfile.mkdtemp(prefix="gt4py-oracle-"))
+    # Absolute: pytest runs in the checkout, and writes its junit XML where it is told.
+    out: Path = (options.out or Path(tempfile.mkdtemp(prefix="gt4py-oracle-"))).resolve()
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise OracleError(f"cannot make {out}: {error}") from None
+    install = options.ours or "strict"
     state = typeinf_state()
     runs: dict[str, Run] = {}
-    for name in ("gt4py", "ours"):
+    earlier: Path | None = options.gt4py_junit.resolve() if options.gt4py_junit else None
+    source = "both runs made now"
+    if earlier is not None:
+        runs["gt4py"], checked = earlier_gt4py_run(
+            earlier, options.gt4py, checkout, options.backends
+        )
+        source = f"the gt4py column from {earlier}, an earlier run ({checked})"
+        print(f"gt4py: {source}", flush=True)
+    for name in ("gt4py", "ours")[len(runs) :]:
+        inference = "gt4py" if name == "gt4py" else INSTALLS[install]
+        warned = out / "ours-warned.txt" if inference == "ours-default" else None
         command = pytest_command(
             venv / "bin" / "python",
-            name,
+            inference,
             options.backends,
             out / f"{name}.xml",
             options.workers,
             [*others, *paths],
+            warned,
         )
-        runs[name] = one_run(name, command, checkout, out, options.timeout)
+        runs[name] = one_run(name, command, checkout, out, options.timeout, warned)
     title = (
         f"GT4Py {options.gt4py}, the tests of {checkout} ({' '.join(paths)}), "
-        f"backends {options.backends}; typeinf {state}; junit XML and logs in {out}"
+        f"backends {options.backends}; ours installed {install} ({_INSTALL_CALLS[install]}); "
+        f"{source}; typeinf {state}; junit XML and logs in {out}"
     )
     settings: dict[str, object] = {
         "gt4py": options.gt4py,
@@ -467,8 +556,61 @@ def _run_both(
         "workers": options.workers,
         "out": str(out),
         "typeinf": state,
+        "ours": install,
+        "gt4py_junit": None if earlier is None else str(earlier),
     }
     return runs, title, settings
+
+
+def earlier_gt4py_run(junit: Path, version: str, checkout: Path, backends: str) -> tuple[Run, str]:
+    """GT4Py's run read from an earlier run's junit XML (`--gt4py-junit`), and what was checked
+    of it: with its log beside it (same name, `.log`), its time, and its GT4Py release,
+    checkout, backends and inference, which must be this run's (else an OracleError)."""
+    outcomes = read_junit(junit)
+    log = junit.with_suffix(".log")
+    try:
+        text = log.read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        return Run(outcomes), f"no {log.name} beside it: its GT4Py, checkout, backends unchecked"
+    except OSError as error:
+        raise OracleError(f"cannot read {log}: {error}") from None
+    header = header_lines(text)
+    wrong = baseline_mismatches(text, version, checkout, backends)
+    if wrong:
+        raise OracleError(
+            f"{junit} is not a run of the same tests with GT4Py's inference ({log} says: "
+            f"{'; '.join(wrong)})"
+        )
+    checked = f"{log.name} checked: GT4Py {version}, rootdir {checkout}, backends {backends}"
+    return Run(outcomes, pytest_seconds(text), header), checked
+
+
+def baseline_mismatches(log_text: str, version: str, checkout: Path, backends: str) -> list[str]:
+    """How an earlier run's log differs from a GT4Py run of `version`, `checkout`, `backends`."""
+    header = header_lines(log_text)
+    wrong = []
+    if "inference=gt4py" not in header:
+        inference = [line for line in header if line.startswith("inference=")]
+        wrong.append(f"{inference[0] if inference else 'no inference= line'}, not inference=gt4py")
+    versions = [line.split()[1] for line in header if line.startswith("gt4py ") and " " in line]
+    if versions != [version]:
+        wrong.append(f"GT4Py {', '.join(versions) or 'unknown'}, not {version}")
+    run_groups = [line.partition("=")[2] for line in header if line.startswith("backends=")]
+    wanted = {group.strip() for group in backends.split(",") if group.strip()}
+    if [set(g.split(",")) for g in run_groups] != [wanted]:
+        wrong.append(f"backends {', '.join(run_groups) or 'unknown'}, not {backends}")
+    roots = [
+        line[len("rootdir: ") :] for line in log_text.splitlines() if line.startswith("rootdir: ")
+    ]
+    if [Path(root) for root in roots[:1]] != [checkout]:
+        wrong.append(f"rootdir {roots[0] if roots else 'unknown'}, not {checkout}")
+    return wrong
+
+
+def pytest_seconds(log_text: str) -> float | None:
+    """The seconds pytest's last summary line says the run took (`… in 1339.42s (0:22:19) =`)."""
+    found = re.findall(r"^=+ .* in ([0-9]+(?:\.[0-9]+)?)s\b.*=+$", log_text, re.MULTILINE)
+    return float(found[-1]) if found else None
 
 
 def installed_gt4py(python: Path) -> str:

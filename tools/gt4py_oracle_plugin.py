@@ -1,17 +1,33 @@
 """The pytest plugin `tools.gt4py_oracle` loads into GT4Py's own test suite (`-p
 tools.gt4py_oracle_plugin`), in both of its runs, so that both see the same tests:
 
-- `--oracle-inference ours` installs typeinf's inference (`typeinf.gt4py.install(strict=True)`:
-  our type errors are raised, never handed back to GT4Py's inference) at `pytest_configure`, in
-  the main process and in each pytest-xdist worker; `gt4py` (the default) leaves GT4Py's own.
+- `--oracle-inference` says whose type inference GT4Py's passes call, set at `pytest_configure`
+  in the main process and in each pytest-xdist worker:
+  - `gt4py` (the default): GT4Py's own, left as it is;
+  - `ours-strict`: typeinf's, `typeinf.gt4py.install(strict=True)`: our type errors are raised,
+    never handed back to GT4Py's inference (what shows every program ours rejects);
+  - `ours-default`: typeinf's as a user installs it, `typeinf.gt4py.install()`: where ours
+    rejects a program that GT4Py's inference accepts, GT4Py's types are used, with a
+    `typeinf.gt4py.DisagreementWarning` (what shows whether a user's tests would break).
+- With `ours-default`, a `DisagreementWarning` stays a warning: the plugin adds
+  `always::typeinf.gt4py.DisagreementWarning` to the `filterwarnings` of the ini file, so a
+  checkout's `filterwarnings = error` cannot make it a test failure (GT4Py 1.2.1's and main's
+  pyproject.toml have no `filterwarnings`; a `-W` on the command line or a test's own
+  `filterwarnings` mark still come after, as pytest orders them). The drop-in warns once per
+  program per installation; the plugin forgets the programs warned of before each test, so that
+  each test in which ours rejects a program warns (a program compiled in one test and taken
+  from GT4Py's cache in another is inferred, and warns, only in the first).
+- `--oracle-warned FILE` (with `ours-default`): the ids of the tests (pytest node ids) that
+  emitted a `DisagreementWarning`, one a line, sorted, written at the end of the session by the
+  main process (pytest-xdist hands it its workers' warnings); an empty file when none did.
 - `--oracle-backends common,roundtrip,…` keeps only the tests of those backend groups (see
   `backend_group`); the others are deselected, as `-k` would.
 - One compatibility shim, for a checkout's tests newer or older than the installed GT4Py:
   where a module the tests import was renamed (`RENAMED`), the name that does not exist is
   made an alias of the one that does, before any test module is imported.
 
-The report header says what was done, on lines starting `typeinf-oracle:`, which
-`tools.gt4py_oracle` reads back from pytest's output.
+The report header says what was done, on lines starting `typeinf-oracle:` (`inference=…` names
+the `install` call made), which `tools.gt4py_oracle` reads back from pytest's output.
 
 Runs only in the GT4Py environment (Python ≥ 3.12, GT4Py installed).
 """
@@ -22,6 +38,8 @@ import importlib
 import importlib.util
 import inspect
 import sys
+import warnings
+from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -49,7 +67,16 @@ DEFAULT_BACKENDS = "common,embedded,roundtrip,gtfn"
 #: The fixtures of GT4Py's tests whose parameter is a backend (None: embedded execution).
 BACKEND_FIXTURES = ("program_processor", "program_processor_no_transforms", "exec_alloc_descriptor")
 
+#: `--oracle-inference`'s choices: GT4Py's inference, ours strict, ours as `install()` makes it.
+INFERENCES = ("gt4py", "ours-strict", "ours-default")
+#: The warning the drop-in gives where it used GT4Py's types (`ours-default`), as a filter names it.
+DISAGREEMENT = "typeinf.gt4py.DisagreementWarning"
+
 _header: list[str] = []
+#: With `ours-default` in the main process: where to write the ids of the tests that warned.
+_warned_file: list[Path] = []
+#: Those ids, as pytest records the warnings.
+_warned_tests: set[str] = set()
 
 
 def alias_renamed_modules() -> list[str]:
@@ -115,9 +142,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("typeinf-oracle", "tools.gt4py_oracle: GT4Py's tests as the oracle")
     group.addoption(
         "--oracle-inference",
-        choices=("gt4py", "ours"),
+        choices=INFERENCES,
         default="gt4py",
-        help="whose type inference GT4Py's passes call (ours: typeinf.gt4py.install)",
+        help="whose type inference GT4Py's passes call: GT4Py's, ours strict "
+        "(typeinf.gt4py.install(strict=True)) or ours as installed by default "
+        "(typeinf.gt4py.install(): GT4Py's types where ours disagrees, with a warning)",
+    )
+    group.addoption(
+        "--oracle-warned",
+        metavar="FILE",
+        help="with ours-default: write the ids of the tests that emitted a DisagreementWarning",
     )
     group.addoption(
         "--oracle-backends",
@@ -138,23 +172,42 @@ def pytest_configure(config: pytest.Config) -> None:
     _header.append(f"gt4py {gt4py.__version__} from {gt4py.__file__}")
     _header.extend(f"aliased {alias}" for alias in _aliased)
     _header.append(f"backends={','.join(sorted(wanted))}")
-    if config.getoption("oracle_inference") == "ours":
-        _header.append(f"inference=ours via {_install_ours()}")
-    else:
+    inference = str(config.getoption("oracle_inference"))
+    warned = config.getoption("oracle_warned")
+    if warned and inference != "ours-default":
+        raise pytest.UsageError("--oracle-warned: only ours-default gives DisagreementWarnings")
+    if inference == "gt4py":
         _header.append("inference=gt4py")
+        return
+    _header.append(f"inference={inference} via {_install_ours(strict=inference == 'ours-strict')}")
+    if inference == "ours-default":
+        config.addinivalue_line("filterwarnings", f"always::{DISAGREEMENT}")
+        _header.append(f"filterwarnings: always::{DISAGREEMENT}")
+        if warned and not hasattr(config, "workerinput"):  # the main process, not a worker
+            _warned_file.append(Path(str(warned)))
 
 
-def _install_ours() -> str:
-    """typeinf installed into GT4Py: strict where `install` takes it. How it was called."""
+def _install_ours(*, strict: bool) -> str:
+    """typeinf installed into GT4Py, strict or as by default; how `install` was called."""
     switch: ModuleType = importlib.import_module("typeinf.gt4py")
-    strict = "strict" in inspect.signature(switch.install).parameters
-    if strict:
+    if "strict" not in inspect.signature(switch.install).parameters:
+        # A typeinf from before the fallback: its install() is strict, and has no default mode.
+        if not strict:
+            raise pytest.UsageError(
+                f"{switch.__file__}: this typeinf's install() has no fallback to GT4Py's "
+                "inference: run it as ours-strict"
+            )
+        switch.install()
+        called = "install() (strict: this typeinf has no fallback)"
+    elif strict:
         switch.install(strict=True)
+        called = "install(strict=True)"
     else:
         switch.install()
+        called = "install() (default: GT4Py's types where ours disagrees, with a warning)"
     if not switch.is_installed():
         raise pytest.UsageError("typeinf.gt4py.install() left typeinf uninstalled")
-    return f"typeinf.gt4py.install({'strict=True' if strict else ''}) from {switch.__file__}"
+    return f"typeinf.gt4py.{called} from {switch.__file__}"
 
 
 def _wanted(config: pytest.Config) -> set[str]:
@@ -164,6 +217,40 @@ def _wanted(config: pytest.Config) -> set[str]:
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
     return [f"typeinf-oracle: {line}" for line in _header]
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Forget the programs the drop-in warned of in earlier tests (`ours-default`): each test in
+    which ours rejects a program warns. (The drop-ins of one installation share one set.)"""
+    if item.config.getoption("oracle_inference") != "ours-default":
+        return
+    switch = importlib.import_module("typeinf.gt4py.switch")
+    for module_name, attribute, _ours in switch.SITES:
+        warned = getattr(getattr(sys.modules.get(module_name), attribute, None), "warned", None)
+        if isinstance(warned, set):
+            warned.clear()
+
+
+def pytest_warning_recorded(
+    warning_message: warnings.WarningMessage,
+    when: str,
+    nodeid: str,
+) -> None:
+    """Note the test that emitted a `DisagreementWarning` (`--oracle-warned`, main process)."""
+    if not _warned_file:
+        return
+    category = warning_message.category
+    disagreement = importlib.import_module("typeinf.gt4py").DisagreementWarning
+    if isinstance(category, type) and issubclass(category, disagreement):
+        _warned_tests.add(nodeid or f"({when})")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    for path in _warned_file:
+        text = "".join(f"{test}\n" for test in sorted(_warned_tests))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
 
 
 @pytest.hookimpl(trylast=True)
