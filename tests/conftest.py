@@ -49,6 +49,20 @@ SLOW: frozenset[tuple[str, str]] = frozenset(
 )
 
 
+def compiled_build() -> bool:
+    """Whether the core imported is the compiled build (`python3 -m tools.compile`)."""
+    import typeinf.core.solve
+
+    return not (typeinf.core.solve.__file__ or "").endswith(".py")
+
+
+#: For tests that replace a method of a class the compiled build compiles (a compiled class's
+#: methods cannot be patched): they run on the pure-Python build, which CI runs in full.
+needs_pure_python = pytest.mark.skipif(
+    compiled_build(), reason="patches a class that the compiled build compiles"
+)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     found = set()
     for item in items:

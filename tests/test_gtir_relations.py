@@ -8,6 +8,7 @@ import pytest
 
 import iterir
 from iterir.gtir_types import Dimension
+from typeinf.core.constraints import GtirRule
 from typeinf.core.constructors import row_items
 from typeinf.core.errors import UnsatisfiableConstraintError
 from typeinf.core.relations import CannotHold
@@ -20,6 +21,9 @@ from typeinf.gtir.notation import pformat_gtir
 from typeinf.gtir.reader import parse_gtir_type
 from typeinf.gtir.relations import Subset, Union
 from typeinf.gtir.terms import DIMS, FIELD, dims, field, scalar, tuple_of
+
+#: The reason the tests give their constraints and relations.
+A_TEST = GtirRule("a test")
 
 KDIM, VERTEX = Dimension("KDim", "vertical"), Dimension("Vertex")
 
@@ -108,13 +112,13 @@ def solver(request: pytest.FixtureRequest) -> Solver:
 
 
 def equal(solver: Solver, cell: Cell, value: Cell) -> None:
-    solver.equal(cell, value, 0, "a test")
+    solver.equal(cell, value, 0, A_TEST)
 
 
 def test_the_solver_queues_a_union_until_settle_fires_it(solver: Solver) -> None:
     a, b, out = var(Sort.DIMS), var(Sort.DIMS), var(Sort.DIMS)
-    solver.relate(Union(a, b, out), 0, "a test")
-    solver.relate(Subset(out, var(Sort.DIMS)), 0, "a test")
+    solver.relate(Union(a, b, out), 0, A_TEST)
+    solver.relate(Subset(out, var(Sort.DIMS)), 0, A_TEST)
     assert len(solver.open) == 2  # both wait
     equal(solver, a, dims([KDIM]))
     equal(solver, b, dims([VERTEX]))
@@ -125,7 +129,7 @@ def test_the_solver_queues_a_union_until_settle_fires_it(solver: Solver) -> None
 
 def test_a_subset_that_cannot_hold_is_an_error_at_its_node(solver: Solver) -> None:
     sub = var(Sort.DIMS)
-    solver.relate(Subset(sub, dims([VERTEX])), 0, "a test")
+    solver.relate(Subset(sub, dims([VERTEX])), 0, A_TEST)
     equal(solver, sub, dims([KDIM]))
     with pytest.raises(UnsatisfiableConstraintError, match=r"\[KDimᵥ\] not in \[Vertex\]"):
         solver.settle()

@@ -13,6 +13,7 @@ import pytest
 import iterir
 import typeinf
 import typeinf.core.notation
+from typeinf.core.constraints import GtirRule
 from typeinf.core.constructors import LIST, PRIM, prim
 from typeinf.core.errors import UnsatisfiableConstraintError
 from typeinf.core.relations import CannotHold, Equate, Relation, known
@@ -20,6 +21,9 @@ from typeinf.core.signatures import BUILTINS
 from typeinf.core.solve import Solver
 from typeinf.core.terms import Cell, Sort, find, make, var
 from typeinf.fencil.runs import ExplainingRun, FastRun
+
+#: The reason the tests give their constraints and relations.
+A_TEST = GtirRule("a test")
 
 ORDER = ("int32", "int64", "float32", "float64")
 
@@ -87,7 +91,7 @@ FENCIL = "f(a, b) {{ {} b ← (λ(it) → ·it)(a) @ c⟨ IDim: [0, 1) ⟩; }}"
 def test_fires_at_once_when_the_inputs_are_known(run: type[FastRun | ExplainingRun]) -> None:
     solver = Solver([iterir.parse("x")], [None], explain=run is ExplainingRun)
     out = var(Sort.DTYPE)
-    solver.relate(Larger(prim("int64"), prim("float32"), out), 0, "a test")
+    solver.relate(Larger(prim("int64"), prim("float32"), out), 0, A_TEST)
     assert find(out) is prim("float32") and solver.open == []
 
 
@@ -98,9 +102,9 @@ def test_waits_then_fires_when_a_later_constraint_binds_an_input(
     solver = Solver([iterir.parse("x")], [None], explain=run is ExplainingRun)
     equal = solver.equal  # the run: the solver with or without history
     a, out = var(Sort.DTYPE), var(Sort.DTYPE)
-    solver.relate(Larger(a, prim("int32"), out), 0, "a test")
+    solver.relate(Larger(a, prim("int32"), out), 0, A_TEST)
     assert find(out) is out and len(solver.open) == 1  # waiting
-    equal(a, prim("float64"), 0, "a test")
+    equal(a, prim("float64"), 0, A_TEST)
     assert find(out) is out  # not fired yet: at the latest when the part is settled
     solver.settle()
     assert find(out) is prim("float64") and solver.open == []
@@ -112,10 +116,10 @@ def test_a_chain_is_solved_to_a_fixpoint() -> None:
     solver = Solver([iterir.parse("x")], [None])
     equal = solver.equal
     a, b, c, d = (var(Sort.DTYPE) for _ in range(4))
-    solver.relate(Larger(c, prim("int32"), d), 0, "a test")
-    solver.relate(Larger(b, prim("int64"), c), 0, "a test")
-    solver.relate(Larger(a, prim("int32"), b), 0, "a test")
-    equal(a, prim("int32"), 0, "a test")
+    solver.relate(Larger(c, prim("int32"), d), 0, A_TEST)
+    solver.relate(Larger(b, prim("int64"), c), 0, A_TEST)
+    solver.relate(Larger(a, prim("int32"), b), 0, A_TEST)
+    equal(a, prim("int32"), 0, A_TEST)
     solver.settle()
     assert [find(x).label for x in (b, c, d)] == ["int32", "int64", "int64"]
     assert solver.open == []
@@ -245,7 +249,7 @@ class ListOf(Relation):
 def test_a_relation_that_binds_while_it_waits_reaches_a_fixpoint() -> None:
     solver = Solver([iterir.parse("x")], [None])
     a, out = var(Sort.DTYPE), var(Sort.DTYPE)
-    solver.relate(ListOf(a, out), 0, "a test")
+    solver.relate(ListOf(a, out), 0, A_TEST)
     solver.settle()  # ends: the second pass changes no cell's root
     assert find(out).ctor is LIST and len(solver.open) == 1
     printer = typeinf.core.notation.Printer([])

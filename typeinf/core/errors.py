@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TypedDict, Unpack
+from typing import TypedDict, TypeVar, Unpack
 
 from iterir import Node, pformat_short
 from iterir.display import escaped, shown
@@ -149,3 +149,15 @@ def runs_disagree(found: str, other: str, error: TypeInferenceError | str) -> In
     return InternalError(
         f"the {found} run of inference found a type error that the {other} run did not: {error}"
     )
+
+
+_E = TypeVar("_E", bound=BaseException)
+
+
+def unchained(error: _E) -> _E:
+    """`error`, to be raised while another is handled and shown without it: what `raise error
+    from None` says, said so that the compiled build (tools/compile.py) says it too (mypyc's
+    `from None` keeps the context it should hide)."""
+    error.__cause__ = None
+    error.__suppress_context__ = True
+    return error

@@ -15,6 +15,12 @@ if TYPE_CHECKING:
     from typeinf.core.relations import Relation
 
 
+#: What a constant is labelled with (any value, see `Cell.label`). Named here, not written
+#: `object` in `Build`: the compiled build (tools/compile.py) reads a named tuple's annotations
+#: in the module's own names, where the builtins are not.
+Label: TypeAlias = object
+
+
 @final  # as `Cell`: so that `type(step) is Fresh` tells mypy what `step` is, either way
 class Fresh(NamedTuple):
     """A step of a plan: a fresh variable of `sort`, restricted to `family` if any."""
@@ -29,7 +35,7 @@ class Build(NamedTuple):
     made at the steps `args` (`get` picks them out of the list of copies)."""
 
     ctor: Constructor
-    label: object
+    label: Label
     args: tuple[int, ...]
     get: Callable[[list[Cell]], tuple[Cell, ...]]
 

@@ -26,7 +26,7 @@ from typeinf.core.constraints import (
     RelationOf,
 )
 from typeinf.core.constructors import fixed_params
-from typeinf.core.errors import InfiniteTypeError, UnsatisfiableConstraintError
+from typeinf.core.errors import InfiniteTypeError, UnsatisfiableConstraintError, unchained
 from typeinf.core.history import History
 from typeinf.core.notation import Printer, pformat_all
 from typeinf.core.relations import CannotHold, Relation
@@ -77,8 +77,8 @@ class Solver:
             try:
                 undecided = unify(expected, actual)
             except Mismatch as mismatch:
-                raise self.unsatisfiable(
-                    Equal(expected, actual, position, reason), mismatch
+                raise unchained(
+                    self.unsatisfiable(Equal(expected, actual, position, reason), mismatch)
                 ) from None
         else:
             undecided = self.unify_recorded(expected, actual, position, reason)
@@ -103,7 +103,7 @@ class Solver:
         except Mismatch as mismatch:
             error = self.unsatisfiable(Equal(expected, actual, position, reason), mismatch, start)
             history.forget(start)
-            raise error from None
+            raise unchained(error) from None
         history.record(start, position, reason)
         return undecided
 
@@ -131,7 +131,7 @@ class Solver:
                 try:
                     undecided = unify(x, y)
                 except Mismatch as mismatch:
-                    raise self.unsatisfiable(constraint, mismatch) from None
+                    raise unchained(self.unsatisfiable(constraint, mismatch)) from None
             if undecided:
                 raise self.unsatisfiable(constraint, Mismatch(x, y, "unknown lengths"))
 
@@ -157,18 +157,18 @@ class Solver:
             try:
                 equal(cell, value, position, reason)
             except UnsatisfiableConstraintError as error:  # what it determines clashes
-                raise _Clash(error) from None
+                raise unchained(_Clash(error)) from None
 
         try:
             return relation.fire(equate)
         except CannotHold as failure:
-            raise self.cannot_hold(relation, position, reason, failure.why) from None
+            raise unchained(self.cannot_hold(relation, position, reason, failure.why)) from None
         except _Clash as clash:
             error = clash.error
             why = f"it determines `{error.actual}`, not `{error.expected}`"
             if error.difference is not None:
                 why += f": {error.difference}"
-            raise self.cannot_hold(relation, position, reason, why) from None
+            raise unchained(self.cannot_hold(relation, position, reason, why)) from None
 
     def fire_open(self) -> None:
         """Fire the open relations until a pass over them makes no progress: none settles, and

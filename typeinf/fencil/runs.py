@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from iterir import FunCall
 from typeinf.core.constraints import Equal, Reason, ShapedRule
 from typeinf.core.constructors import fixed_params
+from typeinf.core.errors import unchained
 from typeinf.core.matching import Matcher, walk_match
 from typeinf.core.schemes import Scheme, Template
 from typeinf.core.signatures import Signature
@@ -116,8 +117,10 @@ class FastRun:
             result = match([types[a] or inference.type_at(a) for a in args], undecided)
         except Mismatch as mismatch:
             said = reason or inference.call_reason(position, len(args))
-            raise self.solver.unsatisfiable(
-                Equal(mismatch.left, mismatch.right, position, said), mismatch
+            raise unchained(
+                self.solver.unsatisfiable(
+                    Equal(mismatch.left, mismatch.right, position, said), mismatch
+                )
             ) from None
         if undecided:
             said = reason or inference.call_reason(position, len(args))

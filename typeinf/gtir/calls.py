@@ -16,6 +16,7 @@ from typeinf.core.diagnostics import arity_error
 from typeinf.core.errors import (
     GrammarBuiltinError,
     UnsatisfiableConstraintError,
+    unchained,
 )
 from typeinf.core.terms import Cell, Mismatch, Sort, find, var
 from typeinf.core.unify import Trail, undo, unify
@@ -43,7 +44,7 @@ def by_signature(
         return signature_call(inf, name, position, args)
     except UnsatisfiableConstraintError as error:
         said = f"`{name}` takes `{error.expected}`, not `{error.actual}`"
-        raise error.reworded(said, node) from None
+        raise unchained(error.reworded(said, node)) from None
 
 
 def signature_call(inf: GtirInference, name: str, position: int, args: list[int]) -> Cell:

@@ -52,6 +52,7 @@ from typeinf.core.errors import (
     TypeInferenceError,
     UnsatisfiableConstraintError,
     checked_preorder,
+    unchained,
 )
 from typeinf.core.order import definition_order
 from typeinf.core.relations import Relation
@@ -127,7 +128,7 @@ class GtirSolver(Solver):
             try:
                 undecided = unify(expected, actual, [])
             except Mismatch:
-                raise self.mismatch(expected, actual, position) from None
+                raise unchained(self.mismatch(expected, actual, position)) from None
             for x, y in undecided:
                 self.equal(x, y, position)
             return
@@ -136,7 +137,7 @@ class GtirSolver(Solver):
             undecided = unify(expected, actual, [], history.joins)
         except Mismatch:
             history.forget(start)
-            raise self.mismatch(expected, actual, position) from None
+            raise unchained(self.mismatch(expected, actual, position)) from None
         cause = reason if reason is not None else GtirRule(rule_name(self.nodes[position]))
         history.record(start, position, cause)  # type: ignore[arg-type]  # a Reason
         for x, y in undecided:
@@ -453,8 +454,10 @@ class GtirInference:
         try:
             self.equal(self.type_at(target), self.type_at(expr), expr)
         except UnsatisfiableConstraintError as error:
-            raise error.reworded(
-                f"the expression written is `{error.actual}`, its target `{error.expected}`"
+            raise unchained(
+                error.reworded(
+                    f"the expression written is `{error.actual}`, its target `{error.expected}`"
+                )
             ) from None
         self.type_at(domain)  # a domain, or a tuple of them for a tuple target: its rules said
 
@@ -462,8 +465,8 @@ class GtirInference:
         try:
             self.equal(g.scalar("bool"), self.type_at(position + 1), position + 1)
         except UnsatisfiableConstraintError as error:
-            raise error.reworded(
-                f"the condition of `if` must be `bool`, not `{error.actual}`"
+            raise unchained(
+                error.reworded(f"the condition of `if` must be `bool`, not `{error.actual}`")
             ) from None
 
     def nothing(self, position: int, node: Node) -> None:

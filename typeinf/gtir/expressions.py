@@ -29,6 +29,7 @@ from iterir.vocabulary import PRIMITIVES
 from typeinf.core.errors import (
     MalformedIRError,
     TypeInferenceError,
+    unchained,
 )
 from typeinf.core.terms import Cell, Sort, make, var
 from typeinf.gtir import iterators
@@ -83,7 +84,7 @@ def read(inf: GtirInference, type_: gt.GType, node: Node) -> Cell:
     try:
         return from_gt4py(type_)
     except ValueError as error:
-        raise MalformedIRError(f"its type cannot be read: {error}", node) from None
+        raise unchained(MalformedIRError(f"its type cannot be read: {error}", node)) from None
 
 
 def temporary(inf: GtirInference, position: int, node: Temporary) -> Cell:

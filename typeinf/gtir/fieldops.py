@@ -26,6 +26,7 @@ from typeinf.core.constructors import DTUPLE
 from typeinf.core.errors import (
     GrammarBuiltinError,
     TypeInferenceError,
+    unchained,
 )
 from typeinf.core.terms import INTEGERS, Cell, Sort, find, make, var
 from typeinf.gtir import calls
@@ -178,7 +179,7 @@ def rule_broadcast(inf: GtirInference, position: int, node: FunCall, args: list[
     try:
         dims = g.dims(_dimension(a) for a in axes)  # type: ignore[arg-type]  # axes, as tested
     except g.DimensionSetError as error:
-        raise TypeInferenceError(f"not a set of dimensions: {error}", listed) from None
+        raise unchained(TypeInferenceError(f"not a set of dimensions: {error}", listed)) from None
     result = var(Sort.DTYPE)
     inf.relate(Spread(dims, result, inf.type_at(args[0])), position)
     return result
@@ -196,7 +197,7 @@ def rule_cartesian_domain(
     try:
         return make(g.DOMAIN, g.dims(found))
     except g.DimensionSetError as error:
-        raise TypeInferenceError(f"not a domain: {error}", node) from None
+        raise unchained(TypeInferenceError(f"not a domain: {error}", node)) from None
 
 
 #: An unstructured domain is typed as a Cartesian one: dimensions and their ranges.

@@ -19,6 +19,7 @@ from typeinf.core.constructors import DEMPTY, DTUPLE, row, row_items
 from typeinf.core.errors import (
     GrammarBuiltinError,
     UnsatisfiableConstraintError,
+    unchained,
 )
 from typeinf.core.terms import Cell, Sort, find, var
 from typeinf.gtir import calls
@@ -58,12 +59,14 @@ def rule_tuple_get(inf: GtirInference, position: int, node: FunCall, args: list[
         if length is None or length >= len(items):
             raise
         expected, found = pformat_gtir_all([row(DTUPLE, items, var(Sort.DROW)), operand])
-        raise UnsatisfiableConstraintError(
-            f"tuple index {index.value} is out of range: "
-            f"`{found}` has {length} element{'s' * (length != 1)}",
-            node,
-            expected,
-            found,
+        raise unchained(
+            UnsatisfiableConstraintError(
+                f"tuple index {index.value} is out of range: "
+                f"`{found}` has {length} element{'s' * (length != 1)}",
+                node,
+                expected,
+                found,
+            )
         ) from None
     return items[-1]
 

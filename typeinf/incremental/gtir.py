@@ -27,7 +27,7 @@ from typeinf.gtir.infer import (
     read_off,
 )
 from typeinf.incremental.definition_reuse import Meanings, dependencies, in_order
-from typeinf.incremental.part_layout import BUILTIN, Placing, Unsupported
+from typeinf.incremental.part_layout import BUILTIN, Unsupported, lay_out, slot
 from typeinf.incremental.part_trees import PartTree, fits, part_tree
 
 Part = dict[int, GtirInferred]
@@ -56,7 +56,7 @@ class GtirState:
     trees: dict[int, PartTree]
 
 
-class _GtirLayout(Placing, GtirInference):
+class _GtirLayout(GtirInference):
     """A GTIR inference over the parts laid out."""
 
     def __init__(self, root: Program, provider: object) -> None:
@@ -134,7 +134,7 @@ class _GtirRun:
         """Type the definition `name` again; whether its type changed."""
         layout, definition = self.layout, self.definitions[name]
         tree = self._tree(definition, self.valid)
-        position = self.positions[name] = layout.lay_out(tree, self._in_definition)
+        position = self.positions[name] = lay_out(layout, tree, self._in_definition)
         layout._definition(position)
         typed: Part = {}
         read_off(layout, range(position, position + len(tree.nodes)), typed)
@@ -158,7 +158,7 @@ class _GtirRun:
             return BUILTIN if name in GTIR_BUILTINS else _FREE
         position = self.positions.get(name)
         if position is None:
-            position = self.positions[name] = self.layout.slot(definition)
+            position = self.positions[name] = slot(self.layout, definition)
             self.layout.schemes[position] = self.valid[name].scheme
         return Binding(BindingKind.FUNCTION_DEFINITION, definition, position)
 
@@ -189,7 +189,7 @@ class _GtirRun:
             assert isinstance(node, (Sym, Temporary))  # the program's declarations
             self.declarations[node.id] = Binding(kind, node, at)
         for tree in trees:
-            layout.lay_out(tree, self._in_statement)
+            lay_out(layout, tree, self._in_statement)
         for at in starts:
             layout._statement(at)
         return starts

@@ -6,7 +6,7 @@ the cache, a parameter) is one slot, a one-node position whose scheme or cell st
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import cast
+from typing import Protocol, cast
 
 from iterir import Node
 from iterir.symbols import Binding, BindingKind, SymbolTable
@@ -31,42 +31,44 @@ Resolver = Callable[[str], Binding]
 BUILTIN = Binding(BindingKind.BUILTIN)
 
 
-class Placing:
-    """What laying parts out needs of an inference of either dialect: `slot` and `lay_out`
-    append to its nodes, sizes, cells and bindings (positions, bindings and cells of this run
-    only: the parts typed again, and slots for what they use)."""
+class Placing(Protocol):
+    """What laying parts out needs of an inference of either dialect: its nodes, sizes, cells
+    and bindings, which `slot` and `lay_out` append to (positions, bindings and cells of this
+    run only: the parts typed again, and slots for what they use)."""
 
     nodes: list[Node]
     sizes: list[int]
     types: list[Cell | None]
     symbols: SymbolTable
 
-    def slot(self, node: Node) -> int:
-        """A position for `node` alone (a definition taken from the cache, a parameter)."""
-        self.nodes.append(node)
-        self.sizes.append(1)
-        self.types.append(None)
-        return len(self.nodes) - 1
 
-    def lay_out(self, tree: PartTree, resolve: Resolver) -> int:
-        """`tree` placed after what is laid out, the names it takes from outside bound by
-        `resolve`; its start."""
-        start = len(self.nodes)
-        self.nodes += tree.nodes
-        self.sizes += tree.sizes
-        self.types += [None] * len(tree.nodes)
-        bindings = self.symbols.bindings
-        for position, (kind, declaration, declared) in tree.inner.items():
-            assert declared is not None  # a parameter's binding has its position
-            bindings[position + start] = Binding(kind, declaration, declared + start)
-        for name, positions in tree.outside.items():
-            binding = resolve(name)
-            for position in positions:
-                bindings[position + start] = binding
-        return start
+def slot(layout: Placing, node: Node) -> int:
+    """A position for `node` alone (a definition taken from the cache, a parameter)."""
+    layout.nodes.append(node)
+    layout.sizes.append(1)
+    layout.types.append(None)
+    return len(layout.nodes) - 1
 
 
-class Layout(Placing, Inference):
+def lay_out(layout: Placing, tree: PartTree, resolve: Resolver) -> int:
+    """`tree` placed after what `layout` holds, the names it takes from outside bound by
+    `resolve`; its start."""
+    start = len(layout.nodes)
+    layout.nodes += tree.nodes
+    layout.sizes += tree.sizes
+    layout.types += [None] * len(tree.nodes)
+    bindings = layout.symbols.bindings
+    for position, (kind, declaration, declared) in tree.inner.items():
+        assert declared is not None  # a parameter's binding has its position
+        bindings[position + start] = Binding(kind, declaration, declared + start)
+    for name, positions in tree.outside.items():
+        binding = resolve(name)
+        for position in positions:
+            bindings[position + start] = binding
+    return start
+
+
+class Layout(Inference):
     """A fencil IR inference over the parts laid out."""
 
     def __init__(self, root: Node, provider: OffsetProvider | None) -> None:

@@ -26,7 +26,7 @@ from typeinf.core.type_map import TypeMap
 from typeinf.gtir import infer as gtir_infer
 from typeinf.incremental.definition_reuse import Dependencies, Meanings, dependencies, in_order
 from typeinf.incremental.gtir import GtirState, reinfer
-from typeinf.incremental.part_layout import BUILTIN, Layout, Unsupported, printable
+from typeinf.incremental.part_layout import BUILTIN, Layout, Unsupported, lay_out, printable, slot
 from typeinf.incremental.part_trees import PartTree, fits, part_tree
 from typeinf.infer import Checked, NodeTypes, Provider, by_node, check, provider_of
 from typeinf.types import Inferred
@@ -280,7 +280,7 @@ class _Run:
 
         def infer(name: str) -> bool:
             tree = self._tree(self.definitions[name])
-            position = self.positions[name] = layout.lay_out(tree, self._in_definition)
+            position = self.positions[name] = lay_out(layout, tree, self._in_definition)
             layout.type_part(position, definition=True)
             layout.check_finite(position)
             entry = self.entries[name] = _entry(layout, position, tree)
@@ -306,7 +306,7 @@ class _Run:
             return BUILTIN
         position = self.positions.get(name)
         if position is None:
-            position = self.positions[name] = self.layout.slot(definition)
+            position = self.positions[name] = slot(self.layout, definition)
             self.layout.solver.schemes[position] = self.valid[name].template
         return Binding(_DEFINITION, definition, position)
 
@@ -336,7 +336,7 @@ class _Run:
             self.param_cells = old.closures.params
             return old.closures
         first = len(layout.nodes)  # from here on, this run's parameters and closures
-        slots = [layout.slot(sym) for sym in root.params]
+        slots = [slot(layout, sym) for sym in root.params]
         self.params = {
             sym.id: Binding(_FENCIL_PARAMETER, sym, position)
             for sym, position in zip(root.params, slots, strict=True)
@@ -347,7 +347,7 @@ class _Run:
         for closure in root.closures:
             tree = kept.get(id(closure))
             trees.append(tree if tree is not None and tree.node is closure else _made(closure))
-        starts = [layout.lay_out(tree, self._in_closure) for tree in trees]
+        starts = [lay_out(layout, tree, self._in_closure) for tree in trees]
         for start in starts:
             layout.type_part(start, definition=False)
         layout.check_finite(first)
