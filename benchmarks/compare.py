@@ -1,8 +1,10 @@
 """Inference throughput of two commits side by side, interleaved in one pair of processes.
 
-    python3 -m benchmarks.compare BASE [HEAD] [--pairs 5] [--size 100000] [--shapes …]
+    python3 -m benchmarks.compare BASE [HEAD] [--pairs 5] [--size 100000] [--shapes …] [--compiled]
 
 BASE and HEAD are git revisions; HEAD defaults to this checkout's working tree ("worktree").
+`--compiled` compiles HEAD's core with mypyc in its worktree first (`tools/compile.py`): with
+BASE and HEAD the same commit, it measures the compiled build against the pure-Python one.
 Each revision other than the working tree is checked out with `git worktree add --detach` into
 a temporary folder, removed at the end (also on an error or Ctrl-C). One long-lived worker
 process per version imports that version's `iterir` and `typeinf` (PYTHONPATH set to its root,
@@ -275,6 +277,14 @@ def compare(args: argparse.Namespace) -> None:
         for version in (base, head):
             if version.revision is not None:
                 add_worktree(stack, version, scratch)
+        if args.compiled:  # HEAD's core compiled in its own worktree (tools/compile.py)
+            from tools.compile import CompileError, build
+
+            try:
+                build(head.root)
+            except CompileError as error:
+                raise CompareError(f"HEAD could not be compiled: {error}") from None
+            print(f"HEAD {head.label}: compiled with mypyc (tools/compile.py)", flush=True)
         print(
             f"calibration: a 10-million-step Python loop takes {calibration():.2f} s on this machine now "
             "(figures scale with it)",
@@ -365,9 +375,16 @@ def main() -> None:
     parser.add_argument(
         "--shapes", nargs="+", default=DEFAULT_SHAPES, choices=[*SHAPES, *GTIR_SHAPES]
     )
+    parser.add_argument(
+        "--compiled",
+        action="store_true",
+        help="compile HEAD's core with mypyc first (HEAD must be a revision)",
+    )
     args = parser.parse_args()
     if args.pairs < 1 or args.size < 1:
         parser.error("--pairs and --size must be at least 1")
+    if args.compiled and args.head is None:
+        parser.error("--compiled builds in HEAD's worktree: name HEAD as a revision")
     # SIGTERM ends the run like Ctrl-C does: through the cleanup of workers and worktrees.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     try:
