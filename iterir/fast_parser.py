@@ -208,9 +208,10 @@ def split(tok: Tok) -> tuple[Tok, Tok]:
         kind = "HEADS" if value.count("(") > 1 else "HEAD"
         rest = (kind, value, second.line, second.column, tok.end_line, tok.end_column)
         return head, new(Tok, rest)
+    at = _run_offset(tok)
     first = new(Tok, ("RPAR", ")", line, column, line, column + 1))
-    after = value.index(")", 1)  # a run has two or more
-    line, column = _past(value[1:after], line, column + 1)
+    after = value.index(")", at + 1)  # a run has two or more left
+    line, column = _past(value[at + 1 : after], line, column + 1)
     return first, _closers(tok, after, line, column)
 
 
@@ -303,13 +304,28 @@ def _past(gap: str, line: int, column: int) -> tuple[int, int]:
     return line, column + len(gap)
 
 
+class _Rest(Tok):
+    """What is left of a run of `)` (`RPARS`) that a parse took apart: its `value` is the whole
+    run, not a copy of its rest, and `at` the offset in it of the first `)` left. A run is parted
+    wherever it stops closing calls (a λ's body or parentheses end in it); copying the rest each
+    time made a deep program's parse quadratic in its depth."""
+
+    at: int
+
+
+def _run_offset(tok: Tok) -> int:
+    """The offset of the first `)` of `tok`, an `RPARS` token, in its `value`."""
+    return tok.at if type(tok) is _Rest else 0
+
+
 def _closers(tok: Tok, offset: int, line: int, column: int) -> Tok:
     """What is left of `tok`, an `RPARS` token, from its `)` at `offset` on (at `line`:`column`):
     `RPARS` while it holds two or more, an `RPAR` then."""
-    kind = "RPARS" if len(tok.value) - offset > 1 else "RPAR"
-    return tuple.__new__(
-        Tok, (kind, tok.value[offset:], line, column, tok.end_line, tok.end_column)
-    )
+    if offset == len(tok.value) - 1:  # a run ends with its last `)`
+        return tuple.__new__(Tok, ("RPAR", ")", line, column, line, column + 1))
+    rest = tuple.__new__(_Rest, ("RPARS", tok.value, line, column, tok.end_line, tok.end_column))
+    rest.at = offset
+    return rest
 
 
 # Frames: a construct begun and waiting for an expression (its first item says which).
@@ -587,26 +603,26 @@ class _Parse:
                 if close.type == "RPAR":
                     self.tok = self.next()
                 elif close.type == "RPARS":  # a run of `)`: each closes the call on top at once
-                    # Its `)`s found by parting it at each, each placed after the gap before it
-                    # (`_past`): with `_heads` parted alike, nested calls parse in 0.76 of the
-                    # time taken with one expression's matches for both (A/B, 200k nodes).
-                    run, line, column, offset = close.value, close.line, close.column, -1
-                    called = cb.called
-                    for gap in run.split(")")[:-1]:  # the spaces and line breaks before a `)`
-                        if gap:
-                            line, column = _past(gap, line, column)
-                        offset += len(gap) + 1
-                        if offset:  # after the first: the call below, if it is one, goes on
-                            if stack[-1][0] != _CALL:  # the rest closes something else
-                                self.tok = _closers(close, offset, line, column)
-                                break
-                            frame = stack[-1]
-                            frame[3].append(value)
+                    # Each `)` found from the one before, so that a run is read once however
+                    # often frames other than calls part it.
+                    run, at, last = close.value, _run_offset(close), len(close.value) - 1
+                    line, column, index, called = close.line, close.column, run.index, cb.called
+                    while True:
                         stack.pop()
                         column += 1
                         value = called(frame[1], frame[3], line, column)
-                    else:
-                        self.tok = self.next()
+                        if at == last:
+                            self.tok = self.next()
+                            break
+                        after = index(")", at + 1)
+                        if after != at + 1:  # spaces or line breaks before the next `)`
+                            line, column = _past(run[at + 1 : after], line, column)
+                        at = after
+                        frame = stack[-1]
+                        if frame[0] != _CALL:  # the rest closes something else
+                            self.tok = _closers(close, at, line, column)
+                            break
+                        frame[3].append(value)
                     continue
                 else:
                     raise Unsure

@@ -133,6 +133,8 @@ def test_what_the_fast_path_leaves_to_lark_parses_as_lark_parses_it(text: str) -
         "f(\n  g(\n    h(x)\n  )\n)",  # a run of `)` over lines, as printed
         "f(g(x) \n , h(y\n\t)  )",  # a run of `)` with spaces and a tab
         "λ(f) → (f(f(x)\n  ))",  # then a parenthesis
+        "f(λ(x) → g(λ(y) → h(y))\n )",  # a run parted by λs' ends, read on from where it stopped
+        "f(((g(h(x))) ) )",  # and by parentheses
         "{f(x)\n }",  # then a bracket
         "a + b - c + f(a) × b[0] - ·a == b + (c)",  # names between operators, and the rest
         "a\n  + b\n  - c×d == e\n\n / f ∨ g < h",  # operators and names, one token
