@@ -3,9 +3,9 @@ hand-written, iterative parser of the same grammar (grammar.lark).
 
 Lark's LALR parser spends several µs of Python per token (its lexer's bookkeeping, a `Token`
 per token, a reduction per grammar level); this path much less, and reads fewer tokens (see
-`_tokens`): parsing is 3.2–7.0× faster than lark's at 100k–200k nodes (`lark/parse` of
+`tokens`): parsing is 3.2–7.0× faster than lark's at 100k–200k nodes (`lark/parse` of
 benchmarks/end_to_end.py, 2026-11-27). It builds every node through the very callbacks lark
-calls (iterir/parser.py), so nodes and spans are the same; and it only vouches for the text it
+calls (iterir/node_building.py), so nodes and spans are the same; and it only vouches for the text it
 fully understands: at anything else (an error, an annotation, a keyword used as a name, a `-`
 glued to a number) it raises `Unsure`, and lark parses the text from the start, with its located
 errors.
@@ -20,12 +20,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any, NamedTuple, cast
+from typing import Any, NamedTuple, cast
 
+from iterir.node_building import Callbacks
 from iterir.nodes import Node
-
-if TYPE_CHECKING:
-    from iterir.parser import _Callbacks
 
 
 class Unsure(Exception):
@@ -143,7 +141,7 @@ _TOKEN = re.compile(
 )
 
 
-def _tokens(text: str) -> Iterator[Tok]:
+def tokens(text: str) -> Iterator[Tok]:
     """The tokens of `text`, positioned as lark positions them, then `END` (after spaces, twice:
     the parser stops at the first). Some kinds are several of lark's tokens, read in one match
     because a program is full of them and a token through the parser's loop costs about a µs of
@@ -186,7 +184,7 @@ def _tokens(text: str) -> Iterator[Tok]:
 
 
 #: The kinds of tokens that are several of lark's.
-_SEVERAL = frozenset(["HEAD", "HEADS", "RPARS"])
+SEVERAL = frozenset(["HEAD", "HEADS", "RPARS"])
 #: The kinds of tokens that may span lines.
 _RUNS = frozenset(["CHAIN", "HEADS", "RPARS"])
 
@@ -347,16 +345,16 @@ _WANTS = {_IF: _CONDITIONAL, _PREFIX: _OPERAND}
 _LEAVES = {"NUMBER": "number", "QLITERAL": "quoted_literal", "OFFSET": "offset", "AXIS": "axis"}
 
 
-def parse(text: str, callbacks: _Callbacks) -> Node:
+def parse(text: str, callbacks: Callbacks) -> Node:
     """The node `text` spells, built by `callbacks`; `Unsure` where lark must decide."""
-    return _Parse(_tokens(text), callbacks).run()
+    return _Parse(tokens(text), callbacks).run()
 
 
 class _Parse:
     """One parse: the current token, and a stack of frames instead of recursion, so that nesting
     is bounded by memory only."""
 
-    def __init__(self, tokens: Iterator[Tok], callbacks: _Callbacks) -> None:
+    def __init__(self, tokens: Iterator[Tok], callbacks: Callbacks) -> None:
         self.next = tokens.__next__
         self.tok = self.next()
         self.cb = callbacks
@@ -369,7 +367,7 @@ class _Parse:
         """The current token, which must be of type `kind`; the next one becomes current."""
         tok = self.tok
         if tok.type != kind:
-            if tok.type not in _SEVERAL:
+            if tok.type not in SEVERAL:
                 raise Unsure
             tok, self.tok = split(tok)
             if tok.type != kind:

@@ -2,7 +2,7 @@
 
 GTIR has its own grammar (`gtir_grammar.lark`) beside the fencil IR's: the two write named
 ranges, literals and parameter annotations differently, and each grammar's error messages stay
-those of its dialect. The callbacks extend the fencil parser's, so that the shared expression
+those of its dialect. The callbacks extend the fencil IR's (iterir/node_building.py), so that the shared expression
 syntax builds the same nodes.
 """
 
@@ -20,6 +20,7 @@ from iterir import gtir_types as gt
 from iterir import tables
 from iterir import vocabulary as voc
 from iterir.errors import ParseError
+from iterir.node_building import Annotated, Callbacks, Item, one_line_end
 from iterir.nodes import (
     AxisLiteral,
     CartesianOffset,
@@ -35,7 +36,7 @@ from iterir.nodes import (
     SymRef,
     Temporary,
 )
-from iterir.parser import Item, _Annotated, _Callbacks, _one_line_end, run
+from iterir.parse_driver import run
 
 #: Quoted names, quoted literals and comments, which may hold any character.
 _OPAQUE = re.compile(r'`(?:[^`\\\n]|\\.)*`|"(?:[^"\\\n]|\\.)*"|#[^\n]*')
@@ -100,7 +101,7 @@ _SCALARS = {**{k: k for k in gt.ABBREVIATIONS}, **gt.ABBREVIATED}
 _BARE_TYPES: dict[str, gt.GType] = {"Void": gt.VoidType(), "Deferred": gt.DeferredType()}
 
 
-class _GtirCallbacks(_Callbacks):
+class _GtirCallbacks(Callbacks):
     infix: ClassVar[dict[str, tuple[str, int]]] = {**voc.INFIX, **voc.GTIR_INFIX}
     prefixes: ClassVar[dict[str, str]] = {**voc.PREFIX, **voc.GTIR_PREFIX}
 
@@ -154,8 +155,8 @@ class _GtirCallbacks(_Callbacks):
         type_ = self.type_of(children[2]) if len(children) > 1 else None
         return Sym(self.name(name), type=type_, loc=self.token_span(name))
 
-    def annotated_arg(self, children: list[Item]) -> _Annotated:
-        return _Annotated(self.param(children), children[0])
+    def annotated_arg(self, children: list[Item]) -> Annotated:
+        return Annotated(self.param(children), children[0])
 
     # -- types ----------------------------------------------------------------------------------
     def part(self, what: str, value: Any, token: Token, inner: list[_Part]) -> _Part:
@@ -349,7 +350,7 @@ class _GtirCallbacks(_Callbacks):
         params = []
         args: tuple[Any, ...] = header.args  # the call rule keeps annotated arguments for us
         for arg in args:
-            if isinstance(arg, _Annotated):
+            if isinstance(arg, Annotated):
                 params.append(arg.sym)
             elif isinstance(arg, SymRef) and arg.type is None:
                 params.append(Sym(arg.id, loc=arg.loc))
@@ -370,7 +371,7 @@ class _GtirCallbacks(_Callbacks):
         loc = node.loc
         assert loc is not None
         return ParseError(
-            message, self.filename, loc.line, loc.column, end_column=_one_line_end(loc)
+            message, self.filename, loc.line, loc.column, end_column=one_line_end(loc)
         )
 
 
