@@ -43,8 +43,8 @@ _OPAQUE = re.compile(r'`(?:[^`\\\n]|\\.)*`|"(?:[^"\\\n]|\\.)*"|#[^\n]*')
 #: What only GTIR text has: an axis kind, `∞`, `⇑`, `<=`/`>=`, a GTIR type or typed literal,
 #: a temporary, `} else {`, and a `@` before `←` (a fencil closure has them the other way).
 #: Every branch starts with a character or a set, which lets `re` skip most positions at once
-#: (`t(?<!\wt)` is `\bt`): 4.7× faster on a 6 MB program. `@[^;←@]*←` stops at the next `@`,
-#: where `@[^;←]*←` rescanned the rest from each `@` (200,000 of them: minutes).
+#: (`t(?<!\wt)` is `\bt`). `@[^;←@]*←` stops at the next `@`, where `@[^;←]*←` rescanned the
+#: rest from each `@`: quadratic in the number of `@`.
 _HINTS = re.compile(
     r"[ₕᵥₗ](?!\w)|[∞⇑]|<=|>=|t(?<!\wt)emporary\s*\(|\}\s*else\s*\{|@[^;←@]*←"
     r"|:\s*(?:Field|tuple|List|Domain|NamedRange|Dimension|Offset)\[|:\s*It\[(?:\[|unknown)"
@@ -54,9 +54,8 @@ _HINTS = re.compile(
 
 #: Each branch of `_HINTS` needs one of these strings (the second of each pair), or a colon that
 #: `_TYPED` finds, or is `_AT_ARROW`. A mark is looked for only where the first of its pair, a
-#: character its branch needs too, is in the text: C's search for one character took 0.4 ms on a
-#: 12.5 MB program, for `<=` 11 ms; the marks' search 39 → 11 ms there (nested calls at 200k
-#: nodes: their whole parse in 0.91 of the time; nested lambdas 0.97).
+#: character its branch needs too, is in the text: C's search for one character is much faster
+#: than for a string, and every parse of either dialect asks.
 _HINT_MARKS = (
     *((mark, mark) for mark in ("ₕ", "ᵥ", "ₗ", "∞", "⇑", "temporary")),
     *(("<", "<="), (">", ">="), ("}", "else")),
@@ -74,9 +73,8 @@ def hints(text: str) -> bool:
     """Whether `text` shows a construct only GTIR has (quoted names and comments aside)."""
     # The branches of `_HINTS` looked for one by one first, each from a string or a character
     # that C's search finds (`_AT_ARROW` only where nothing is quoted or commented, which would
-    # be removed): a fencil program of closures, each with a named range, `←` and `@`, takes
-    # 2 ms instead of 22 for the whole expression (many closures at 200k nodes: their whole
-    # parse in 0.96 of the time).
+    # be removed), so that a fencil program, which has no mark, is not searched by the whole
+    # expression.
     if not any(first in text and mark in text for first, mark in _HINT_MARKS):
         colon = ":" in text and _TYPED.search(text) is not None  # the same with them removed
         pair = "@" in text and "←" in text

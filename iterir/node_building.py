@@ -36,8 +36,8 @@ from iterir.nodes import (
 )
 
 # The parser's nodes and spans are valid by construction: made unchecked (nodes.py's
-# `trusted_constructor`, and SourceSpan's `tuple.__new__`), 0.4–0.6 µs less a node and 0.8 µs
-# less a span.
+# `trusted_constructor`, and SourceSpan's `tuple.__new__`), without the checks a node's and a
+# span's own constructors repeat for every node.
 _new = tuple.__new__
 _symref = trusted_constructor(SymRef)
 _sym = trusted_constructor(Sym)
@@ -93,7 +93,7 @@ class Callbacks(lark.Transformer[Token, Node]):
     # -- spans ------------------------------------------------------------------------------------
     def span(self, first: Item, last: Item) -> SourceSpan:
         # A node has a span; a token (lark's `Token` or the fast path's `Tok`) is its own place.
-        # `getattr` with a default is one call, where `isinstance` and `cast` were three (-4%).
+        # `getattr` with a default tells them apart in one call (not `isinstance` and `cast`).
         # (typeshed's `getattr` adds `None` to what an `Any` default gives.)
         start: Place = getattr(first, "loc", first)  # type: ignore[assignment]
         end: Place = getattr(last, "loc", last)  # type: ignore[assignment]
@@ -115,7 +115,7 @@ class Callbacks(lark.Transformer[Token, Node]):
         """The name `token` (or its part `text`) spells; a bad escape is an error there."""
         if text is None:
             text = token.value
-        if text[:1] != "`":  # a plain name is its own text: 0.2 µs less a name
+        if text[:1] != "`":  # a plain name is its own text: no call for it
             return text
         try:
             return quoted_name(text)
@@ -150,8 +150,8 @@ class Callbacks(lark.Transformer[Token, Node]):
     def symref(self, children: list[Item]) -> Node:
         (token,) = children
         value = token.value
-        # The span made here, and a plain name taken as it is: two calls less a name (-2–3%
-        # parse time for nested calls).
+        # The span made here, and a plain name taken as it is: no call for either (the
+        # commonest node of every program).
         where = (self.filename, token.line, token.column, token.end_line, token.end_column)
         if value in ("True", "False"):
             return _literal(value, "bool", _new(SourceSpan, where))
@@ -163,7 +163,7 @@ class Callbacks(lark.Transformer[Token, Node]):
         (token,) = children
         text = token.value
         if text.isdecimal():  # digits only (`\d`): an int32, the commonest number, told at once
-            return _literal(text, "int32", self.token_span(token))  # 0.97 µs → 0.40 µs
+            return _literal(text, "int32", self.token_span(token))  # no regular expression
         body = cast("re.Match[str]", voc.NUMBER_BODY_RE.match(text)).group()  # a NUMBER matches
         suffix = text[len(body) :]
         if suffix:
@@ -193,7 +193,7 @@ class Callbacks(lark.Transformer[Token, Node]):
         text = token.value[:-1]
         # An OFFSET is `-?\d+`, a plain name or a quoted one (then `ₒ`), told apart by its first
         # character (a name starts with neither `-` nor a digit; `\d` is what `isdecimal` says):
-        # no regular expression and no call for a plain name (0.7 µs → 0.5 µs an offset).
+        # no regular expression and no call for a plain name.
         first = text[0]
         value: int | str = text
         if first == "-" or first.isdecimal():
@@ -268,7 +268,7 @@ class Callbacks(lark.Transformer[Token, Node]):
         """`a op b op c …` with operators of any levels: precedence climbing, left-associative.
         An operator waits on `pending` until one of its level or lower follows (or the end, a
         level below all). Each node and span is made here from the operands' and the token's
-        places, not through `span` and `builtin`: 2.4 µs → 2.2 µs an operator (a `+` chain)."""
+        places, not through `span` and `builtin` (two calls less an operator)."""
         filename, infix, count = self.filename, self.infix, len(children)
         operands: list[Expr] = [children[0]]
         pending: list[tuple[int, Token, str]] = []  # level, token, builtin
@@ -296,7 +296,7 @@ class Callbacks(lark.Transformer[Token, Node]):
     def prefix(self, children: list[Item]) -> FunCall:
         op, operand = children
         filename, line, column, end = self.filename, op.line, op.column, operand.loc
-        # The spans made here, not through `span` and `builtin`: 0.9 µs → 0.8 µs an operator.
+        # The spans made here, not through `span` and `builtin` (two calls less an operator).
         where = (filename, line, column, op.end_line, op.end_column)
         fun = _symref(self.prefixes[op.value], None, _new(SourceSpan, where))
         span = _new(SourceSpan, (filename, line, column, end[3], end[4]))
@@ -305,7 +305,7 @@ class Callbacks(lark.Transformer[Token, Node]):
     def call(self, children: list[Item]) -> FunCall:
         fun, _, args, close = children
         node = self.called(fun, args, close.end_line, close.end_column)
-        if Annotated in map(type, args):  # no generator: 0.4 µs less a call
+        if Annotated in map(type, args):  # no generator: this runs for every call
             # Only valid as a fencil header; `parse` rejects it anywhere else.
             self.annotated_calls.append(node)
         return node
@@ -316,7 +316,7 @@ class Callbacks(lark.Transformer[Token, Node]):
         annotations to lark)."""
         start = fun.loc
         assert start is not None  # parsed nodes have spans
-        # The span made here from the callee's, not through `span`: -6% for nested calls.
+        # The span made here from the callee's, not through `span`: this runs for every call.
         where = (self.filename, start[1], start[2], end_line, end_column)
         return _funcall(fun, tuple(args), _new(SourceSpan, where))
 
@@ -340,7 +340,7 @@ class Callbacks(lark.Transformer[Token, Node]):
         open_, args, close = children
         filename, line, column = self.filename, open_.line, open_.column
         # The spans made here, not through `span` and `builtin`, and `exprs` without a loop in
-        # Python: 1.0 µs → 0.9 µs a `⟪…⟫` of four.
+        # Python: every stencil's shifts come here.
         where = (filename, line, column, open_.end_line, open_.end_column)
         fun = _symref(builtin, None, _new(SourceSpan, where))
         span = _new(SourceSpan, (filename, line, column, close.end_line, close.end_column))
