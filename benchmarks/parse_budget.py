@@ -28,13 +28,14 @@ _BUILDERS = ["symref", "number", "quoted_literal", "offset", "axis", "param", "l
 def budget(shape: str, size: int, rounds: int) -> dict[str, float]:
     import iterir
     import typeinf
-    from iterir import fast_parser, parser
+    from iterir import fast_parser
     from iterir.gcpause import gc_paused
+    from iterir.node_building import Callbacks
     from iterir.nodes import Node, SymRef
 
     nothing = SymRef("x", loc=iterir.SourceSpan(None, 1, 1, 1, 2))
 
-    class Idle(parser._Callbacks):
+    class Idle(Callbacks):
         """Callbacks that build nothing: what is left is the lexer's and the parser's work."""
 
     for name in _BUILDERS:
@@ -45,7 +46,7 @@ def budget(shape: str, size: int, rounds: int) -> dict[str, float]:
     nodes = sum(1 for _ in iterir.walk(iterir.parse(text)))
 
     def lex() -> object:
-        for _ in fast_parser._tokens(text):
+        for _ in fast_parser.tokens(text):
             pass
         return None
 

@@ -3,10 +3,9 @@ hand-written, iterative parser of the same grammar (grammar.lark).
 
 Lark's LALR parser spends several µs of Python per token (its lexer's bookkeeping, a `Token`
 per token, a reduction per grammar level); this path much less, and reads fewer tokens (see
-`_tokens`): parsing is 3.2–7.0× faster than lark's at 100k–200k nodes (`lark/parse` of
-benchmarks/end_to_end.py, 2026-11-27). It builds every node through the very callbacks lark
-calls (iterir/parser.py), so nodes and spans are the same; and it only vouches for the text it
-fully understands: at anything else (an error, an annotation, a keyword used as a name, a `-`
+`tokens`; benchmarks/end_to_end.py's `lark/parse` compares the two). It builds every node
+through the very callbacks lark calls (iterir/node_building.py), so nodes and spans are the
+same; and it only vouches for the text it fully understands: at anything else (an error, an annotation, a keyword used as a name, a `-`
 glued to a number) it raises `Unsure`, and lark parses the text from the start, with its located
 errors.
 
@@ -20,12 +19,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any, NamedTuple, cast
+from typing import Any, NamedTuple, cast
 
+from iterir.node_building import Callbacks
 from iterir.nodes import Node
-
-if TYPE_CHECKING:
-    from iterir.parser import _Callbacks
 
 
 class Unsure(Exception):
@@ -51,9 +48,8 @@ class Tok(NamedTuple):
 #: closes (`lastgroup`): an empty group after a punctuation mark, so that the alternative starts
 #: with its character, which the regex engine rejects at once. Keywords are the names that lark
 #: renames (`if`, `then`, `else`, `λ`), and spaces are read as runs (`[…]++`), not one by one. Any
-#: other character is `_BAD`, the end `END`. With the token loop below, 0.70–0.86 µs a token instead
-#: of 0.86–1.16 µs with the expression assembled from lark's terminals in lark's order (1.2–1.5×
-#: less lexing time; CPU time, the best of 3 interleaved runs on each 200k-node shape).
+#: other character is `_BAD`, the end `END`. Lexing is the larger part of the fast path's time:
+#: lark's terminals in lark's order would lex each name three times.
 _PLAIN = r"[^\W\dₒₐ][^\Wₒₐ]*+"
 _NAME = _PLAIN + r"|`(?:[^`\\\n]|\\.)*+`"
 #: A plain name that is not a keyword.
@@ -63,41 +59,34 @@ _WORD = r"(?!(?:if|then|else|λ)(?!\w))[^\W\dₒₐ][^\Wₒₐ]*+"
 _ALONE = r"(?![ₒₐ⟨]|[ \t\f\r\n]*+[(\[:#])"
 #: A shift's list of offset literals on one line, spaces aside (`⟪Iₒ, -1ₒ⟫`, as every stencil
 #: writes them): one `SHIFTS` token, its offsets read by `inner_tokens`, not 2 tokens an offset
-#: through the parser's loop: balanced_stencil (a 4-offset shift every 11 nodes) parsed in 0.76
-#: of the time, the others 0.94–1.10, noise (parse_compare, 200k nodes, 3 rounds).
+#: through the parser's loop.
 _OFFSET = rf"(?:{_PLAIN}|-?\d++)ₒ[ \t]*+"
 _SHIFT_LIST = rf"[ \t]*+{_OFFSET}(?:,[ \t]*+{_OFFSET})*+⟫"
 #: A name in parentheses right after a shift (`⟪Iₒ, 1ₒ⟫(x)`, an iterator shifted): with the shift,
-#: a `SHIFTED` token, not 4: parsing in 0.87 of the time (balanced_stencil), 0.90–0.93 (the other
-#: stencil shapes; A/B in one process, 200k nodes, medians of 6 pairs).
+#: a `SHIFTED` token, not 4 through the parser's loop.
 _APPLIED = rf"\([ \t]*+{_WORD}[ \t]*+\)"
 _SHIFTS = rf"(?:{_SHIFT_LIST}(?:{_APPLIED}(?P<SHIFTED>)|(?P<SHIFTS>))|(?P<LSHIFT>))"
 #: A named range whose bounds are plain names or digits, on one line (`IDim: [0, n)`, as every
 #: closure's domain writes them): one `RANGE` token (its parts read by `range_parts`), not 7
-#: through the parser's loop: many_closures (2 ranges every 30 nodes) parsed in 0.92 of the
-#: time, wide_fencil 0.95 (A/B in one process, 200k nodes, medians of 6 pairs).
+#: through the parser's loop.
 _BOUND = rf"[ \t]*+(?:\d++|{_WORD})[ \t]*+"
 _RANGE_BODY = rf"[ \t]*+:[ \t]*+\[{_BOUND},{_BOUND}\)"
 _RANGE_TAIL = rf"{_RANGE_BODY}(?P<RANGE>)"
 #: A domain of such ranges with plain names (`c⟨ IDim: [0, n), JDim: [0, m) ⟩`, as every closure
-#: writes it): one `CDOMAIN` or `UDOMAIN` token, not 5: many closures parsed in 0.95–0.96 of the
-#: time, the wide fencil (a closure every 70 nodes) 0.96–1.01 (A/B in one process, 200k nodes,
-#: medians of 6 pairs).
+#: writes it): one `CDOMAIN` or `UDOMAIN` token, not 5 through the parser's loop.
 _DOMAIN_RANGE = rf"[ \t]*+{_WORD}{_RANGE_BODY}[ \t]*+"
 _RANGES = rf"{_DOMAIN_RANGE}(?:,{_DOMAIN_RANGE})*+"
 #: A range in a `CDOMAIN` or `UDOMAIN` token.
 _RANGE_IN = re.compile(rf"{_WORD}{_RANGE_BODY}")
 #: Operators each followed by a plain name (`+ b - c`, over lines too), where nothing follows the
-#: name that joins it (`_ALONE`): one `CHAIN` token (its parts read by `chain_parts`). A `+` chain
-#: (an operator a line, as printed) parsed in 0.81 of the time (A/B in one process, 200k nodes,
-#: medians of 6 pairs), where a loop in the parser read the names between operators (dropped:
-#: this token leaves it nothing to gain, 0.96–1.02).
+#: name that joins it (`_ALONE`): one `CHAIN` token (its parts read by `chain_parts`), not 2
+#: tokens an operator through the parser's loop.
 #: The one-character operators, in a character class (`_OP`, and what parts a `CHAIN`).
 _OP_CHARS = r"∨∧<>+\-×/"
 _OP = rf"(?:==|[{_OP_CHARS}])"
 _CHAIN_STEP = rf"[ \t\n]*+{_WORD}{_ALONE}"
 #: A λ's parameters and arrow on one line, spaces aside (`λ(a, b) →`): one `LAMBDAS` token, not
-#: 2 a parameter: nested lambdas parsed in 0.74 of the time (A/B in one process, 200k nodes).
+#: 2 a parameter through the parser's loop.
 _PARAM = rf"[ \t]*+{_WORD}[ \t]*+"
 _LAMBDAS = rf"(?:\((?:{_PARAM}(?:,{_PARAM})*+|[ \t]*+)\)[ \t]*+→(?P<LAMBDAS>)|(?!\w)(?P<LAMBDA>))"
 #: After a name's `(`: more of them over spaces and lines (`HEADS`), if the first name is plain (not
@@ -143,25 +132,19 @@ _TOKEN = re.compile(
 )
 
 
-def _tokens(text: str) -> Iterator[Tok]:
+def tokens(text: str) -> Iterator[Tok]:
     """The tokens of `text`, positioned as lark positions them, then `END` (after spaces, twice:
     the parser stops at the first). Some kinds are several of lark's tokens, read in one match
-    because a program is full of them and a token through the parser's loop costs about a µs of
-    Python (each kind's gain is measured beside its expression): `HEAD`, a name and the `(` right
-    after it; `HEADS` and `RPARS`, runs of `name(` and of `)` (`split` parts these three where the
+    because a program is full of them and every token through the parser's loop costs Python
+    work: `HEAD`, a name and the `(` right after it; `HEADS` and `RPARS`, runs of `name(` and of `)` (`split` parts these three where the
     parser meets them out of its hot paths); `CHAIN`, operators each with a name after it; and,
     on one line each, `LAMBDAS` (`λ(a, b) →`), `SHIFTS` (`⟪Iₒ, 1ₒ⟫`), `SHIFTED` (`⟪Iₒ, 1ₒ⟫(x)`),
-    `RANGE` (`IDim: [0, n)`) and `CDOMAIN` or `UDOMAIN` (`c⟨ IDim: [0, n) ⟩`). Runs and chains take in the spaces and line breaks between
-    (they are the only tokens that may span lines). Nested calls (`f(f(…x))`, 3 tokens a level)
-    lexed in 0.96 µs a node instead of 1.27 with `HEAD` and one-line runs of `)`; as printed
-    (each `f(` and each `)` on its line) they parse in 0.84 of that time with runs of `)` over
-    lines, and in 0.84 again with runs of `f(` (parse_compare, 200k nodes, 3 rounds); the others
-    lex at 1.01–1.06 of that time (the runs' alternatives tried after every `name(` and `)`).
-    An operator with the name after it as one token (`+ x1`) halved the lexing of a `+` chain
-    but cost the parser as much again (parted in the chain's own loop too: 0.98), and was
-    dropped; so was a prefix operator with the name or shifted name after it (`·a`,
-    `·⟪Iₒ⟫(x)`): the stencil shapes parsed in 0.96–1.01 of the time (A/B, 200k nodes)."""
-    new = tuple.__new__  # a Tok without NamedTuple's Python-level __new__: 0.3 µs less a token
+    `RANGE` (`IDim: [0, n)`) and `CDOMAIN` or `UDOMAIN` (`c⟨ IDim: [0, n) ⟩`). Runs and chains
+    take in the spaces and line breaks between (they are the only tokens that may span lines).
+    Runs of `(` and `)` are what nested calls, as printed (each `f(` and each `)` on its line),
+    are made of. An operator with its name as one token (`+ x1`), and a prefix operator with
+    its name or shifted name (`·a`, `·⟪Iₒ⟫(x)`), gained nothing: the parser parted them again."""
+    new = tuple.__new__  # a Tok without NamedTuple's Python-level __new__, for every token
     count, rfind = text.count, text.rfind
     line, line_start, end = 1, 0, 0
     for match in _TOKEN.finditer(text):
@@ -186,7 +169,7 @@ def _tokens(text: str) -> Iterator[Tok]:
 
 
 #: The kinds of tokens that are several of lark's.
-_SEVERAL = frozenset(["HEAD", "HEADS", "RPARS"])
+SEVERAL = frozenset(["HEAD", "HEADS", "RPARS"])
 #: The kinds of tokens that may span lines.
 _RUNS = frozenset(["CHAIN", "HEADS", "RPARS"])
 
@@ -208,9 +191,10 @@ def split(tok: Tok) -> tuple[Tok, Tok]:
         kind = "HEADS" if value.count("(") > 1 else "HEAD"
         rest = (kind, value, second.line, second.column, tok.end_line, tok.end_column)
         return head, new(Tok, rest)
+    at = _run_offset(tok)
     first = new(Tok, ("RPAR", ")", line, column, line, column + 1))
-    after = value.index(")", 1)  # a run has two or more
-    line, column = _past(value[1:after], line, column + 1)
+    after = value.index(")", at + 1)  # a run has two or more left
+    line, column = _past(value[at + 1 : after], line, column + 1)
     return first, _closers(tok, after, line, column)
 
 
@@ -256,9 +240,8 @@ _CHAIN_PIECE = re.compile(rf"((?:[ \t]*+\n)*+)([ \t]*+)({_OP}|[^ \t\n={_OP_CHARS
 
 def chain_parts(tok: Tok) -> list[Tok]:
     """Lark's tokens of `tok`, a `CHAIN` token: each operator (`INFIX`), then its name (`NAME`).
-    Its pieces' texts by `findall`, placed in a loop that calls no method of a match: a `+` chain
-    parsed in 0.94–0.95 of the time taken with each match's groups asked for their places (A/B in
-    one process, 200k nodes, medians of 6 pairs, two runs)."""
+    Its pieces' texts by `findall`, placed in a loop that calls no method of a match (not each
+    match's groups asked for their places)."""
     line, column, new, tokens = tok.line, tok.column, tuple.__new__, []
     kinds = ("INFIX", "NAME")
     for i, (breaks, spaces, piece) in enumerate(_CHAIN_PIECE.findall(tok.value)):
@@ -273,8 +256,8 @@ def chain_parts(tok: Tok) -> list[Tok]:
 
 def _heads(run: Tok) -> list[Tok]:
     """The names of the `name(`s of `run`, a `HEADS` token, as `NAME` tokens: a list, from the
-    text parted at each `(`, each part's last line break found by `rpartition` (0.5 µs a name,
-    where one expression's matches took 1.0 µs; 200k nodes, as printed: a `f(` a line)."""
+    text parted at each `(`, each part's last line break found by `rpartition` (cheaper than a
+    regular expression's matches)."""
     line, column, new = run.line, run.column, tuple.__new__
     names = []
     for piece in run.value.split("(")[:-1]:  # a piece: spaces and line breaks, then a name
@@ -303,13 +286,28 @@ def _past(gap: str, line: int, column: int) -> tuple[int, int]:
     return line, column + len(gap)
 
 
+class _Rest(Tok):
+    """What is left of a run of `)` (`RPARS`) that a parse took apart: its `value` is the whole
+    run, not a copy of its rest, and `at` the offset in it of the first `)` left. A run is parted
+    wherever it stops closing calls (a λ's body or parentheses end in it); copying the rest each
+    time made a deep program's parse quadratic in its depth."""
+
+    at: int
+
+
+def _run_offset(tok: Tok) -> int:
+    """The offset of the first `)` of `tok`, an `RPARS` token, in its `value`."""
+    return tok.at if type(tok) is _Rest else 0
+
+
 def _closers(tok: Tok, offset: int, line: int, column: int) -> Tok:
     """What is left of `tok`, an `RPARS` token, from its `)` at `offset` on (at `line`:`column`):
     `RPARS` while it holds two or more, an `RPAR` then."""
-    kind = "RPARS" if len(tok.value) - offset > 1 else "RPAR"
-    return tuple.__new__(
-        Tok, (kind, tok.value[offset:], line, column, tok.end_line, tok.end_column)
-    )
+    if offset == len(tok.value) - 1:  # a run ends with its last `)`
+        return tuple.__new__(Tok, ("RPAR", ")", line, column, line, column + 1))
+    rest = tuple.__new__(_Rest, ("RPARS", tok.value, line, column, tok.end_line, tok.end_column))
+    rest.at = offset
+    return rest
 
 
 # Frames: a construct begun and waiting for an expression (its first item says which).
@@ -331,16 +329,16 @@ _WANTS = {_IF: _CONDITIONAL, _PREFIX: _OPERAND}
 _LEAVES = {"NUMBER": "number", "QLITERAL": "quoted_literal", "OFFSET": "offset", "AXIS": "axis"}
 
 
-def parse(text: str, callbacks: _Callbacks) -> Node:
+def parse(text: str, callbacks: Callbacks) -> Node:
     """The node `text` spells, built by `callbacks`; `Unsure` where lark must decide."""
-    return _Parse(_tokens(text), callbacks).run()
+    return _Parse(tokens(text), callbacks).run()
 
 
 class _Parse:
     """One parse: the current token, and a stack of frames instead of recursion, so that nesting
     is bounded by memory only."""
 
-    def __init__(self, tokens: Iterator[Tok], callbacks: _Callbacks) -> None:
+    def __init__(self, tokens: Iterator[Tok], callbacks: Callbacks) -> None:
         self.next = tokens.__next__
         self.tok = self.next()
         self.cb = callbacks
@@ -353,7 +351,7 @@ class _Parse:
         """The current token, which must be of type `kind`; the next one becomes current."""
         tok = self.tok
         if tok.type != kind:
-            if tok.type not in _SEVERAL:
+            if tok.type not in SEVERAL:
                 raise Unsure
             tok, self.tok = split(tok)
             if tok.type != kind:
@@ -578,7 +576,7 @@ class _Parse:
                 stack.pop()
                 value = cb.lambda_([*frame[1], value])
                 frame = stack[-1]
-            if frame[0] == _CALL:  # the commonest frame, continued here: -8% for nested calls
+            if frame[0] == _CALL:  # the commonest frame, continued here, not in continue_frame
                 frame[3].append(value)
                 if self.tok.type == "COMMA":
                     self.tok = self.next()
@@ -587,26 +585,26 @@ class _Parse:
                 if close.type == "RPAR":
                     self.tok = self.next()
                 elif close.type == "RPARS":  # a run of `)`: each closes the call on top at once
-                    # Its `)`s found by parting it at each, each placed after the gap before it
-                    # (`_past`): with `_heads` parted alike, nested calls parse in 0.76 of the
-                    # time taken with one expression's matches for both (A/B, 200k nodes).
-                    run, line, column, offset = close.value, close.line, close.column, -1
-                    called = cb.called
-                    for gap in run.split(")")[:-1]:  # the spaces and line breaks before a `)`
-                        if gap:
-                            line, column = _past(gap, line, column)
-                        offset += len(gap) + 1
-                        if offset:  # after the first: the call below, if it is one, goes on
-                            if stack[-1][0] != _CALL:  # the rest closes something else
-                                self.tok = _closers(close, offset, line, column)
-                                break
-                            frame = stack[-1]
-                            frame[3].append(value)
+                    # Each `)` found from the one before, so that a run is read once however
+                    # often frames other than calls part it.
+                    run, at, last = close.value, _run_offset(close), len(close.value) - 1
+                    line, column, index, called = close.line, close.column, run.index, cb.called
+                    while True:
                         stack.pop()
                         column += 1
                         value = called(frame[1], frame[3], line, column)
-                    else:
-                        self.tok = self.next()
+                        if at == last:
+                            self.tok = self.next()
+                            break
+                        after = index(")", at + 1)
+                        if after != at + 1:  # spaces or line breaks before the next `)`
+                            line, column = _past(run[at + 1 : after], line, column)
+                        at = after
+                        frame = stack[-1]
+                        if frame[0] != _CALL:  # the rest closes something else
+                            self.tok = _closers(close, at, line, column)
+                            break
+                        frame[3].append(value)
                     continue
                 else:
                     raise Unsure

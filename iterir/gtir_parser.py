@@ -2,7 +2,7 @@
 
 GTIR has its own grammar (`gtir_grammar.lark`) beside the fencil IR's: the two write named
 ranges, literals and parameter annotations differently, and each grammar's error messages stay
-those of its dialect. The callbacks extend the fencil parser's, so that the shared expression
+those of its dialect. The callbacks extend the fencil IR's (iterir/node_building.py), so that the shared expression
 syntax builds the same nodes.
 """
 
@@ -20,6 +20,7 @@ from iterir import gtir_types as gt
 from iterir import tables
 from iterir import vocabulary as voc
 from iterir.errors import ParseError
+from iterir.node_building import Annotated, Callbacks, Item, one_line_end
 from iterir.nodes import (
     AxisLiteral,
     CartesianOffset,
@@ -35,15 +36,15 @@ from iterir.nodes import (
     SymRef,
     Temporary,
 )
-from iterir.parser import Item, _Annotated, _Callbacks, _one_line_end, run
+from iterir.parse_driver import run
 
 #: Quoted names, quoted literals and comments, which may hold any character.
 _OPAQUE = re.compile(r'`(?:[^`\\\n]|\\.)*`|"(?:[^"\\\n]|\\.)*"|#[^\n]*')
 #: What only GTIR text has: an axis kind, `∞`, `⇑`, `<=`/`>=`, a GTIR type or typed literal,
 #: a temporary, `} else {`, and a `@` before `←` (a fencil closure has them the other way).
 #: Every branch starts with a character or a set, which lets `re` skip most positions at once
-#: (`t(?<!\wt)` is `\bt`): 4.7× faster on a 6 MB program. `@[^;←@]*←` stops at the next `@`,
-#: where `@[^;←]*←` rescanned the rest from each `@` (200,000 of them: minutes).
+#: (`t(?<!\wt)` is `\bt`). `@[^;←@]*←` stops at the next `@`, where `@[^;←]*←` rescanned the
+#: rest from each `@`: quadratic in the number of `@`.
 _HINTS = re.compile(
     r"[ₕᵥₗ](?!\w)|[∞⇑]|<=|>=|t(?<!\wt)emporary\s*\(|\}\s*else\s*\{|@[^;←@]*←"
     r"|:\s*(?:Field|tuple|List|Domain|NamedRange|Dimension|Offset)\[|:\s*It\[(?:\[|unknown)"
@@ -53,9 +54,8 @@ _HINTS = re.compile(
 
 #: Each branch of `_HINTS` needs one of these strings (the second of each pair), or a colon that
 #: `_TYPED` finds, or is `_AT_ARROW`. A mark is looked for only where the first of its pair, a
-#: character its branch needs too, is in the text: C's search for one character took 0.4 ms on a
-#: 12.5 MB program, for `<=` 11 ms; the marks' search 39 → 11 ms there (nested calls at 200k
-#: nodes: their whole parse in 0.91 of the time; nested lambdas 0.97).
+#: character its branch needs too, is in the text: C's search for one character is much faster
+#: than for a string, and every parse of either dialect asks.
 _HINT_MARKS = (
     *((mark, mark) for mark in ("ₕ", "ᵥ", "ₗ", "∞", "⇑", "temporary")),
     *(("<", "<="), (">", ">="), ("}", "else")),
@@ -73,9 +73,8 @@ def hints(text: str) -> bool:
     """Whether `text` shows a construct only GTIR has (quoted names and comments aside)."""
     # The branches of `_HINTS` looked for one by one first, each from a string or a character
     # that C's search finds (`_AT_ARROW` only where nothing is quoted or commented, which would
-    # be removed): a fencil program of closures, each with a named range, `←` and `@`, takes
-    # 2 ms instead of 22 for the whole expression (many closures at 200k nodes: their whole
-    # parse in 0.96 of the time).
+    # be removed), so that a fencil program, which has no mark, is not searched by the whole
+    # expression.
     if not any(first in text and mark in text for first, mark in _HINT_MARKS):
         colon = ":" in text and _TYPED.search(text) is not None  # the same with them removed
         pair = "@" in text and "←" in text
@@ -100,7 +99,7 @@ _SCALARS = {**{k: k for k in gt.ABBREVIATIONS}, **gt.ABBREVIATED}
 _BARE_TYPES: dict[str, gt.GType] = {"Void": gt.VoidType(), "Deferred": gt.DeferredType()}
 
 
-class _GtirCallbacks(_Callbacks):
+class _GtirCallbacks(Callbacks):
     infix: ClassVar[dict[str, tuple[str, int]]] = {**voc.INFIX, **voc.GTIR_INFIX}
     prefixes: ClassVar[dict[str, str]] = {**voc.PREFIX, **voc.GTIR_PREFIX}
 
@@ -154,8 +153,8 @@ class _GtirCallbacks(_Callbacks):
         type_ = self.type_of(children[2]) if len(children) > 1 else None
         return Sym(self.name(name), type=type_, loc=self.token_span(name))
 
-    def annotated_arg(self, children: list[Item]) -> _Annotated:
-        return _Annotated(self.param(children), children[0])
+    def annotated_arg(self, children: list[Item]) -> Annotated:
+        return Annotated(self.param(children), children[0])
 
     # -- types ----------------------------------------------------------------------------------
     def part(self, what: str, value: Any, token: Token, inner: list[_Part]) -> _Part:
@@ -349,7 +348,7 @@ class _GtirCallbacks(_Callbacks):
         params = []
         args: tuple[Any, ...] = header.args  # the call rule keeps annotated arguments for us
         for arg in args:
-            if isinstance(arg, _Annotated):
+            if isinstance(arg, Annotated):
                 params.append(arg.sym)
             elif isinstance(arg, SymRef) and arg.type is None:
                 params.append(Sym(arg.id, loc=arg.loc))
@@ -370,7 +369,7 @@ class _GtirCallbacks(_Callbacks):
         loc = node.loc
         assert loc is not None
         return ParseError(
-            message, self.filename, loc.line, loc.column, end_column=_one_line_end(loc)
+            message, self.filename, loc.line, loc.column, end_column=one_line_end(loc)
         )
 
 

@@ -10,7 +10,7 @@ from hypothesis import event, example, given
 from hypothesis import strategies as st
 
 import iterir
-from iterir import fast_parser, gtir_parser, parser
+from iterir import fast_parser, gtir_parser, parse_driver, parser
 from iterir import vocabulary as voc
 from iterir.errors import ParseError
 from iterir.fast_parser import Unsure
@@ -25,16 +25,16 @@ FILENAME = "t.itir"
 
 def by_lark(text: str) -> Node | ParseError:
     try:
-        return parser.run(parser._parser, parser._callbacks, text, FILENAME)
+        return parser.parse_fencil_by_lark(text, FILENAME)
     except ParseError as error:
         return error
 
 
 def by_fast_path(text: str) -> Node | None:
-    with parser._lock:
-        parser._callbacks.filename = FILENAME
+    with parse_driver.LOCK:
+        parser.callbacks.filename = FILENAME
         try:
-            return fast_parse(text, parser._callbacks)
+            return fast_parse(text, parser.callbacks)
         except (Unsure, ParseError):
             return None
 
@@ -133,6 +133,8 @@ def test_what_the_fast_path_leaves_to_lark_parses_as_lark_parses_it(text: str) -
         "f(\n  g(\n    h(x)\n  )\n)",  # a run of `)` over lines, as printed
         "f(g(x) \n , h(y\n\t)  )",  # a run of `)` with spaces and a tab
         "λ(f) → (f(f(x)\n  ))",  # then a parenthesis
+        "f(λ(x) → g(λ(y) → h(y))\n )",  # a run parted by λs' ends, read on from where it stopped
+        "f(((g(h(x))) ) )",  # and by parentheses
         "{f(x)\n }",  # then a bracket
         "a + b - c + f(a) × b[0] - ·a == b + (c)",  # names between operators, and the rest
         "a\n  + b\n  - c×d == e\n\n / f ∨ g < h",  # operators and names, one token
@@ -223,7 +225,7 @@ def lark_tokens(text: str) -> tuple[list[tuple[str, str, int, int, int, int]], b
     all (it fails at a character that no terminal matches)."""
     read = []
     try:
-        for t in parser._parser().lex(text):
+        for t in parser.lark_parser().lex(text):
             read.append((t.type, t.value, t.line, t.column, t.end_line, t.end_column))
     except lark.exceptions.LexError:
         return read, False
@@ -252,7 +254,7 @@ def test_the_fast_lexer_reads_the_tokens_lark_s_lexer_reads(text: str) -> None:
 
     def part(token: fast_parser.Tok) -> None:
         """Several of lark's tokens parted as the parser does, to the last."""
-        if token.type in fast_parser._SEVERAL:
+        if token.type in fast_parser.SEVERAL:
             for piece in fast_parser.split(token):
                 part(piece)
         elif token.type in ("CDOMAIN", "CHAIN", "LAMBDAS", "RANGE", "SHIFTED", "SHIFTS", "UDOMAIN"):
@@ -264,7 +266,7 @@ def test_the_fast_lexer_reads_the_tokens_lark_s_lexer_reads(text: str) -> None:
         else:
             read.append(tuple(token))
 
-    for token in fast_parser._tokens(text):
+    for token in fast_parser.tokens(text):
         part(token)
         if token.type == "END":  # where the parser stops (the lexer may say it again)
             break

@@ -247,3 +247,32 @@ def test_errors_say_where_and_what(text: str, message: str) -> None:
     with pytest.raises(iterir.ParseError) as info:
         parse(text, "t.itir")
     assert str(info.value).startswith(message), str(info.value)
+
+
+GTIR_RANGE = named_range("IDim", 0, "n", "horizontal")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("if c then IDimₕ: [0, n[ else x", if_("c", GTIR_RANGE, "x")),
+        ("if IDimₕ: [0, n[ then a else b", if_(GTIR_RANGE, "a", "b")),
+        ("IDimₕ: [0, n[ # a comment\n", GTIR_RANGE),
+        ("c⟨ IDimₕ: [0, n[ # rows\n, KDimᵥ: [0, m[ ⟩",
+         cartesian_domain(GTIR_RANGE, named_range("KDim", 0, "m", "vertical"))),
+        ("IDimₕ: [0, n[ == x", call("eq")(GTIR_RANGE, "x")),
+        ("IDimₕ: [0, n[ - 1", call("minus")(GTIR_RANGE, 1)),
+        ("IDimₕ: [0, n[-x", call("minus")(GTIR_RANGE, "x")),
+        # A `[` followed by an expression indexes: the range ends at the next one.
+        ("IDimₕ: [0, t[-1][", named_range("IDim", 0, tuple_get(-1, "t"), "horizontal")),
+        ("IDimₕ: [0, t[ # c\n 0][", named_range("IDim", 0, tuple_get(0, "t"), "horizontal")),
+        ("IDimₕ: [0, `else`[0][", named_range("IDim", 0, tuple_get(0, "else"), "horizontal")),
+    ],
+)  # fmt: skip
+def test_a_gtir_range_ends_before_a_keyword_a_comment_or_an_operator(
+    text: str, expected: iterir.Node
+) -> None:
+    """GTIR's `[` that ends a range was told from one that indexes by a regular expression of what
+    may follow it, which lacked `then`, `else`, operators and comments: `if c then IDimₕ: [0, n[
+    else x` read `[` as opening an index, and failed at `else`."""
+    assert parse(text) == expected
