@@ -16,9 +16,9 @@ from iterir.gcpause import gc_paused
 from iterir.gtir_types import GType, TypeFormatError, json_kind, type_from_json, type_to_json
 from iterir.jsontext import path_step
 from iterir.nodes import (
-    _FIELD_KINDS,
     EXPR_NAMES,
     FIELD_CHOICES,
+    FIELD_KINDS,
     NODE_CLASSES,
     Node,
     allowed_children,
@@ -55,7 +55,7 @@ def to_json(node: Node) -> JSON:
         current, container, key = stack.pop()
         name = type(current).__name__
         data: dict[str, JSON] = {"node": name}
-        for field, kind in _FIELD_KINDS[name].items():
+        for field, kind in FIELD_KINDS[name].items():
             value = getattr(current, field)
             if kind == "node" or (kind == "node?" and value is not None):
                 data[field] = None
@@ -110,7 +110,7 @@ def _from_json(data: JSON, filename: str | None) -> Node:
             raise fail(f"unknown node {value_text(name)}", path)
         if name not in allowed:
             raise fail(f"expected {_one_of(allowed)}, found {value_text(name)}", path)
-        kinds = _FIELD_KINDS[name]
+        kinds = FIELD_KINDS[name]
         for key in value:
             if key != "node" and (key not in kinds or _not_gtir_type(name, key, value[key])):
                 raise fail(f"unknown field {value_text(key)} of {name}", path)

@@ -223,7 +223,7 @@ def _cached_hash(node: object) -> int | None:
 
 def _register(cls: type[Node]) -> type[Node]:
     """Record which fields of `cls` hold one child, a tuple of children, or a plain value."""
-    kinds = _FIELD_KINDS[cls.__name__]
+    kinds = FIELD_KINDS[cls.__name__]
     cls.child_fields = tuple(name for name, kind in kinds.items() if kind != "value")
     cls.value_fields = tuple(name for name, kind in kinds.items() if kind == "value")
     cls.sequence_fields = tuple(name for name, kind in kinds.items() if kind == "nodes")
@@ -238,7 +238,7 @@ def _register(cls: type[Node]) -> type[Node]:
 #: traversal helpers read this table. The fencil IR and GTIR share the expression classes:
 #: `Sym.kind`/`dtype` are the fencil IR's annotations, `Sym.type`, `SymRef.type` and
 #: `AxisLiteral.kind` GTIR's (None where a dialect has no such field).
-_FIELD_KINDS: dict[str, dict[str, str]] = {
+FIELD_KINDS: dict[str, dict[str, str]] = {
     "Sym": {"id": "value", "kind": "value", "dtype": "value", "type": "value"},
     "SymRef": {"id": "value", "type": "value"},
     "Literal": {"value": "value", "type": "value"},
@@ -625,7 +625,7 @@ PLACEMENT: dict[type[Node], tuple[tuple[str, bool, frozenset[type]], ...]] = {
             name,
             name in cls.sequence_fields,
             frozenset(NODE_CLASSES[n] for n in allowed_children(cls.__name__, name))
-            | ({type(None)} if _FIELD_KINDS[cls.__name__][name] == "node?" else set()),
+            | ({type(None)} if FIELD_KINDS[cls.__name__][name] == "node?" else set()),
         )
         for name in cls.child_fields
     )

@@ -35,7 +35,7 @@ from gt4py.next.type_system import type_specifications as ts
 from iterir import gtir_types as gt
 from iterir.gcpause import gc_paused
 from iterir.nodes import (
-    _FIELD_KINDS,
+    FIELD_KINDS,
     FunCall,
     FunctionDefinition,
     IfStmt,
@@ -378,7 +378,7 @@ def _rebuilt(originals: list[GT4PyObject], types: list[GT4PyObject]) -> GT4PyObj
 
 #: GT4Py's fields that hold nodes, by class, in field order: (name, whether a list of them).
 _CHILD_FIELDS: dict[type, tuple[tuple[str, bool], ...]] = {
-    cls: tuple((f, kind == "nodes") for f, kind in _FIELD_KINDS[name].items() if kind != "value")
+    cls: tuple((f, kind == "nodes") for f, kind in FIELD_KINDS[name].items() if kind != "value")
     for name, cls in GT4PY_CLASSES.items()
 }
 

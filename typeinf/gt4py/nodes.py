@@ -34,8 +34,8 @@ from gt4py.next.iterator import ir
 from gt4py.next.type_system import type_specifications as ts
 
 from iterir.nodes import (
-    _FIELD_KINDS,
     FIELD_CHOICES,
+    FIELD_KINDS,
     NODE_CLASSES,
     AxisLiteral,
     CartesianOffset,
@@ -113,7 +113,7 @@ def to_gt4py(node: Node) -> GT4PyObject:
         if not isinstance(current, Node):
             raise ConversionError(f"{a_class(current)} is not an IR node", path, parent)
         name = type(current).__name__
-        kinds = _FIELD_KINDS[name]
+        kinds = FIELD_KINDS[name]
         if not ready:
             if name not in GT4PY_CLASSES:
                 raise ConversionError(
@@ -268,7 +268,7 @@ def from_gt4py(
         stacked = _STACKED[cls](current) if cls in _STACKED else None
         if stacked is None:
             try:
-                stacked = _child_nodes(current, _FIELD_KINDS[known.__name__])
+                stacked = _child_nodes(current, FIELD_KINDS[known.__name__])
             except ConversionError as error:  # its path is the field's below the node's
                 path = _path_to(node, current) + error.path
                 raise ConversionError(error.message, path) from None
@@ -361,7 +361,7 @@ def _build(current: GT4PyObject, built: list[Node], root: GT4PyObject) -> None:
     except ConversionError:  # again, with the path in the message
         _values_from_gt4py(current, ours, _path_to(root, current))
         raise
-    fields.update(_take_children(current, _FIELD_KINDS[ours.__name__], built))
+    fields.update(_take_children(current, FIELD_KINDS[ours.__name__], built))
     if location is not None:
         try:
             location = location_from_gt4py(location)
@@ -528,7 +528,7 @@ def _path_to(root: GT4PyObject, target: GT4PyObject) -> str:
             return path
         ours = _OURS.get(type(current))
         if ours is not None:
-            stack.extend(reversed(_children(current, _FIELD_KINDS[ours.__name__], path)))
+            stack.extend(reversed(_children(current, FIELD_KINDS[ours.__name__], path)))
     return "$"
 
 
