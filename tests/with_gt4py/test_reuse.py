@@ -1,8 +1,7 @@
 """The reuse of the previous inference by `typeinf.gt4py.infer` is never stale: a program that
 differs from the previous one in one literal's type, one offset or its offset provider is
-typed as if inferred afresh (and as GT4Py types it), nor do the type objects made for other
-programs (`cells._MADE`) change it; an equal one is told equal by the conversion itself
-(`from_gt4py`'s `previous`), exactly when it is equal."""
+typed as if inferred afresh (and as GT4Py types it); an equal one is told equal by the
+conversion itself (`from_gt4py`'s `previous`), exactly when it is equal."""
 
 from __future__ import annotations
 
@@ -27,7 +26,7 @@ from iterir.traversal import preorder
 from tests.test_gtir_properties import gtir
 from tests.test_gtir_samples import SAMPLES
 from tests.with_gt4py.test_dropin import _walk
-from typeinf.gt4py import ConversionError, cells, from_gt4py, infer, offset_types_to_gt4py, to_gt4py
+from typeinf.gt4py import ConversionError, from_gt4py, infer, offset_types_to_gt4py, to_gt4py
 from typeinf.gt4py import inference as ours
 
 TYPED = [s for s in SAMPLES if "gt4py_error" not in s]
@@ -98,7 +97,6 @@ def test_an_inference_given_again_is_never_stale(data: st.DataObject) -> None:
     _outcome(*first)
     after = _outcome(*second)
     ours._PREVIOUS.forget()
-    cells._MADE.clear()  # nor the type objects made for other programs
     assert after == _outcome(*second)
 
     converted = from_gt4py(first[0])

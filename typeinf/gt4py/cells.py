@@ -44,27 +44,18 @@ def shape(root: Cell) -> Shape:
 
 
 _NO_DIM: Shape = (None, None, ())
-#: GT4Py's type object of each structure, for the process (`ToGT4Py`): emptied past this size.
-_MOST_MADE = 4096
-_MADE: dict[Shape, GT4PyObject] = {}
 
 
 class ToGT4Py:
-    """Converts the cells of one finished inference; equal classes convert once (`memo`, by
-    the root's id: the graph no longer changes), and so do equal structures of different
-    classes (`made`, by `shape`), so that the nodes of one type share GT4Py's object, as
-    GT4Py's own inference shares them (GT4Py's type objects are frozen).
-
-    Making GT4Py's type objects (validated on construction) was most of writing the types
-    back, and a program's types are few. `made` is the process's (`_MADE`), not one
-    inference's: GT4Py's passes infer programs of the same few types again and again
-    (docs/performance.md, "Against GT4Py inside its pass manager"). A type object is a
-    function of the structure alone, so what was converted before makes no difference to
-    what is converted now."""
+    """Converts the cells of one finished inference; equal classes convert once (`memo`, by the
+    root's id: the graph no longer changes), and so do equal structures of different classes
+    (`made`, by `shape`): the nodes of one type share one GT4Py object, as in GT4Py's own
+    inference (GT4Py's type objects are frozen, and each is validated when made). Both maps
+    are this conversion's own: what it makes is a function of the structure alone."""
 
     def __init__(self) -> None:
         self.memo: dict[int, GT4PyObject] = {}
-        self.made = _MADE
+        self.made: dict[Shape, GT4PyObject] = {}
         self.dimensions: dict[gt.Dimension, GT4PyObject] = {}
 
     def type(self, cell: Cell) -> GT4PyObject:
@@ -79,8 +70,6 @@ class ToGT4Py:
                     known = self._made(root)
                 except (_Open, TypeError, ValueError):  # GT4Py refuses a Deferred part
                     known = DEFERRED
-                if len(self.made) >= _MOST_MADE:
-                    self.made.clear()
                 self.made[structure] = known
             self.memo[id(root)] = known
         return known

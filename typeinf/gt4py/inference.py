@@ -101,7 +101,7 @@ def infer(
         stand_ins = _StandIns(node, allow_undeclared_symbols, given=False)
         last = _PREVIOUS.last  # read once: another thread may replace it
         previous = last.inference.nodes if last is not None else ()
-        ours = from_gt4py(node, stand_ins, originals, stand_ins.leave, previous, stand_ins.asked)
+        ours = from_gt4py(node, stand_ins, originals, stand_ins.leave, previous)
         typed = _PREVIOUS.typed(ours, offset_provider_type, last)
         result: T = _rebuilt(originals, typed.types)
     return result
@@ -115,7 +115,7 @@ def reinfer(node: T, *, offset_provider_type: Mapping[str, GT4PyObject] | None =
     with _UNCOLLECTED():
         originals: list[GT4PyObject] = []
         stand_ins = _StandIns(node, allow_undeclared=True, given=True)
-        ours = from_gt4py(node, stand_ins, originals, stand_ins.leave, (), stand_ins.asked)
+        ours = from_gt4py(node, stand_ins, originals, stand_ins.leave)
         inference = _inferred(ours, _offsets(offset_provider_type))
         _annotate(_writes(inference, originals), originals)
     return node
@@ -152,9 +152,6 @@ class _StandIns:
     def __init__(self, root: GT4PyObject, allow_undeclared: bool, given: bool) -> None:
         self.allow_undeclared = allow_undeclared
         self.given = given
-        #: The classes of the nodes it is asked about (`from_gt4py`'s `asked`): those it may
-        #: stand in for and those that bind names.
-        self.asked = _GIVEN_ASKED if given else _ASKED
         self.count = 0
         self.params: set[int] = set()
         self.bound: dict[str, int] = {}  # name → how many scopes open here bind it
@@ -204,10 +201,6 @@ class _StandIns:
                 bound[name] = count
             else:
                 del bound[name]
-
-
-_ASKED = frozenset((ir.SymRef, ir.Sym, ir.Lambda, ir.FunctionDefinition))
-_GIVEN_ASKED = _ASKED | {ir.FunCall}
 
 
 def _lenient(given: gt.GType) -> gt.GType:

@@ -24,7 +24,7 @@ each node once its children are built.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 from operator import is_not
 from typing import Any
 
@@ -192,7 +192,6 @@ def from_gt4py(
     visited: list[GT4PyObject] | None = None,
     leave: Leave | None = None,
     previous: Sequence[Node] = (),
-    asked: Collection[type] | None = None,
 ) -> Node:
     """iterir's node for a GT4Py GTIR node, every node converted (its location as span).
 
@@ -202,9 +201,6 @@ def from_gt4py(
     of ours, in pre-order (the order of `iterir.traversal.preorder`'s positions). `leave` is
     told of each node converted once its subtree is: with `stand_in`, which is asked before,
     it tells a node's scope (the drop-in's `_StandIns` knows the names bound there).
-    `asked`: the GT4Py classes whose nodes `stand_in` and `leave` are told of (None: all);
-    the drop-in's are a few, and told only of those, no call is made for the other nodes
-    (docs/performance.md, "Against GT4Py inside its pass manager").
     `previous` is a tree of ours in pre-order (`iterir.traversal.preorder`'s positions): a node
     equal to its node at the same position (values and children, as `==`, and the same span: see
     `_reused`) is that node, until the first that is not, so that a tree equal to `previous` is its
@@ -227,7 +223,7 @@ def from_gt4py(
         if current is _BUILD:
             at = stack.pop()
             current = stack.pop()
-            if leave is not None and (asked is None or type(current) in asked):
+            if leave is not None:
                 leave(current)
             if same and type(current) in _CHILDREN_ONLY and current.location is None:
                 same = _taken(current, built, previous, at)
@@ -238,7 +234,7 @@ def from_gt4py(
             continue
         position += 1
         cls = type(current)
-        if stand_in is not None and (asked is None or cls in asked):
+        if stand_in is not None:
             replaced = stand_in(current)
             if replaced is not None:
                 built.append(replaced)
@@ -257,7 +253,7 @@ def from_gt4py(
         if visited is not None:
             visited.append(current)
         if cls in _LEAVES:  # built at once: nothing to wait for
-            if leave is not None and (asked is None or cls in asked):
+            if leave is not None:
                 leave(current)
             _build(current, built, node)
             same = same and _reused(built, previous, position)
