@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import statistics
 import subprocess
@@ -52,7 +51,7 @@ def child(dialect: str, levels: int) -> None:
     }
     node = builders[dialect](levels)
     text = iterir.pformat(node)
-    iterir.parse("x")  # the parse tables are loaded
+    iterir.parse("x"), iterir.parse("IDimₕ")  # both dialects' parse tables are loaded
     start = time.process_time()
     parsed = iterir.parse(text)
     seconds = time.process_time() - start
@@ -71,14 +70,11 @@ def measure(root: Path, dialect: str, levels: int) -> dict[str, float]:
 
 
 def exponent(points: dict[int, float]) -> float | None:
-    """The least-squares slope of log(seconds) over log(levels); None below two points."""
-    if len(points) < 2:
-        return None
-    xs = [math.log(levels) for levels in points]
-    ys = [math.log(seconds) for seconds in points.values()]
-    mx, my = statistics.fmean(xs), statistics.fmean(ys)
-    num = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True))
-    return num / sum((x - mx) ** 2 for x in xs)
+    """The fitted exponent of seconds over levels; None below two points."""
+    # Imported here: a child runs this file with another checkout's `benchmarks` first on its path.
+    from benchmarks.runner import scaling_exponent
+
+    return scaling_exponent(list(points.items())) if len(points) >= 2 else None
 
 
 def exported(revision: str, into: Path) -> Path:
