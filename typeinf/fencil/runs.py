@@ -36,8 +36,6 @@ if TYPE_CHECKING:
 class FastRun:
     """The run without history: fast, and enough to tell whether there is an error."""
 
-    explains = False
-
     def __init__(self, solver: Solver) -> None:
         self.solver = solver
         self.definition_callees: dict[int, int] = {}  # SymRef position → definition it calls
@@ -141,8 +139,6 @@ class FastRun:
 
 class ExplainingRun:
     """The run with history, for reporting errors with their reasons."""
-
-    explains = True
 
     def __init__(self, solver: Solver) -> None:
         self.solver = solver
