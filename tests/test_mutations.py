@@ -86,7 +86,7 @@ def _outcome(program: Node) -> typeinf.TypeInferenceError | None:
     if "ItOrVal" not in located:
         assert typeinf.pformat(read, locations=True) == located
     assert typeinf.is_instance(typeinf.parse_type(typeinf.pformat(type_)), type_)
-    again = typeinf.infer(iterir.parse(text, "mutant.itir"))
+    again = typeinf.infer(parsed)
     assert typeinf.pformat(again, locations=True) == typeinf.pformat(type_, locations=True)
     return None
 
