@@ -326,13 +326,10 @@ def _rebuilt(originals: list[GT4PyObject], types: list[GT4PyObject]) -> GT4PyObj
     for position in range(len(originals) - 1, -1, -1):
         original = originals[position]
         cls = type(original)
-        # The fields as they are (not the annex), without GT4Py's validation, which
-        # a copy of a valid node needs not: 0.4 µs a node instead of 2.2; and for a node
-        # with a symbol table, the table made here rather than by GT4Py's walk of the body
-        # down to the next scope (hdiff's 8 whole-program infers: 0.9 s instead of 2.4 s).
-        # The children taken by the class's list of child fields (`_CHILD_FIELDS`), not by
-        # `_take_children` on our node's field kinds: the copies of four pass-manager runs'
-        # calls replayed took 0.049–0.066 s instead of 0.115 (CPU, interleaved).
+        # The fields as they are (not the annex), without GT4Py's validation, which a copy
+        # of a valid node needs not; for a node with a symbol table, the table made here
+        # (`_symbols`: what GT4Py's constructor would make, without its walk of the body);
+        # the children taken by the class's list of child fields (`_CHILD_FIELDS`).
         copy = object.__new__(cls)
         fields = copy.__dict__
         fields.update(original.__dict__)
@@ -464,10 +461,8 @@ def _writes(inference: GtirInference, given: list[GT4PyObject] | None = None) ->
 def _annotate(writes: list[_Write], targets: list[GT4PyObject]) -> None:
     """Set the types of `writes` on `targets` (GT4Py's nodes by position).
 
-    A type is written in the node's `__dict__`, past GT4Py's validation on assignment (ours
-    are GT4Py's own type objects, made by `ToGT4Py`): with the callee found without a table
-    of parents, the annotation of the calls of four pass-manager runs replayed took 0.072–0.082
-    s instead of 0.108 (CPU, interleaved)."""
+    A type is written in the node's `__dict__`, past GT4Py's validation on assignment, which
+    ours need not: they are GT4Py's own type objects, made by `ToGT4Py`."""
     for position, made, lambdas in writes:
         target = targets[position]
         if target.type is not None:  # one node object at two places: typed at its first, as

@@ -210,10 +210,8 @@ def from_gt4py(
     counterpart in iterir (a `ScalarKind.STRING` literal, a `DeferredType` constraint, GT4Py
     1.2.1's `NoneLiteral`).
 
-    The walk keeps no paths (a failing node's path is found again by `_path_to`, only then):
-    the drop-in converts every tree GT4Py's passes infer, and the conversions of four
-    pass-manager runs' calls replayed took 0.156–0.168 s without paths, 0.194 s with them
-    (CPU, interleaved)."""
+    The walk keeps no paths: a failing node's path is found again by `_path_to`, only then
+    (the drop-in converts every tree GT4Py's passes infer, nearly all without a failure)."""
     built: list[Node] = []
     stack: list[GT4PyObject] = [node]
     seen = 0
@@ -299,9 +297,7 @@ def _reused(built: list[Node], previous: Sequence[Node], position: int) -> bool:
     children being `previous`'s already (compared by identity), and has the same source span
     (an error found in this tree must cite this tree's places): then `previous`'s takes its
     place. Node by node as built, a tree equal to `previous` is known equal at its root,
-    without `==` walking both trees again: the calls of four pass-manager runs replayed took
-    0.85× the time on hdiff, 0.88× on where_nested, 0.90× on stencil_52_like and on
-    52_like_z_q_tup (CPU, medians of 20, interleaved A/B)."""
+    without `==` walking both trees again."""
     if position >= len(previous):
         return False
     made, old = built[-1], previous[position]
@@ -326,9 +322,9 @@ def _reused(built: list[Node], previous: Sequence[Node], position: int) -> bool:
 def _taken(current: GT4PyObject, built: list[Node], previous: Sequence[Node], at: int) -> bool:
     """`_reused` for a call or a lambda without a location, before ours is built (it holds
     nothing but its children, the last on `built`): whether `previous`'s at `at` has these
-    children, by identity; then it takes their place. Not building ours first: the calls of
-    four pass-manager runs replayed took 0.94× the time on hdiff, 0.98× on where_nested,
-    0.96× on stencil_52_like and 0.95× on 52_like_z_q_tup (CPU, medians of 20, interleaved)."""
+    children, by identity; then it takes their place, and ours is never built. A node with a
+    location is left to `_reused`, which compares the spans: an error must cite this tree's
+    places, not the previous one's."""
     if at >= len(previous):
         return False
     old, cls = previous[at], type(current)
@@ -460,10 +456,7 @@ _AXIS_KINDS = {
 #: offset holds nothing but its children (our nodes, valid as made; where they stand is
 #: checked where the tree is walked), a literal, an axis, an offset or an untyped parameter
 #: only what the builder checks, so that our unchecked constructor fits; None: the general
-#: way, which says what is wrong. The conversions of four pass-manager runs' calls replayed
-#: (CPU, medians of 24, interleaved A/B): calls and lambdas (with the leaves built as soon as
-#: met) 0.81× the time; then literals and parameters (with `_STACKED`) 0.91×; then axes,
-#: offsets and Cartesian offsets 0.85×.
+#: way, which says what is wrong.
 _FAST: dict[type, Callable[[GT4PyObject, list[Node]], Node | None]] = {
     ir.FunCall: _fast_call,
     ir.Lambda: _fast_lambda,
