@@ -39,6 +39,7 @@ COMPILED = (
     "typeinf/core/constructors.py",
     "typeinf/core/constraints.py",
     "typeinf/core/history.py",
+    "typeinf/core/runs.py",
     "typeinf/core/schemes.py",
     "typeinf/core/solve.py",
     "typeinf/fencil/collect.py",
