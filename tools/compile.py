@@ -51,6 +51,7 @@ COMPILED = (
     "typeinf/gtir/expressions.py",
     "typeinf/gtir/fieldops.py",
     "typeinf/gtir/iterators.py",
+    "typeinf/gtir/runs.py",
     "typeinf/gtir/terms.py",
     "typeinf/gtir/tuples.py",
     "typeinf/incremental/gtir.py",
