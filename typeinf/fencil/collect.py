@@ -2,10 +2,12 @@
 typing rule (docs/rules.md, docs/offset-providers.md), the constraints that relate the types, which the solver
 unifies at once.
 
-Each definition and closure is collected children before parents (for errors, in post-order:
-left to right, the order of evaluation, so that an error blames the later of two conflicting
-uses); a fencil's definitions come first, each after the definitions it uses. No recursion is
-involved.
+Each definition and closure is collected children before parents in the order its run chooses
+(`runs`: the fast run in reverse pre-order; the explaining run, for errors, in post-order: left
+to right, the order of evaluation, so that an error blames the later of two conflicting uses);
+a fencil's definitions come first, each after the definitions it uses. No recursion is
+involved. Names declared twice and free names are reported first (`names`); what the two runs
+do differently is asked of the run (`self.run`), never which run it is.
 """
 
 from __future__ import annotations
@@ -29,7 +31,6 @@ from iterir import (
 from iterir.nodes import PLACEMENT
 from iterir.symbols import BindingKind, SymbolTable, resolve
 from iterir.traversal import child_positions
-from iterir.vocabulary import PRIMITIVES
 from typeinf.core.constraints import (
     Annotation,
     Argument,
@@ -209,7 +210,7 @@ class Inference:
             if types[position] is None:
                 types[position] = cell
         for position, how in sorted(self.uncalled.items()):
-            self.misuse(position, how)
+            rules.misuse(self.nodes[position], how)
         self.solver.settle()
 
     def children(self, position: int) -> list[int]:
@@ -240,21 +241,8 @@ class Inference:
     def type_at(self, position: int) -> Cell:
         cell = self.types[position]
         if cell is None:  # a grammar builtin or type name used as a value
-            self.misuse(position, self.uncalled.get(position, "rule"))
+            rules.misuse(self.nodes[position], self.uncalled.get(position, "rule"))
         return cell
-
-    def misuse(self, position: int, how: str) -> NoReturn:
-        node = self.nodes[position]
-        assert isinstance(node, SymRef)  # only a name has no type of its own
-        if how == "dtype":
-            raise GrammarBuiltinError(
-                f"`{node.id}` is a type name: it can only be the second argument of `cast_`",
-                node,
-            )
-        raise GrammarBuiltinError(
-            f"`{node.id}` is part of the grammar: it can only be called, not used as a value",
-            node,
-        )
 
     # -- declarations and names -------------------------------------------------------------------
     def decl(self, position: int) -> Cell:
@@ -310,11 +298,6 @@ class Inference:
         if cell is None:
             cell = self.free_names[node.id] = var(Sort.TYPE)
         return cell
-
-    def literal(self, position: int, node: Literal) -> Cell:
-        if node.type not in PRIMITIVES:
-            raise GrammarBuiltinError(f"unknown literal type `{node.type}`", node)
-        return val(VALUE, prim(node.type), var(Sort.SIZE))
 
     # -- functions and calls ----------------------------------------------------------------------
     def function(self, position: int, node: Lambda | FunctionDefinition) -> Cell:
@@ -397,7 +380,7 @@ class _EnoughErrors(Exception):
 _VISIT: dict[type, Callable[[Inference, int, Any], Cell | None]] = {
     Sym: lambda self, position, node: self.decl(position),
     SymRef: Inference.symref,
-    Literal: Inference.literal,
+    Literal: rules.literal,
     OffsetLiteral: lambda self, position, node: var(Sort.TYPE),
     AxisLiteral: lambda self, position, node: val(VALUE, prim("axis"), SCALAR),
     Lambda: Inference.function,

@@ -8,7 +8,7 @@ constraints said through the run (`inference.equal`, `inference.run`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from iterir import (
     FunCall,
@@ -81,6 +81,26 @@ def rule_tuple_get(inference: Inference, position: int, node: FunCall, args: lis
         args[1:],
         position,
         lambda _: TupleGetOperand(index),
+    )
+
+
+def literal(inference: Inference, position: int, node: Literal) -> Cell:
+    """A literal: a value of its primitive type, of any size."""
+    if node.type not in PRIMITIVES:
+        raise GrammarBuiltinError(f"unknown literal type `{node.type}`", node)
+    return val(VALUE, prim(node.type), var(Sort.SIZE))
+
+
+def misuse(node: Node, how: str) -> NoReturn:
+    """Raise the error of a grammar builtin (`how`: "rule") or a type name ("dtype") used as a
+    value, at its name `node`: it has no type of its own."""
+    assert isinstance(node, SymRef)  # only a name has no type of its own
+    if how == "dtype":
+        raise GrammarBuiltinError(
+            f"`{node.id}` is a type name: it can only be the second argument of `cast_`", node
+        )
+    raise GrammarBuiltinError(
+        f"`{node.id}` is part of the grammar: it can only be called, not used as a value", node
     )
 
 

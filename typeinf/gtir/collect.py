@@ -7,6 +7,10 @@ recursion is an error naming the cycle) and generalized (let-polymorphism: each 
 instance); then its parameters (from `Sym.type`), temporaries (`Field[domain dims, dtype]`,
 mapped over tuples) and statements, each definition and statement a part of its own, so that
 `check` reports one error per failing part.
+
+What the fast and the explaining run do differently (reading a type already known, a
+builtin's call, a relation's reason, …) the collector and the rules ask their run
+(`inf.run`, `typeinf.gtir.runs`), never which run it is.
 """
 
 from __future__ import annotations
