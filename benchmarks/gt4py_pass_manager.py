@@ -41,15 +41,8 @@ import iterir
 from iterir.offset_types import offset_types_from_json
 from tests.test_gtir_samples import SAMPLES
 from tests.with_gt4py.providers import offset_provider
-from typeinf.gt4py import offset_types_to_gt4py, to_gt4py
-from typeinf.gt4py.inference import _PREVIOUS
+from typeinf.gt4py import install, offset_types_to_gt4py, to_gt4py, uninstall
 from typeinf.gt4py.switch import SITES
-
-#: GT4Py's own function at each site the switch patches.
-GT4PYS = {
-    (module, attribute): getattr(importlib.import_module(module), attribute)
-    for module, attribute, _ in SITES
-}
 
 
 @dataclasses.dataclass
@@ -61,7 +54,9 @@ class Run:
 
 @contextmanager
 def timed(ours: bool, run: Run) -> Iterator[None]:
-    """Every site set to the chosen inference, wrapped to add its time and calls to `run`."""
+    """Every site set to the chosen inference, wrapped to add its time and calls to `run`. Ours
+    is the switch's drop-ins, installed (strict) for this block alone: a fresh installation,
+    which has nothing of an earlier run to reuse (`typeinf.gt4py.Reuse`)."""
 
     def wrapped(function: Callable[..., Any]) -> Callable[..., Any]:
         def call(*args: Any, **kwargs: Any) -> Any:
@@ -74,14 +69,21 @@ def timed(ours: bool, run: Run) -> Iterator[None]:
 
         return call
 
-    for module, attribute, mine in SITES:
-        chosen = mine if ours else GT4PYS[module, attribute]
-        setattr(importlib.import_module(module), attribute, wrapped(chosen))
+    if ours:
+        install(strict=True)
+    chosen = {
+        (module, attribute): getattr(importlib.import_module(module), attribute)
+        for module, attribute, _ in SITES
+    }
+    for (module, attribute), function in chosen.items():
+        setattr(importlib.import_module(module), attribute, wrapped(function))
     try:
         yield
     finally:
-        for (module, attribute), theirs in GT4PYS.items():
-            setattr(importlib.import_module(module), attribute, theirs)
+        for (module, attribute), function in chosen.items():
+            setattr(importlib.import_module(module), attribute, function)
+        if ours:
+            uninstall()
 
 
 def inputs(largest: int, most: int) -> Iterator[tuple[str, dict, int]]:
@@ -141,9 +143,8 @@ class _Rename(eve.NodeTranslator):  # type: ignore[misc]
 
 
 def measure(node: ir.Program, provider: dict, ours: bool) -> Run:
-    # A run on a fresh program: ours starts without the previous run's last inference (which
-    # it gives again for an equal program: the same input's, in the previous round).
-    _PREVIOUS.forget()
+    """One run of the pass manager on `node`; ours starts afresh (`timed`), with nothing of
+    the same input's run in the previous round to reuse."""
     run = Run()
     with timed(ours, run):
         start = time.process_time()

@@ -5,9 +5,9 @@ Lark's LALR parser spends several µs of Python per token (its lexer's bookkeepi
 per token, a reduction per grammar level); this path much less, and reads fewer tokens (see
 `tokens`; benchmarks/end_to_end.py's `lark/parse` compares the two). It builds every node
 through the very callbacks lark calls (iterir/node_building.py), so nodes and spans are the
-same; and it only vouches for the text it fully understands: at anything else (an error, an annotation, a keyword used as a name, a `-`
-glued to a number) it raises `Unsure`, and lark parses the text from the start, with its located
-errors.
+same; and it only vouches for the text it fully understands: at anything else (an error, an
+annotation, a keyword used as a name, a `-` glued to a number) it raises `Unsure`, and lark
+parses the text from the start, with its located errors.
 
 The tokens are lark's: one regular expression reads at each position the token lark's lexer
 reads there with all of its terminals, and a token is taken only where the grammar takes its
@@ -136,12 +136,12 @@ def tokens(text: str) -> Iterator[Tok]:
     """The tokens of `text`, positioned as lark positions them, then `END` (after spaces, twice:
     the parser stops at the first). Some kinds are several of lark's tokens, read in one match
     because a program is full of them and every token through the parser's loop costs Python
-    work: `HEAD`, a name and the `(` right after it; `HEADS` and `RPARS`, runs of `name(` and of `)` (`split` parts these three where the
-    parser meets them out of its hot paths); `CHAIN`, operators each with a name after it; and,
+    work: `HEAD`, a name and the `(` right after it; `HEADS` and `RPARS`, runs of `name(` and of
+    `)` (`split` parts these three where the parser meets them out of its hot paths); `CHAIN`, operators each with a name after it; and,
     on one line each, `LAMBDAS` (`λ(a, b) →`), `SHIFTS` (`⟪Iₒ, 1ₒ⟫`), `SHIFTED` (`⟪Iₒ, 1ₒ⟫(x)`),
     `RANGE` (`IDim: [0, n)`) and `CDOMAIN` or `UDOMAIN` (`c⟨ IDim: [0, n) ⟩`). Runs and chains
     take in the spaces and line breaks between (they are the only tokens that may span lines).
-    Runs of `(` and `)` are what nested calls, as printed (each `f(` and each `)` on its line),
+    Runs of `name(` and of `)` are what nested calls, as printed (each `f(` and each `)` on its line),
     are made of. An operator with its name as one token (`+ x1`), and a prefix operator with
     its name or shifted name (`·a`, `·⟪Iₒ⟫(x)`), gained nothing: the parser parted them again."""
     new = tuple.__new__  # a Tok without NamedTuple's Python-level __new__, for every token

@@ -8,7 +8,7 @@ compares and hashes without touching the interpreter's recursion limit.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, TypeAlias, TypeVar, cast
 
@@ -579,6 +579,33 @@ GTIR_CLASSES: tuple[type[Node], ...] = (
     Temporary,
     Program,
 )
+
+
+def holds_gtir(nodes: Iterable[object], names: Collection[str] = ()) -> bool:
+    """Whether any of `nodes` is one only GTIR has: a node of a GTIR class, a name with a type,
+    an axis with a kind, or a reference to one of `names` (GTIR-only builtins a caller counts).
+    The one definition of what marks a tree as GTIR, for the printer (which notation) and for
+    inference (which dialect)."""
+    for node in nodes:
+        cls = type(node)
+        if cls is SymRef:
+            ref: SymRef = node  # type: ignore[assignment]  # cls is SymRef
+            if ref.type is not None or ref.id in names:
+                return True
+        elif cls is Sym:
+            if node.type is not None:  # type: ignore[attr-defined]  # cls is Sym
+                return True
+        elif cls is AxisLiteral:
+            if node.kind is not None:  # type: ignore[attr-defined]  # cls is AxisLiteral
+                return True
+        elif cls in _GTIR_CLASS_SET:
+            return True
+    return False
+
+
+#: `GTIR_CLASSES` as a set: a class not in it is told apart by one hash, not six comparisons.
+_GTIR_CLASS_SET = frozenset(GTIR_CLASSES)
+
 
 #: Which node classes each child field admits; a field not listed admits any expression.
 ALLOWED_CHILDREN: dict[tuple[str, str], tuple[str, ...]] = {

@@ -8,6 +8,7 @@ measures every group once and prints each one flat if it fits in the line, broke
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from itertools import islice
 from typing import TypeAlias
 
 from iterir import gtir_types as gt
@@ -32,6 +33,7 @@ from iterir.nodes import (
     Sym,
     SymRef,
     Temporary,
+    holds_gtir,
 )
 from iterir.traversal import check_tree
 
@@ -145,27 +147,24 @@ def sym_text(sym: Sym) -> str:
 
 
 def is_gtir(root: Node, limit: int | None = None) -> bool:
-    """Whether `root` is GTIR: a GTIR statement or program, or a tree holding a node only GTIR
-    has, a typed name or an axis with a kind. `limit` looks at that many nodes at most."""
+    """Whether `root` prints as GTIR: a GTIR statement or program, or a tree holding a node
+    only GTIR has (`nodes.holds_gtir`). `limit` looks at that many nodes at most."""
     if isinstance(root, GTIR_CLASSES):
         return True
     if isinstance(root, (FencilDefinition, StencilClosure)):
         return False
+    return holds_gtir(islice(_objects(root), limit))
+
+
+def _objects(root: Node) -> Iterator[object]:
+    """What `root` holds, in pre-order: a tree built in Python may hold anything (the printer
+    says so where it prints it), so a child that is no node is given and not entered."""
     stack: list[object] = [root]
-    count = 0
-    while stack and (limit is None or count < limit):
+    while stack:
         node = stack.pop()
-        count += 1
-        cls = type(node)
-        if (
-            (cls is AxisLiteral and node.kind is not None)  # type: ignore[attr-defined]  # cls is AxisLiteral
-            or ((cls is Sym or cls is SymRef) and node.type is not None)  # type: ignore[attr-defined]  # cls is Sym or SymRef
-            or cls in GTIR_CLASSES
-        ):
-            return True
-        if isinstance(node, Node):  # a tree built in Python may hold anything: the printer says so
+        yield node
+        if isinstance(node, Node):
             stack.extend(node.children())
-    return False
 
 
 def _tokens(root: Node, gtir: bool) -> Iterator[Token]:

@@ -25,7 +25,7 @@ from iterir.nodes import (
     SymRef,
     Temporary,
 )
-from iterir.traversal import child_positions, preorder
+from iterir.traversal import Tree, child_positions, preorder
 from iterir.vocabulary import BUILTINS, GTIR_BUILTINS
 
 
@@ -95,7 +95,7 @@ def resolve(
     root: Node,
     builtins: Collection[str] | None = None,
     *,
-    tree: tuple[list[Node], list[int]] | None = None,
+    tree: Tree | None = None,
 ) -> SymbolTable:
     """Bind every SymRef under `root`; `builtins` are the names that need no declaration.
     `tree` is `preorder(root)`, for callers that have it already. By default the builtins are

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Generator, Iterator
 from itertools import repeat
 from types import GeneratorType
-from typing import Any
+from typing import Any, TypeAlias
 
 from iterir.nodes import PLACEMENT, FunCall, MisplacedNodeError, Node
 
@@ -127,7 +127,12 @@ def _nodes(node: Node) -> Iterator[Node]:
 _END: Node = object()  # type: ignore[assignment]  # never read as a node
 
 
-def preorder(root: Node, checked: bool = False) -> tuple[list[Node], list[int]]:
+#: A tree numbered in pre-order (`preorder`): its nodes, and the size of the subtree at each
+#: position.
+Tree: TypeAlias = tuple[list[Node], list[int]]
+
+
+def preorder(root: Node, checked: bool = False) -> Tree:
     """Every node occurrence in pre-order, and the size of the subtree at each position.
 
     The children of the node at position i start at i + 1, each after the previous one's

@@ -306,3 +306,22 @@ def test_a_number_of_any_decimal_digits_reads_as_its_body_and_type(text: str) ->
     node = iterir.parse(text)
     expected_type = "int32" if voc.INT_RE.fullmatch(text) else "float64"
     assert node == Literal(text, expected_type)
+
+
+#: Every compound token's places for a name, with a keyword or a near-keyword put there.
+KEYWORD_PLACES = [
+    "c⟨ {k}: [0, n) ⟩", "u⟨ I: [{k}, n) ⟩", "c⟨ I: [0, {k}) ⟩", "I: [{k}, 1)", "{k}: [0, 1)",
+    "f({k}: [0, 1))", "⟪Iₒ, {k}ₒ⟫(x)", "⟪Iₒ⟫({k})", "⟪{k}ₒ⟫(x)", "⟪Iₒ, 1ₒ⟫ ({k})", "a + {k}",
+    "a + {k} + b", "a\n + {k}", "λ({k}) → x", "λ(a, {k}) → a", "f({k}(x))", "f(g({k}(x)))",
+    "{k}(x)", "f(x)({k})", "λ(x) → f({k}( x))", "{k} = λ(x) → x;", "f(`{k}`(x))",
+    "out ← ({k})(x) @ c⟨ I: [0, n) ⟩;", "{k} ← (f)(x) @ c⟨ I: [0, n) ⟩;", "fen({k}) {{ }}",
+    "λ(x) → {k} + 1", "·{k}", "{{ {k}, x }}", "x[{k}]", "{k}ₐ", "{k}ₒ",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("word", ["if", "then", "else", "λ", "True", "iff", "λx", "elsewhere"])
+def test_a_keyword_in_a_compound_token_s_place_reads_as_lark_reads_it(word: str) -> None:
+    """The compound tokens' expressions say again where the grammar takes a name; wherever a
+    keyword stands in one of those places, the fast path answers as lark does or leaves it."""
+    for place in KEYWORD_PLACES:
+        agree(place.format(k=word))

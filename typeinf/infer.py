@@ -28,7 +28,7 @@ from typing import Any, cast
 
 from iterir import FencilDefinition, FunctionDefinition, Node, StencilClosure
 from iterir.gcpause import gc_paused
-from iterir.traversal import child_positions, walk
+from iterir.traversal import Tree, child_positions, walk
 from typeinf.core import arguments, convert, type_map
 from typeinf.core.convert import Converter, result_value
 from typeinf.core.errors import TypeInferenceError, runs_disagree
@@ -36,6 +36,7 @@ from typeinf.core.offsets import OffsetProvider, fencil_provider, loaded
 from typeinf.core.relations import Relation
 from typeinf.core.sizes import check_node_types
 from typeinf.core.terms import ClosureType, DefinitionType, FencilType, Type
+from typeinf.dialect import Dialect, decide
 from typeinf.fencil.collect import Inference
 from typeinf.gtir import infer as gtir_infer
 from typeinf.types import Inferred
@@ -47,23 +48,28 @@ Provider = OffsetProvider | dict[str, Any] | str | PathLike[str] | None
 AllowFree = gtir_infer.AllowFree
 
 
-def _solved(program: Subject, offset_provider: Provider) -> Inference:
+def _solved(program: Subject, offset_provider: Provider, tree: Tree | None = None) -> Inference:
     """The solved inference of `program`; on a type error, inference runs again keeping the history that
     gives the error its reasons (errors are rare: the fast run keeps none). That the explaining
     run then finds no error is a bug of ours, said as one."""
     provider = provider_of(offset_provider)
     try:
-        return _inference(program, provider)
+        return _inference(program, provider, tree)
     except TypeInferenceError as error:
         fast = error
     # Outside the handler, so that the error with reasons is raised once, not "during handling"
     # of the fast run's.
-    _inference(program, provider, explain=True)  # raises the same error, with reasons
+    _inference(program, provider, tree, explain=True)  # raises the same error, with reasons
     raise runs_disagree("fast", "explaining", fast) from fast
 
 
 def _inference(
-    program: Subject, provider: OffsetProvider | None, *, explain: bool = False, max_errors: int = 1
+    program: Subject,
+    provider: OffsetProvider | None,
+    tree: Tree | None,
+    *,
+    explain: bool = False,
+    max_errors: int = 1,
 ) -> Inference:
     return Inference(
         program.root,
@@ -72,13 +78,16 @@ def _inference(
         max_errors=max_errors,
         allow_free=program.allow_free,
         known=program.known,
+        tree=tree,
     )
 
 
-def _confirmed(program: Subject, offset_provider: Provider, error: TypeInferenceError) -> None:
+def _confirmed(
+    program: Subject, offset_provider: Provider, tree: Tree | None, error: TypeInferenceError
+) -> None:
     """Raise InternalError unless the fast run finds a type error too."""
     try:
-        _inference(program, provider_of(offset_provider))
+        _inference(program, provider_of(offset_provider), tree)
     except TypeInferenceError:
         return
     raise runs_disagree("explaining", "fast", error)
@@ -99,13 +108,16 @@ def every_error(
     """Collect and solve in explain mode, keeping up to `max_errors` errors (one per failing
     definition or closure, one per free name) in `errors`; raises only when no part can be typed
     (a malformed tree). For `check` and `explain`, which report rather than raise."""
-    return _every_error(subject(node, allow_free, None), offset_provider, max_errors)
+    return _every_error(subject(node, allow_free, None), offset_provider, None, max_errors)
 
 
-def _every_error(program: Subject, offset_provider: Provider, max_errors: int | None) -> Inference:
+def _every_error(
+    program: Subject, offset_provider: Provider, tree: Tree | None, max_errors: int | None
+) -> Inference:
     return _inference(
         program,
         provider_of(offset_provider),
+        tree,
         explain=True,
         max_errors=max(max_errors or sys.maxsize, 2),
     )
@@ -172,17 +184,13 @@ def infer(
     Raises a TypeInferenceError subclass for a program without a type.
     """
     offset_provider = loaded(offset_provider)
-    if gtir_infer.claims(node, allow_free, within, offset_provider):
-        return gtir_infer.infer(node, offset_provider, allow_free)  # type: ignore[return-value]  # a GTIR value
     program = subject(node, allow_free, within)
+    dialect, tree = decide(node, offset_provider, within)
+    if dialect is Dialect.GTIR:
+        return gtir_infer.infer(node, offset_provider, allow_free, tree)  # type: ignore[return-value]  # a GTIR value
     # The inference is freed before the collector resumes, so that it never scans the graph.
     with gc_paused():
-        try:
-            inference = _solved(program, offset_provider)
-        except TypeInferenceError:
-            if gtir_infer.after_error(node, within):
-                return gtir_infer.infer(node, offset_provider, allow_free)  # type: ignore[return-value]  # a GTIR value
-            raise
+        inference = _solved(program, offset_provider, tree)
         result = program_type(inference, _position(inference, program), inference.types)
         assert result is not None  # the root has a type: a name without one is an error
         value = result_value(result)
@@ -205,18 +213,14 @@ def infer_all(
     (the root's as `infer` numbers them), so that a node's type relates to its parent's.
     `allow_free` and `within` as for `infer` (with `within`, the callees' nodes are typed too)."""
     offset_provider = loaded(offset_provider)
-    if gtir_infer.claims(node, allow_free, within, offset_provider):
-        return gtir_infer.infer_all(node, offset_provider, attach=attach, allow_free=allow_free)  # type: ignore[return-value]  # GTIR's
     program = subject(node, allow_free, within)
+    dialect, tree = decide(node, offset_provider, within)
+    if dialect is Dialect.GTIR:
+        return gtir_infer.infer_all(  # type: ignore[return-value]  # GTIR's
+            node, offset_provider, attach=attach, allow_free=allow_free, tree=tree
+        )
     with gc_paused():
-        try:
-            inference = _solved(program, offset_provider)
-        except TypeInferenceError:
-            if gtir_infer.after_error(node, within):
-                return gtir_infer.infer_all(
-                    node, offset_provider, attach=attach, allow_free=allow_free
-                )  # type: ignore[return-value]
-            raise
+        inference = _solved(program, offset_provider, tree)
         result = NodeTypes(_node_types(inference, complete=True))
         # `node`'s nodes in pre-order, as inference numbered them, not the tree walked again
         # (docs/performance.md, "Handing types out").
@@ -367,20 +371,21 @@ def solve(
     max_errors: int | None = None,
     allow_free: AllowFree = False,
     within: Node | None = None,
+    tree: Tree | None = None,
 ) -> Solved:
     """`check`, in cells: every independent error (at least one per failing function definition
     and closure, one per free name, at most `max_errors`) instead of the first. Errors are rare,
     and the fast run is cheap beside this one: it confirms them (a disagreement is a bug of
-    ours, said as one)."""
+    ours, said as one). `tree`: `node` numbered in pre-order already (`dialect.decide`)."""
     program = subject(node, allow_free, within)
     with gc_paused():
         try:
-            inference = _every_error(program, offset_provider, max_errors)
+            inference = _every_error(program, offset_provider, tree, max_errors)
         except TypeInferenceError as error:  # before any part could be typed: a malformed tree
             return Solved(None, {}, [error])
         errors = [error for _, error in inference.errors][:max_errors]
         if errors:
-            _confirmed(program, offset_provider, errors[0])
+            _confirmed(program, offset_provider, tree, errors[0])
         result = _node_types(inference, complete=not errors)
         too_large = None if errors else check_node_types(inference.nodes, result)
         del inference
@@ -404,17 +409,22 @@ def check(
     nodes of a part with errors keep the types found before the error (those that would contain
     themselves are left out)."""
     arguments.a_count("typeinf.check", "max_errors", max_errors)
-    solved = None
     offset_provider = loaded(offset_provider)
-    if not gtir_infer.claims(node, allow_free, within, offset_provider):
-        solved = solve(
-            node, offset_provider, max_errors=max_errors, allow_free=allow_free, within=within
-        )
-    if solved is None or (solved.errors and gtir_infer.after_error(node, within)):
+    subject(node, allow_free, within)  # `allow_free` and `within` checked before either dialect
+    dialect, tree = decide(node, offset_provider, within)
+    if dialect is Dialect.GTIR:
         type_, gtir_types, gtir_errors = gtir_infer.check(
-            node, offset_provider, max_errors, allow_free
+            node, offset_provider, max_errors, allow_free, tree
         )
         return Checked(type_, gtir_types, gtir_errors)  # type: ignore[arg-type]  # GTIR's
+    solved = solve(
+        node,
+        offset_provider,
+        max_errors=max_errors,
+        allow_free=allow_free,
+        within=within,
+        tree=tree,
+    )
     types = NodeTypes(solved.types, eager=bool(solved.errors))
     # The node asked about (with `within`, its copy in the fencil inferred): the one typed so.
     key = next((k for k, t in solved.types.items() if t is solved.type), None)

@@ -20,7 +20,14 @@ import iterir
 from iterir.offset_types import offset_types_from_json
 from tests.test_gtir_samples import SAMPLES
 from typeinf import TypeInferenceError
-from typeinf.gt4py import GT4PyTypeInferenceError, infer, offset_types_to_gt4py, reinfer, to_gt4py
+from typeinf.gt4py import (
+    GT4PyTypeInferenceError,
+    Reuse,
+    infer,
+    offset_types_to_gt4py,
+    reinfer,
+    to_gt4py,
+)
 
 TYPED = [s for s in SAMPLES if "gt4py_error" not in s]
 IDim = common.Dimension("IDim")
@@ -157,15 +164,17 @@ def _program_adding(left: ts.ScalarType, right: ts.ScalarType) -> ir.Program:
 
 
 def test_a_program_inferred_again_is_typed_as_gt4py_types_it() -> None:
-    """`infer` gives the previous inference again for an equal program (GT4Py's passes infer
-    unchanged programs again); a program that differs only in its parameters' types, in
-    between, is inferred afresh: every call's types are those GT4Py's inference leaves."""
+    """`infer` with a `Reuse` gives the previous inference again for an equal program (GT4Py's
+    passes infer unchanged programs again); a program that differs only in its parameters'
+    types, in between, is inferred afresh: every call's types are those GT4Py's inference
+    leaves."""
     provider: dict = {}
+    reuse = Reuse()
     for left, right in ((F64, F64), (F64, F64), (I32, I32), (F64, F64)):
         program = _program_adding(left, right)
         program.body.pop()  # the mismatch `_program_adding` keeps for the error tests
         expected = theirs.infer(program, offset_provider_type=provider)
-        ours = infer(program, offset_provider_type=provider)
+        ours = infer(program, offset_provider_type=provider, reuse=reuse)
         for gt4pys, mine in zip(_walk(expected), _walk(ours), strict=True):
             assert mine.type == gt4pys.type or compatible(gt4pys.type, mine.type)
             if _ground(gt4pys.type):
@@ -173,19 +182,20 @@ def test_a_program_inferred_again_is_typed_as_gt4py_types_it() -> None:
 
 
 def test_an_equal_program_reuses_the_previous_inference(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The reuse hits: of four `infer`s (equal, equal, another, equal), three run our
-    inference, the second reusing the first's."""
+    """The reuse hits: of four `infer`s with one `Reuse` (equal, equal, another, equal), three
+    run our inference, the second reusing the first's; without one, all four do."""
     from typeinf.gt4py import inference
 
     runs: list[object] = []
     run = inference._inferred
     monkeypatch.setattr(inference, "_inferred", lambda *a: runs.append(a) or run(*a))
-    inference._PREVIOUS.forget()
-    for left, right in ((F64, F64), (F64, F64), (I32, I32), (F64, F64)):
-        program = _program_adding(left, right)
-        program.body.pop()
-        infer(program, offset_provider_type={})
-    assert len(runs) == 3
+    for reuse, inferences in ((Reuse(), 3), (None, 4)):
+        runs.clear()
+        for left, right in ((F64, F64), (F64, F64), (I32, I32), (F64, F64)):
+            program = _program_adding(left, right)
+            program.body.pop()
+            infer(program, offset_provider_type={}, reuse=reuse)
+        assert len(runs) == inferences
 
 
 def test_a_name_keeps_its_given_type_only_where_declared_nowhere() -> None:

@@ -1,7 +1,8 @@
-"""The reuse of the previous inference by `typeinf.gt4py.infer` is never stale: a program that
-differs from the previous one in one literal's type, one offset or its offset provider is
-typed as if inferred afresh (and as GT4Py types it); an equal one is told equal by the
-conversion itself (`from_gt4py`'s `previous`), exactly when it is equal."""
+"""What `typeinf.gt4py.infer` reuses from earlier calls (`Reuse`) is never stale: a program that
+differs from the previous one in one literal's type, one offset, its offset provider or only its
+source spans is typed as if inferred afresh (and as GT4Py types it); an equal one is told equal by
+the conversion itself (`from_gt4py`'s `previous`), exactly when it is equal. Each installation
+of the drop-ins, and each `Reuse`, keeps its own: nothing is shared between two."""
 
 from __future__ import annotations
 
@@ -26,7 +27,16 @@ from iterir.traversal import preorder
 from tests.test_gtir_properties import gtir
 from tests.test_gtir_samples import SAMPLES
 from tests.with_gt4py.test_dropin import _walk
-from typeinf.gt4py import ConversionError, from_gt4py, infer, offset_types_to_gt4py, to_gt4py
+from typeinf.gt4py import (
+    ConversionError,
+    Reuse,
+    from_gt4py,
+    infer,
+    install,
+    offset_types_to_gt4py,
+    to_gt4py,
+    uninstall,
+)
 from typeinf.gt4py import inference as ours
 
 TYPED = [s for s in SAMPLES if "gt4py_error" not in s]
@@ -56,13 +66,14 @@ def _changes(tree: dict) -> list[tuple[dict, str, object]]:
     return changes
 
 
-def _outcome(node: ir.Node, provider: dict) -> list[object] | str:
+def _outcome(node: ir.Node, provider: dict, reuse: Reuse | None = None) -> list[object] | str:
     """What `infer` leaves: the type on every node, in pre-order, or its error's message."""
     try:
         typed = infer(
             node,
             offset_provider_type=provider,
             allow_undeclared_symbols=not isinstance(node, ir.Program),
+            reuse=reuse,
         )
     except AssertionError as error:
         return str(error)
@@ -93,11 +104,10 @@ def test_an_inference_given_again_is_never_stale(data: st.DataObject) -> None:
         changed_provider = data.draw(st.sampled_from(PROVIDERS))
     first, second = _built(tree, provider), _built(changed, changed_provider)
 
-    ours._PREVIOUS.forget()
-    _outcome(*first)
-    after = _outcome(*second)
-    ours._PREVIOUS.forget()
-    assert after == _outcome(*second)
+    reuse = Reuse()
+    _outcome(*first, reuse)
+    after = _outcome(*second, reuse)
+    assert after == _outcome(*second)  # nothing reused
 
     converted = from_gt4py(first[0])
     again = from_gt4py(second[0], previous=preorder(converted)[0])
@@ -141,11 +151,11 @@ def _constant(kind: str) -> ir.Program:
 
 
 def test_programs_differing_in_one_literal_are_typed_as_gt4py_types_each() -> None:
-    ours._PREVIOUS.forget()
+    reuse = Reuse()
     for kind in ("int32", "int32", "int64", "int64", "int32", "float32", "float64"):
         program = _constant(kind)
         expected = theirs.infer(program, offset_provider_type={})
-        typed = infer(program, offset_provider_type={})
+        typed = infer(program, offset_provider_type={}, reuse=reuse)
         for gt4pys, mine in zip(_walk(expected), _walk(typed), strict=True):
             assert mine.type == gt4pys.type, f"{kind}: {gt4pys}"
 
@@ -181,7 +191,82 @@ def test_an_error_after_an_equal_program_cites_its_own_places() -> None:
         )
 
     for program in (shifted, lambda line: im.make_tuple(shifted(line), im.literal("1", "int32"))):
-        ours._PREVIOUS.forget()
-        infer(program(10), offset_provider_type={"Ioff": IDim}, allow_undeclared_symbols=True)
+        reuse = Reuse()
+        for line in (10, 100):  # the second equal but for its spans: not given the first's tree
+            infer(
+                program(line),
+                offset_provider_type={"Ioff": IDim},
+                allow_undeclared_symbols=True,
+                reuse=reuse,
+            )
+            assert _spans(reuse) == _spans_of(program(line))
         with pytest.raises(AssertionError, match=r"^f\.py:101:1: error: offset `Ioff` is unknown"):
-            infer(program(100), offset_provider_type={}, allow_undeclared_symbols=True)
+            infer(program(100), offset_provider_type={}, allow_undeclared_symbols=True, reuse=reuse)
+        install(strict=True)  # the drop-in's own reuse: the same
+        try:
+            theirs.infer(
+                program(10), offset_provider_type={"Ioff": IDim}, allow_undeclared_symbols=True
+            )
+            with pytest.raises(AssertionError, match=r"^f\.py:101:1: error: offset `Ioff`"):
+                theirs.infer(program(100), offset_provider_type={}, allow_undeclared_symbols=True)
+        finally:
+            uninstall()
+
+
+def _spans(reuse: Reuse) -> list[object]:
+    """The source spans of the tree `reuse` keeps (its last inference's), in pre-order."""
+    assert reuse.last is not None
+    return [node.loc for node in reuse.last.inference.nodes]
+
+
+def _spans_of(node: ir.Node) -> list[object]:
+    """The source spans of our conversion of `node`, in pre-order."""
+    return [each.loc for each in preorder(from_gt4py(node))[0]]
+
+
+def _counted(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """Our inference's runs from now on (each call of `_inferred`, behind both drop-ins)."""
+    runs: list[object] = []
+    run = ours._inferred
+    monkeypatch.setattr(ours, "_inferred", lambda *a: runs.append(a) or run(*a))
+    return runs
+
+
+def test_each_reuse_keeps_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two `Reuse`s share nothing: a program inferred with one is inferred again with the other
+    (then reused with either); `infer` without one keeps nothing."""
+    runs = _counted(monkeypatch)
+    first, second = Reuse(), Reuse()
+    program = _constant("int32")
+    for reuse, inferences in ((first, 1), (first, 1), (second, 2), (first, 2), (second, 2)):
+        infer(program, offset_provider_type={}, reuse=reuse)
+        assert len(runs) == inferences
+    assert first.last is not None and second.last is not None
+    assert first.last is not second.last
+    for inferences in (3, 4):
+        infer(program, offset_provider_type={})
+        assert len(runs) == inferences
+
+
+def test_two_installations_share_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the drop-ins of one installation reuse is theirs alone: its sites share one
+    `Reuse` (both `infer`s use it); the next installation starts with a new one, and infers an
+    equal program again."""
+    from gt4py.next.iterator.transforms import pass_manager
+
+    runs = _counted(monkeypatch)
+    program = _constant("int32")
+    reuses = []
+    for inferences in ((1, 1), (2, 2)):
+        install(strict=True)
+        try:
+            drop_ins = (theirs.infer, theirs.reinfer, pass_manager.infer)
+            (reuse,) = {id(d.installation.reuse): d.installation.reuse for d in drop_ins}.values()
+            reuses.append(reuse)
+            theirs.infer(program, offset_provider_type={})
+            assert len(runs) == inferences[0]
+            pass_manager.infer(program, offset_provider_type={})  # the pass manager's own name
+            assert len(runs) == inferences[1]
+        finally:
+            uninstall()
+    assert reuses[0] is not reuses[1]

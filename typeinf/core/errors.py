@@ -7,7 +7,7 @@ from typing import TypedDict, TypeVar, Unpack
 from iterir import Node, pformat_short
 from iterir.display import escaped, shown
 from iterir.nodes import MisplacedNodeError
-from iterir.traversal import preorder
+from iterir.traversal import Tree, preorder
 
 
 def node_text(node: Node, width: int) -> str:
@@ -125,7 +125,7 @@ class MalformedIRError(TypeInferenceError):
     """A node standing where the IR does not allow its class (built in Python, not parsed)."""
 
 
-def checked_preorder(root: Node) -> tuple[list[Node], list[int]]:
+def checked_preorder(root: Node) -> Tree:
     """`root`'s nodes in pre-order and their subtrees' sizes; a node where its class may not
     stand is a MalformedIRError at its parent (not iterir's MisplacedNodeError, which no caller
     of inference takes for a verdict on the program)."""

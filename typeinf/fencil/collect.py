@@ -30,7 +30,7 @@ from iterir import (
 )
 from iterir.nodes import PLACEMENT
 from iterir.symbols import BindingKind, SymbolTable, resolve
-from iterir.traversal import child_positions
+from iterir.traversal import Tree, child_positions
 from typeinf.core.constraints import (
     Annotation,
     Argument,
@@ -82,15 +82,19 @@ class Inference:
         max_errors: int = 1,
         allow_free: bool | frozenset[str] = False,
         known: tuple[str, ...] = (),
+        tree: Tree | None = None,
     ) -> None:
         """Collect and solve; raise the first error, or with `max_errors` > 1 keep up to that
         many (one per failing definition or closure, and one per free name) in `errors`.
         `explain` keeps the history that errors need to give their reasons (see `Solver`).
         `allow_free` says which free names are unknowns (True: all) rather than errors; `known`
-        are names defined around `root` that it does not see, for suggestions."""
-        if type(root) not in PLACEMENT:
-            raise MalformedIRError(f"a {type(root).__name__} is not an IR node", None)
-        nodes, sizes = checked_preorder(root)
+        are names defined around `root` that it does not see, for suggestions; `tree`: `root`
+        numbered in pre-order already (`checked_preorder`), by the dispatch that looked into it."""
+        if tree is None:
+            if type(root) not in PLACEMENT:
+                raise MalformedIRError(f"a {type(root).__name__} is not an IR node", None)
+            tree = checked_preorder(root)
+        nodes, sizes = tree
         symbols = resolve(root, BUILTINS.keys(), tree=(nodes, sizes))
         self._start(root, (nodes, sizes), symbols, offset_provider, explain, max_errors)
         self.allow_free: bool | frozenset[str] = allow_free
@@ -105,7 +109,7 @@ class Inference:
     def _start(
         self,
         root: Node,
-        tree: tuple[list[Node], list[int]],
+        tree: Tree,
         symbols: SymbolTable,
         offset_provider: OffsetProvider | None,
         explain: bool,

@@ -301,7 +301,7 @@ def _infer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         free = frozenset(args.allow_free) or False
         try:
             program = _read(path)
-            provider = read_provider(program.node, free, provider_path)
+            provider = read_provider(program.node, provider_path)
         except iterir.ParseError as error:
             code = EXIT_USAGE
             reports.append(
@@ -665,7 +665,7 @@ def _explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     free = frozenset(args.allow_free) or False
     try:
         program = _read(path)
-        provider = read_provider(program.node, free, provider_path)
+        provider = read_provider(program.node, provider_path)
     except iterir.ParseError as error:
         err.write(f"{error}\n")
         return EXIT_USAGE
@@ -680,7 +680,7 @@ def _explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             f"{excerpt(source_line(program.text, int(line)), int(position))}\n"
         )
         return EXIT_USAGE
-    gtir = typed_as_gtir(program.node, provider, free)
+    gtir = typed_as_gtir(program.node, provider)
     if gtir:
         explained = why_gtir(program.node, node, provider, free)
     else:

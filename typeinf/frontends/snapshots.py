@@ -111,7 +111,7 @@ def take(program: Path, folder: Path) -> Snapshot:
         text = read_text(program)
         node = iterir.loads_ir(text, str(program))
         given = os.path.lexists(provider_path)
-        provider = read_provider(node, False, str(provider_path) if given else None)
+        provider = read_provider(node, str(provider_path) if given else None)
         snapshot.stored = read_text(expected) if os.path.lexists(expected) else None
     except iterir.ParseError as error:
         snapshot.problem = str(error)

@@ -1,7 +1,7 @@
 """typeinf inside GT4Py 1.2: GT4Py's GTIR nodes, types and offset-provider types to iterir's
 and back (`to_gt4py`, `from_gt4py`, …), without loss; drop-ins for GT4Py's type inference
-(`infer`, `reinfer`), and the switch that makes GT4Py use them (`install`, `uninstall`,
-`installed`).
+(`infer`, `reinfer`; `Reuse`, what a series of their calls carries over), and the switch that
+makes GT4Py use them (`install`, `uninstall`, `installed`).
 
 Needs GT4Py, which the extra installs: `pip install "itir-typeinf[gt4py]"` (GT4Py 1.2 needs
 Python ≥ 3.12). Importing this package without it is an ImportError that says so.
@@ -19,7 +19,7 @@ except ImportError as missing:
     ) from missing
 
 from typeinf.gt4py.errors import ConversionError, DisagreementWarning
-from typeinf.gt4py.inference import GT4PyTypeInferenceError, infer, reinfer
+from typeinf.gt4py.inference import GT4PyTypeInferenceError, Reuse, infer, reinfer
 from typeinf.gt4py.nodes import from_gt4py, location_from_gt4py, location_to_gt4py, to_gt4py
 from typeinf.gt4py.offsets import offset_types_from_gt4py, offset_types_to_gt4py
 from typeinf.gt4py.switch import install, installed, is_installed, uninstall
@@ -29,6 +29,7 @@ __all__ = [
     "ConversionError",
     "DisagreementWarning",
     "GT4PyTypeInferenceError",
+    "Reuse",
     "from_gt4py",
     "infer",
     "install",

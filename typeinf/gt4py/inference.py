@@ -92,17 +92,29 @@ def infer(
     offset_provider_type: Mapping[str, GT4PyObject] | None,
     inplace: bool = False,
     allow_undeclared_symbols: bool = False,
+    reuse: Reuse | None = None,
 ) -> T:
     """GT4Py's `infer`: a typed copy of `node` (see the module's docstring). `inplace` changes
-    nothing here: GT4Py's returns a rebuilt tree either way, and its callers use the result."""
+    nothing here: GT4Py's returns a rebuilt tree either way, and its callers use the result.
+
+    `reuse` (ours, not GT4Py's): what this call may take from the earlier calls given the same
+    `Reuse`, and leaves for the later ones; the types are the same with it or without it
+    (None: nothing taken, nothing left). The drop-ins `install` puts in GT4Py have one."""
     del inplace  # GT4Py's signature; the result is always the rebuilt, typed tree
     with _UNCOLLECTED():
         originals: list[GT4PyObject] = []
         stand_ins = _StandIns(node, allow_undeclared_symbols, given=False)
-        last = _PREVIOUS.last  # read once: another thread may replace it
+        last = reuse.last if reuse is not None else None  # read once: see `Reuse`
         previous = last.inference.nodes if last is not None else ()
         ours = from_gt4py(node, stand_ins, originals, stand_ins.leave, previous)
-        typed = _PREVIOUS.typed(ours, offset_provider_type, last)
+        offsets = _offsets(offset_provider_type)
+        if last is not None and last.inference.root is ours and last.offsets == offsets:
+            typed = last  # `ours` is `last`'s tree itself: equal to it, spans included
+        else:
+            inference = _inferred(ours, offsets)
+            typed = _Typed(offsets, inference, _types(inference))
+            if reuse is not None:
+                reuse.last = typed
         result: T = _rebuilt(originals, typed.types)
     return result
 
@@ -121,14 +133,39 @@ def reinfer(node: T, *, offset_provider_type: Mapping[str, GT4PyObject] | None =
     return node
 
 
+class Reuse:
+    """What a series of `infer` calls given it carries from one call to the next: the last
+    inference that succeeded (`last`: of the last tree given, a program or an expression
+    GT4Py's passes infer on its own), with its offsets and the types it left. The drop-ins of
+    one `install` share one, which goes with them; a caller of `infer` may make its own.
+
+    GT4Py's pass manager infers a program again after passes that changed nothing of what our
+    inference reads. An inference is a function of our tree and the offsets, so a tree equal
+    to `last`'s (values, children and source spans, so that an error cites this tree's places;
+    told by `from_gt4py`, which gives `last`'s tree itself for an equal one) with equal offsets
+    is given `last`'s inference and types again. A failing inference is not kept.
+
+    Threads (GT4Py may infer in several): nothing `last` holds is changed once made, and a call
+    reads `last` once and replaces it whole, so a call sees another's complete inference or
+    none. Two threads' programs evict each other's (then a fresh inference, never a stale one:
+    reuse needs an equal tree and equal offsets). What it saves:
+    (docs/performance.md, "Against GT4Py inside its pass manager")."""
+
+    __slots__ = ("last",)
+
+    def __init__(self) -> None:
+        self.last: _Typed | None = None
+
+
 #: Python's cyclic collector paused during a call, as inference pauses it, but without moving
 #: what the call made to the oldest generation (`age`: what stays is GT4Py's typed tree, which its
-#: next pass replaces; that move was not measured here). A call makes a few objects per node that
-#: go by reference counting when it returns; a collection in between walks GT4Py's whole heap and
-#: moves them to older generations, whose collections come sooner and walk more; paused, fewer
-#: happen, in our calls and in GT4Py's passes alike (docs/performance.md, "Against GT4Py inside
-#: its pass manager"). Process-wide, as the collector is: another thread's garbage waits for the
-#: end of the call.
+#: next pass replaces). A call makes a few objects per node that go by reference counting when it
+#: returns; a collection in between walks GT4Py's whole heap, and moves them to older generations,
+#: whose collections come sooner and walk more. The collector is the process's: while a call
+#: runs, another thread's garbage waits for its end; calls overlapping in two threads may end
+#: each other's pause early (a collection, no more), and the last to end leaves the collector on
+#: if it was on before the first began (docs/performance.md, "Against GT4Py inside its pass
+#: manager").
 _UNCOLLECTED = partial(gc_paused, age=False)
 
 
@@ -146,7 +183,7 @@ class _StandIns:
     function definitions, as `iterir.symbols.resolve` binds them) keeps no type: our inference
     reads the type of a name declared nowhere only, and GT4Py's previous inference left one on
     most names. The scope is followed as `from_gt4py` enters (`__call__`) and leaves (`leave`)
-    each node. Those conversions are skipped, a part of every call's conversion
+    each node, so that the types GT4Py left are not converted for nothing
     (docs/performance.md, "Against GT4Py inside its pass manager")."""
 
     def __init__(self, root: GT4PyObject, allow_undeclared: bool, given: bool) -> None:
@@ -257,44 +294,6 @@ def _inferred(ours: Node, offsets: dict[str, OffsetType] | None) -> GtirInferenc
     return inference
 
 
-class _Previous:
-    """The last whole-program inference of `infer`, given again for the same program.
-
-    GT4Py's pass manager infers the program again after passes that changed nothing of what our
-    inference reads (in hdiff's run 7 of its 8 `infer`s; in where_nested's, stencil_52_like's and
-    52_like_z_q_tup's 7 of 13, 10 of 21 and 11 of 21): an inference is a function of our tree and
-    the offsets, so an equal tree (values, children and spans, so that an error cites this tree's
-    places; told by `from_gt4py`, which gives the previous tree itself for an equal one) with equal
-    offsets is given the previous inference, typed already (its positions are the new tree's), and
-    its writes. Only the last one is kept (the last tree `infer` was given: a program, or an
-    expression GT4Py's passes infer on its own, which then takes the program's place), and only one
-    that succeeded; it stays for the life of the process (its cells and our tree, small beside
-    GT4Py's), so that GT4Py's repeated inferences of an unchanged program cost a comparison
-    (docs/performance.md, "Against GT4Py inside its pass manager", has what it saves and keeps);
-    the benchmark starts each run without it (`forget`)."""
-
-    def __init__(self) -> None:
-        self.last: _Typed | None = None
-
-    def typed(
-        self, ours: Node, provider: Mapping[str, GT4PyObject] | None, last: _Typed | None
-    ) -> _Typed:
-        """The inference of `ours` and its writes, `ours` converted with `last`'s nodes as
-        `from_gt4py`'s `previous`: `last` if `ours` is its tree (so equal to it) and the
-        offsets are equal."""
-        offsets = _offsets(provider)
-        if last is not None and last.inference.root is ours and last.offsets == offsets:
-            return last
-        inference = _inferred(ours, offsets)
-        typed = _Typed(offsets, inference, _types(inference))
-        self.last = typed
-        return typed
-
-    def forget(self) -> None:
-        """Keep no inference (a benchmark's fresh start)."""
-        self.last = None
-
-
 class _Typed(NamedTuple):
     """An inference of `infer`'s, with the offsets it was given and the types it leaves on
     the copy (`_types`)."""
@@ -302,9 +301,6 @@ class _Typed(NamedTuple):
     offsets: dict[str, OffsetType] | None
     inference: GtirInference
     types: list[GT4PyObject]
-
-
-_PREVIOUS = _Previous()
 
 
 def _specialize_definitions(inference: GtirInference) -> None:
@@ -333,13 +329,10 @@ def _rebuilt(originals: list[GT4PyObject], types: list[GT4PyObject]) -> GT4PyObj
     for position in range(len(originals) - 1, -1, -1):
         original = originals[position]
         cls = type(original)
-        # The fields as they are (not the annex), without GT4Py's validation, which
-        # a copy of a valid node needs not; and for a node with a symbol table, the table
-        # made here rather than by GT4Py's walk of the body down to the next scope.
-        # The children taken by the class's list of child fields (`_CHILD_FIELDS`), not by
-        # `_take_children` on our node's field kinds. Each keeps work GT4Py's constructors
-        # would repeat off every copy (docs/performance.md, "Against GT4Py inside its pass
-        # manager").
+        # The fields as they are (not the annex), without GT4Py's validation, which a copy
+        # of a valid node needs not; for a node with a symbol table, the table made here
+        # (`_symbols`: what GT4Py's constructor would make, without its walk of the body);
+        # the children taken by the class's list of child fields (`_CHILD_FIELDS`).
         copy = object.__new__(cls)
         fields = copy.__dict__
         fields.update(original.__dict__)
@@ -396,9 +389,9 @@ _KEPT = object()
 def _types(inference: GtirInference) -> list[GT4PyObject]:
     """The type of `infer`'s copy of each node, by position: GT4Py's type object (`_writes`),
     None, `_KEPT` or `_PROGRAM`. A function of the inference alone, so made once for it and
-    reused with it (`_Typed`): the writes made once rather than again for a reused inference,
-    and the copy typed as it is made, rather than by `_annotate` afterwards, so that no node is
-    visited twice (docs/performance.md, "Against GT4Py inside its pass manager")."""
+    kept with it (`_Typed`: a reused inference is not converted again), and read as the copy
+    is made (`_rebuilt`), rather than written on the copy afterwards (`_annotate`)
+    (docs/performance.md, "Against GT4Py inside its pass manager")."""
     nodes = inference.nodes
     types: list[GT4PyObject] = [
         _KEPT if type(node) is Literal or type(node) is Sym else None for node in nodes
@@ -472,10 +465,9 @@ def _writes(inference: GtirInference, given: list[GT4PyObject] | None = None) ->
 def _annotate(writes: list[_Write], targets: list[GT4PyObject]) -> None:
     """Set the types of `writes` on `targets` (GT4Py's nodes by position).
 
-    A type is written in the node's `__dict__`, past GT4Py's validation on assignment (ours
-    are GT4Py's own type objects, made by `ToGT4Py`), and the callee is found without a table
-    of parents: neither is paid per node (docs/performance.md, "Against GT4Py inside its pass
-    manager")."""
+    A type is written in the node's `__dict__`, past GT4Py's validation on assignment, which
+    ours need not: they are GT4Py's own type objects, made by `ToGT4Py`
+    (docs/performance.md, "Against GT4Py inside its pass manager")."""
     for position, made, lambdas in writes:
         target = targets[position]
         if target.type is not None:  # one node object at two places: typed at its first, as

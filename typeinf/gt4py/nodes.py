@@ -210,9 +210,9 @@ def from_gt4py(
     counterpart in iterir (a `ScalarKind.STRING` literal, a `DeferredType` constraint, GT4Py
     1.2.1's `NoneLiteral`).
 
-    The walk keeps no paths (a failing node's path is found again by `_path_to`, only then):
-    the drop-in converts every tree GT4Py's passes infer, which should not pay for paths only
-    an error reads (docs/performance.md, "Against GT4Py inside its pass manager")."""
+    The walk keeps no paths: a failing node's path is found again by `_path_to`, only then
+    (the drop-in converts every tree GT4Py's passes infer, nearly all without a failure;
+    docs/performance.md, "Against GT4Py inside its pass manager")."""
     built: list[Node] = []
     stack: list[GT4PyObject] = [node]
     seen = 0
@@ -324,8 +324,10 @@ def _reused(built: list[Node], previous: Sequence[Node], position: int) -> bool:
 def _taken(current: GT4PyObject, built: list[Node], previous: Sequence[Node], at: int) -> bool:
     """`_reused` for a call or a lambda without a location, before ours is built (it holds
     nothing but its children, the last on `built`): whether `previous`'s at `at` has these
-    children, by identity; then it takes their place, and ours is never built
-    (docs/performance.md, "Against GT4Py inside its pass manager")."""
+    children, by identity; then it takes their place, and ours is never built. A node with a
+    location is left to `_reused`, which compares the spans: an error must cite this tree's
+    places, not the previous one's (docs/performance.md, "Against GT4Py inside its pass
+    manager")."""
     if at >= len(previous):
         return False
     old, cls = previous[at], type(current)
@@ -457,8 +459,7 @@ _AXIS_KINDS = {
 #: offset holds nothing but its children (our nodes, valid as made; where they stand is
 #: checked where the tree is walked), a literal, an axis, an offset or an untyped parameter
 #: only what the builder checks, so that our unchecked constructor fits; None: the general
-#: way, which says what is wrong. Calls and lambdas have their leaves built as soon as met,
-#: literals and parameters are stacked (`_STACKED`): the common nodes pay for no check
+#: way, which says what is wrong. The common nodes pay for no check
 #: (docs/performance.md, "Against GT4Py inside its pass manager").
 _FAST: dict[type, Callable[[GT4PyObject, list[Node]], Node | None]] = {
     ir.FunCall: _fast_call,

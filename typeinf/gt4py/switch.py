@@ -13,6 +13,12 @@ accepts the node, GT4Py's result is used and a `DisagreementWarning` says that t
 disagreed, once per program; if GT4Py rejects it too, ours is raised (it is located).
 `install(strict=True)` raises ours at once instead (this project's own tests run strict).
 
+What one installation keeps (its policy, the programs it warned of, what its `infer` calls reuse:
+`typeinf.gt4py.Reuse`, and the build mode below) is its drop-ins', shared by them and by nobody
+else: uninstalled, it goes with them, and the next `install` starts afresh. Whether ours is
+installed is read from GT4Py's attributes themselves; the drop-in at a site holds GT4Py's
+function it replaced.
+
 "The whole process" is this process: GT4Py compiles programs by default in worker processes
 it spawns (`config.BUILD_JOBS_MODE` "process"), which import GT4Py afresh and would use its own
 inference. While installed, that mode becomes "thread" (compilation in threads of this
@@ -26,6 +32,7 @@ import importlib
 import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from typing import Any
 
 from typeinf.core.errors import TypeInferenceError
@@ -39,10 +46,6 @@ SITES: tuple[tuple[str, str, Callable[..., Any]], ...] = (
     ("gt4py.next.iterator.transforms.pass_manager", "infer", inference.infer),
 )
 
-#: GT4Py's own functions, by site, while ours are installed. The switch is process-wide state by
-#: nature: GT4Py's module attributes are.
-_SAVED: dict[tuple[str, str], Callable[..., Any]] = {}
-
 #: Where a `DisagreementWarning` tells its reader to send the program.
 REPORT = (
     "please report it to typeinf with the program (`str(program)` or its JSON) and the "
@@ -50,27 +53,40 @@ REPORT = (
 )
 
 
+class _Installation:
+    """What the drop-ins of one `install` share: `strict`, the programs warned of (at any
+    site), what their `infer` calls reuse, and GT4Py's build mode that `install` replaced
+    (None: it left the mode as it was)."""
+
+    __slots__ = ("build_mode", "reuse", "strict", "warned")
+
+    def __init__(self, strict: bool) -> None:
+        self.strict = strict
+        self.warned: set[str] = set()
+        self.reuse = inference.Reuse()
+        self.build_mode: Any = None
+
+
 class _DropIn:
     """Ours in GT4Py's place at one site: GT4Py's own function when ours fails on a node that
     GT4Py's accepts (not `strict`), with one warning per program (module docstring)."""
 
     def __init__(
-        self,
-        ours: Callable[..., Any],
-        theirs: Callable[..., Any],
-        strict: bool,
-        warned: set[str],
+        self, ours: Callable[..., Any], theirs: Callable[..., Any], installation: _Installation
     ) -> None:
         self.ours = ours
         self.theirs = theirs
-        self.strict = strict
-        self.warned = warned  # the programs warned of during this installation, at any site
+        self.installation = installation
+        #: Ours with what it is given besides GT4Py's arguments (`infer`: the reuse).
+        self.mine: Callable[..., Any] = ours
+        if ours is inference.infer:
+            self.mine = partial(ours, reuse=installation.reuse)
 
     def __call__(self, node: Any, **options: Any) -> Any:
-        if self.strict:
-            return self.ours(node, **options)
+        if self.installation.strict:
+            return self.mine(node, **options)
         try:
-            return self.ours(node, **options)
+            return self.mine(node, **options)
         except Exception as ours_error:  # any fault of ours must not stop a build
             try:
                 result = self.theirs(node, **options)
@@ -85,9 +101,10 @@ class _DropIn:
     def _warn(self, node: Any, error: Exception) -> None:
         program = getattr(node, "id", None)
         key = str(program) if isinstance(program, str) else str(error).partition("\n")[0]
-        if key in self.warned:
+        warned = self.installation.warned
+        if key in warned:
             return
-        self.warned.add(key)
+        warned.add(key)
         what = f"program `{program}`" if isinstance(program, str) else "a node"
         warnings.warn(
             f"typeinf rejected {what}, which GT4Py's own type inference accepts, so GT4Py's "
@@ -101,28 +118,32 @@ def install(*, strict: bool = False) -> None:
     """Make GT4Py's passes call typeinf's `infer` and `reinfer` (again: no effect). Where ours
     rejects a node that GT4Py's inference accepts, GT4Py's result is used with a
     `DisagreementWarning`, unless `strict`: then ours is raised."""
-    if _SAVED:
+    if is_installed():
         return
-    warned: set[str] = set()
+    installation = _Installation(strict)
     for module_name, attribute, ours in SITES:
         module = importlib.import_module(module_name)
-        theirs = getattr(module, attribute)
-        _SAVED[module_name, attribute] = theirs
-        setattr(module, attribute, _DropIn(ours, theirs, strict, warned))
+        setattr(module, attribute, _DropIn(ours, getattr(module, attribute), installation))
     config = importlib.import_module("gt4py.next.config")
     if config.BUILD_JOBS_MODE is config.BuildJobsMode.PROCESS:
-        _SAVED[config.__name__, "BUILD_JOBS_MODE"] = config.BUILD_JOBS_MODE
+        installation.build_mode = config.BUILD_JOBS_MODE
         setattr(config, "BUILD_JOBS_MODE", config.BuildJobsMode.THREAD)  # noqa: B010
         _new_runner()
 
 
 def uninstall() -> None:
     """Give GT4Py its own inference back (not installed: no effect)."""
-    for (module_name, attribute), theirs in _SAVED.items():
-        setattr(importlib.import_module(module_name), attribute, theirs)
-    if ("gt4py.next.config", "BUILD_JOBS_MODE") in _SAVED:
+    build_mode = None
+    for module_name, attribute, _ in SITES:
+        module = importlib.import_module(module_name)
+        drop_in = getattr(module, attribute)
+        if isinstance(drop_in, _DropIn):
+            setattr(module, attribute, drop_in.theirs)
+            build_mode = drop_in.installation.build_mode
+    if build_mode is not None:
+        config = importlib.import_module("gt4py.next.config")
+        setattr(config, "BUILD_JOBS_MODE", build_mode)  # noqa: B010
         _new_runner()
-    _SAVED.clear()
 
 
 def _new_runner() -> None:
@@ -131,7 +152,11 @@ def _new_runner() -> None:
 
 
 def is_installed() -> bool:
-    return bool(_SAVED)
+    """Whether one of GT4Py's sites calls ours."""
+    return any(
+        isinstance(getattr(importlib.import_module(module), attribute), _DropIn)
+        for module, attribute, _ in SITES
+    )
 
 
 @contextmanager

@@ -16,25 +16,20 @@ builtin's call, a relation's reason, …) the collector and the rules ask their 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
-from itertools import repeat
 from typing import NoReturn, Protocol
 
 from iterir import (
     AxisLiteral,
-    FencilDefinition,
     FunCall,
     FunctionDefinition,
     Lambda,
     Literal,
     Node,
     OffsetLiteral,
-    StencilClosure,
     Sym,
     SymRef,
 )
 from iterir.nodes import (
-    GTIR_CLASSES,
-    PLACEMENT,
     CartesianOffset,
     IfStmt,
     InfinityLiteral,
@@ -44,7 +39,7 @@ from iterir.nodes import (
 )
 from iterir.offset_types import OffsetType
 from iterir.symbols import BindingKind, SymbolTable, resolve
-from iterir.traversal import MOST_NODES, child_positions
+from iterir.traversal import Tree, child_positions
 from iterir.vocabulary import GTIR_BUILTINS
 from typeinf.core.constraints import GtirRule
 from typeinf.core.constructors import Constructor
@@ -85,29 +80,6 @@ def rule_name(node: Node) -> str:
     if isinstance(callee, SymRef):
         return f"`{callee.id}`"
     return f"a {type(node).__name__}"
-
-
-def is_gtir(root: Node) -> bool:
-    """Whether `root` is GTIR: a GTIR node, or an expression holding one, a typed name or a
-    GTIR-only builtin (`as_fieldop`). A malformed tree (a non-node, too many nodes) is left to
-    the fencil IR's checks, which say what is wrong with it."""
-    if isinstance(root, FencilDefinition | StencilClosure):
-        return False  # the fencil IR's own: no walk (the fencil path's speed is unchanged)
-    stack = [root]
-    for _ in repeat(None, MOST_NODES):
-        if not stack:
-            return False
-        node = stack.pop()
-        if type(node) not in PLACEMENT:
-            return False
-        if (
-            isinstance(node, GTIR_CLASSES)
-            or (isinstance(node, SymRef | Sym) and node.type is not None)
-            or (isinstance(node, SymRef) and node.id == "as_fieldop")
-        ):
-            return True
-        stack.extend(node.children())
-    return False
 
 
 class Equate(Protocol):
@@ -199,6 +171,7 @@ class GtirInference:
         explain: bool = False,
         as_gt4py: bool = False,
         allow_free: bool | Collection[str] = False,
+        tree: Tree | None = None,
     ) -> None:
         """`offset_types`: what each offset name is (None: no offset provider given);
         `allow_free`: the free names without a type (all, with True) that are unknowns, one
@@ -207,8 +180,10 @@ class GtirInference:
         `as_gt4py`: leave on the nodes what GT4Py 1.2.3 leaves where its passes may tell the
         difference (`typeinf.gt4py`): unknown, the result of an `as_fieldop` given no domain
         that GT4Py deduces none for; and check no more than GT4Py does where its own tests
-        rely on it (`neighbors` of an iterator defined elsewhere)."""
-        tree = checked_preorder(root)
+        rely on it (`neighbors` of an iterator defined elsewhere); `tree`: `root` numbered
+        in pre-order already (`checked_preorder`), by the dispatch that looked into it."""
+        if tree is None:
+            tree = checked_preorder(root)
         symbols = resolve(root, GTIR_BUILTINS, tree=tree)
         self._start(root, tree, symbols, offset_types, max_errors, explain, as_gt4py)
         self.allow_free = allow_free
@@ -222,7 +197,7 @@ class GtirInference:
     def _start(
         self,
         root: Node,
-        tree: tuple[list[Node], list[int]],
+        tree: Tree,
         symbols: SymbolTable,
         offset_types: Mapping[str, OffsetType] | None,
         max_errors: int,

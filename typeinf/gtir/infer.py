@@ -11,16 +11,16 @@ from iterir import FunctionDefinition, Node
 from iterir import gtir_types as gt
 from iterir.errors import ParseError
 from iterir.gcpause import gc_paused
-from iterir.nodes import GTIR_CLASSES, FencilDefinition, Program, StencilClosure
+from iterir.nodes import Program
 from iterir.offset_types import NeighborConnectivityType, OffsetType, offset_types_from_json
-from iterir.traversal import child_positions, walk
+from iterir.traversal import Tree, child_positions, walk
 from typeinf.core import type_map
 from typeinf.core.errors import TypeInferenceError, runs_disagree
 from typeinf.core.offsets import OffsetProviderFormatError, gt4py_offset_types, loaded
 from typeinf.core.relations import Relation
 from typeinf.core.terms import Cell, DefinitionType, find, variables_of
 from typeinf.gtir import terms as g
-from typeinf.gtir.collect import GtirInference, is_gtir
+from typeinf.gtir.collect import GtirInference
 from typeinf.gtir.notation import GtirPrinter, pformat_gtir, where_clauses
 from typeinf.gtir.values import Cyclic, GtirType, GtirValue, to_value
 
@@ -124,32 +124,13 @@ def program_type(inference: GtirInference) -> GtirInferred:
     return program_of(root.id, definitions, params, inference.solver.in_order())
 
 
-def claims(node: Node, allow_free: object, within: Node | None, provider: object) -> bool:
-    """Whether `infer` and friends type `node` as GTIR before trying the fencil IR: a GTIR
-    root; an offset provider in GT4Py's form (GTIR's, `iterir.offset_types`) for a tree that
-    is not a fencil (which reads that form too); or, where free
-    names are allowed (a typed free name is GTIR's, an unknown the fencil IR's), any GTIR
-    mark. Other trees try the fencil IR first, so that its speed is unchanged: a GTIR
-    expression fails there, and `after_error` sends it here."""
-    if within is not None:
-        return False
-    return (
-        isinstance(node, GTIR_CLASSES)
-        or (_gt4py_form(provider) and not isinstance(node, FencilDefinition | StencilClosure))
-        or (allow_free is not False and is_gtir(node))
-    )
-
-
-def _gt4py_form(provider: object) -> bool:
+def in_gt4py_form(provider: object) -> bool:
+    """Whether `provider` is in GT4Py's form (GTIR's offset-provider types,
+    `iterir.offset_types`), as objects or as their JSON: what only GTIR reads."""
     return isinstance(provider, Mapping) and any(
         isinstance(v, NeighborConnectivityType | gt.Dimension) or (isinstance(v, dict) and "t" in v)
         for v in provider.values()
     )
-
-
-def after_error(node: Node, within: Node | None) -> bool:
-    """Whether a tree the fencil IR could not type is GTIR (typed here instead)."""
-    return within is None and is_gtir(node)
 
 
 def offset_types(provider: object) -> dict[str, OffsetType] | None:
@@ -163,7 +144,7 @@ def offset_types(provider: object) -> dict[str, OffsetType] | None:
         isinstance(v, NeighborConnectivityType | gt.Dimension) for v in provider.values()
     ):
         return dict(provider)
-    if isinstance(provider, Mapping) and provider and not _gt4py_form(provider):
+    if isinstance(provider, Mapping) and provider and not in_gt4py_form(provider):
         try:
             return gt4py_offset_types(provider)
         except OffsetProviderFormatError as error:
@@ -171,14 +152,17 @@ def offset_types(provider: object) -> dict[str, OffsetType] | None:
     return offset_types_from_json(provider)
 
 
-def infer(node: Node, provider: object = None, allow_free: AllowFree = False) -> GtirInferred:
+def infer(
+    node: Node, provider: object = None, allow_free: AllowFree = False, tree: Tree | None = None
+) -> GtirInferred:
     """The type of a GTIR program or expression (`allow_free`: its free names without a type
-    that are unknowns); raises its first type error."""
+    that are unknowns; `tree`: `node` numbered in pre-order already); raises its first type
+    error."""
     # The collector paused, as for the fencil IR (`iterir.gcpause`), and the inference freed
     # before it resumes, so that no collection walks the cells inference is still making
     # (docs/performance.md, "GTIR inference").
     with gc_paused():
-        inference = GtirInference(node, offset_types(provider), allow_free=allow_free)
+        inference = GtirInference(node, offset_types(provider), allow_free=allow_free, tree=tree)
         result = program_type(inference)
         del inference
     return result
@@ -254,10 +238,15 @@ class GtirNodeTypes(Mapping[int, GtirInferred]):
 
 
 def infer_all(
-    node: Node, provider: object = None, *, attach: bool = False, allow_free: AllowFree = False
+    node: Node,
+    provider: object = None,
+    *,
+    attach: bool = False,
+    allow_free: AllowFree = False,
+    tree: Tree | None = None,
 ) -> GtirNodeTypes:
     """Every node's type; with `attach`, also set as `node.inferred_type`."""
-    inference = GtirInference(node, offset_types(provider), allow_free=allow_free)
+    inference = GtirInference(node, offset_types(provider), allow_free=allow_free, tree=tree)
     result = GtirNodeTypes(_node_types(inference, complete=True))
     if attach:
         type_map.attach(list(walk(node)), result, whole=False)
@@ -281,22 +270,26 @@ class GtirSolved:
 
 
 def solve(
-    node: Node, provider: object, max_errors: int | None, allow_free: AllowFree = False
+    node: Node,
+    provider: object,
+    max_errors: int | None,
+    allow_free: AllowFree = False,
+    tree: Tree | None = None,
 ) -> GtirSolved:
     """Every independent error (one per failing function definition or statement, at most
     `max_errors`), and the inference that found them."""
     try:
         offsets = offset_types(provider)
-        inference = GtirInference(
-            node, offsets, max_errors=max(max_errors or 1 << 30, 2), allow_free=allow_free
-        )
+        limit = max(max_errors or 1 << 30, 2)
+        inference = GtirInference(node, offsets, max_errors=limit, allow_free=allow_free, tree=tree)
     except TypeInferenceError as error:  # before any part could be typed: a malformed tree
         return GtirSolved(None, [error])
     errors = _sorted(inference)[:max_errors]
     if errors:  # errors are rare: the explaining run gives them the notes of their reasons
-        limit = max(max_errors or 1 << 30, 2)
         explained = _sorted(
-            GtirInference(node, offsets, max_errors=limit, explain=True, allow_free=allow_free)
+            GtirInference(
+                node, offsets, max_errors=limit, explain=True, allow_free=allow_free, tree=tree
+            )
         )
         for fast, explaining in zip(errors, explained, strict=False):
             if fast.message != explaining.message:
@@ -313,11 +306,15 @@ def _sorted(inference: GtirInference) -> list[TypeInferenceError]:
 
 
 def check(
-    node: Node, provider: object, max_errors: int | None, allow_free: AllowFree = False
+    node: Node,
+    provider: object,
+    max_errors: int | None,
+    allow_free: AllowFree = False,
+    tree: Tree | None = None,
 ) -> tuple[GtirInferred | None, GtirNodeTypes, list[TypeInferenceError]]:
     """The program's type (None with errors), every node's, and the errors: one per failing
     function definition or statement, at most `max_errors`."""
-    solved = solve(node, provider, max_errors, allow_free)
+    solved = solve(node, provider, max_errors, allow_free, tree)
     if solved.inference is None:
         return None, GtirNodeTypes({}), solved.errors
     types = GtirNodeTypes(_node_types(solved.inference, complete=not solved.errors))

@@ -23,7 +23,6 @@ from typeinf.core.schemes import Scheme, Template
 from typeinf.core.signatures import BUILTINS
 from typeinf.core.terms import Cell, DefinitionType, FencilType, Type
 from typeinf.core.type_map import TypeMap
-from typeinf.gtir import infer as gtir_infer
 from typeinf.incremental.definition_reuse import Dependencies, Meanings, dependencies, in_order
 from typeinf.incremental.gtir import GtirState, reinfer
 from typeinf.incremental.part_layout import BUILTIN, Layout, Unsupported, lay_out, printable, slot
@@ -115,9 +114,7 @@ class Reinference:
         """Every node's type and every error of `root`, as `typeinf.check` gives them."""
         with gc_paused():
             try:
-                if isinstance(root, FencilDefinition) and not gtir_infer.claims(
-                    root, False, None, self.offset_provider
-                ):  # a fencil `check` types as such (not as GTIR, for GT4Py's offset types)
+                if isinstance(root, FencilDefinition):  # the fencil IR's (`dialect.decide`)
                     return _Run(self, root, provider_of(self.offset_provider)).result()
                 if isinstance(root, Program):
                     return self._gtir(root)
