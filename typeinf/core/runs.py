@@ -3,8 +3,9 @@ one equality").
 
 Inference first runs fast (`FastRun`): it only has to find out whether the program has a type,
 so its solver keeps no history, and a rule may read the parts of a type already known
-(`known`: a tuple's item, an iterator's parts, a builtin's signature matched against the
-arguments' types) rather than unify it with a fresh pattern. Only when that run finds an error
+(`known`: a tuple's item, an iterator's parts) rather than unify it with a fresh pattern, as
+each dialect's fast run reads more of its own (a builtin's call matched against the arguments'
+types). Only when that run finds an error
 does inference run again (`ExplainingRun`), its solver keeping the history an error's reasons
 need (`typeinf.core.history`); it reads nothing, since a type read rather than unified was
 joined without a reason to show, and states every constraint.
@@ -57,9 +58,8 @@ class ExplainingRun:
     def __init__(self, solver: Solver) -> None:
         assert solver.history is not None  # this run's solver keeps what it joins, and why
         self.solver = solver
-        self.depths: list[
-            int
-        ] = []  # each position's depth (see `postorder`), made when first needed
+        #: Each position's depth (see `postorder`), made when first needed.
+        self.depths: list[int] = []
 
     def order(self, sizes: list[int], start: int) -> Iterable[int]:
         """Post-order, left to right: the order of evaluation, so that an error is the one a
