@@ -169,7 +169,8 @@ def test_no_import_circles_but_the_known_ones() -> None:
 
 def test_the_rules_are_read_from_real_imports() -> None:
     """The walk sees imports at all: the core's solver imports the unifier, and a module that
-    imports only under TYPE_CHECKING (fencil's runs, for the collector) is not counted."""
+    imports only under TYPE_CHECKING (each dialect's runs, for its collector) is not counted."""
     assert "typeinf.core.unify" in IMPORTS["typeinf.core.solve"]
     assert "typeinf.fencil.collect" not in IMPORTS["typeinf.fencil.runs"]
+    assert "typeinf.gtir.collect" not in IMPORTS["typeinf.gtir.runs"]
     assert layer("typeinf.gtir.rules") == "gtir" and layer("typeinf.infer") == "api"

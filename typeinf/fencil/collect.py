@@ -2,15 +2,16 @@
 typing rule (docs/rules.md, docs/offset-providers.md), the constraints that relate the types, which the solver
 unifies at once.
 
-Each definition and closure is collected children before parents (for errors, in post-order:
-left to right, the order of evaluation, so that an error blames the later of two conflicting
-uses); a fencil's definitions come first, each after the definitions it uses. No recursion is
-involved.
+Each definition and closure is collected children before parents in the order its run chooses
+(`runs`: the fast run in reverse pre-order; the explaining run, for errors, in post-order: left
+to right, the order of evaluation, so that an error blames the later of two conflicting uses);
+a fencil's definitions come first, each after the definitions it uses. No recursion is
+involved. Names declared twice and free names are reported first (`names`); what the two runs
+do differently is asked of the run (`self.run`), never which run it is.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Callable
 from typing import Any, NoReturn
 
@@ -27,18 +28,13 @@ from iterir import (
     Sym,
     SymRef,
 )
-from iterir.nodes import GTIR_CLASSES, PLACEMENT
+from iterir.nodes import PLACEMENT
 from iterir.symbols import BindingKind, SymbolTable, resolve
-from iterir.traversal import Tree, child_positions, depths
-from iterir.vocabulary import PRIMITIVES
+from iterir.traversal import Tree, child_positions
 from typeinf.core.constraints import (
     Annotation,
     Argument,
     Call,
-    ClosureDomain,
-    ClosureInput,
-    ClosureOutput,
-    ClosureStencil,
     Reason,
 )
 from typeinf.core.constructors import (
@@ -55,9 +51,8 @@ from typeinf.core.constructors import (
     row,
     val,
 )
-from typeinf.core.diagnostics import arity_error, unbound
+from typeinf.core.diagnostics import arity_error
 from typeinf.core.errors import (
-    DuplicateNameError,
     GrammarBuiltinError,
     MalformedIRError,
     TypeInferenceError,
@@ -69,9 +64,8 @@ from typeinf.core.schemes import Scheme
 from typeinf.core.signatures import BUILTINS, Signature
 from typeinf.core.sizes import check_definition
 from typeinf.core.solve import Solver, check_finite
-from typeinf.core.suggest import suggestions
 from typeinf.core.terms import Cell, Sort, find, make, var
-from typeinf.fencil import rules, shaped
+from typeinf.fencil import names, rules
 from typeinf.fencil.runs import ExplainingRun, FastRun, Run
 
 
@@ -128,7 +122,6 @@ class Inference:
         self.max_errors = max_errors
         self.root, (self.nodes, self.sizes) = root, tree
         self.offset_provider = offset_provider
-        self.depths: list[int] | None = None  # made when first needed (see `postorder`)
         self.symbols = symbols
         self.types: list[Cell | None] = [None] * len(self.nodes)
         self.solver = Solver(self.nodes, self.types, explain)
@@ -165,8 +158,9 @@ class Inference:
     # -- driving ----------------------------------------------------------------------------------
     def _collect(self) -> None:
         for position, first in self.symbols.duplicates:
-            self._guarded(position, self._duplicate, position, first)
-        self._report_free_names()
+            self._guarded(position, names.duplicate, self, position, first)
+        for position, error in names.unbound_names(self):
+            self._guarded(position, _raise, error)
         root = self.root
         if not isinstance(root, FencilDefinition):
             if not self.unbound_parts:
@@ -191,70 +185,6 @@ class Inference:
             if position not in self.unbound_parts:
                 self._guarded(position, self._collect_part, position)
 
-    # -- free names (docs/rules.md) ----------------------------------------------------------------
-    def _report_free_names(self) -> None:
-        """Report each free name that is not allowed (and an allowed one in a fencil's function
-        definition, whose type is generalized: its unknown's would not be) at its first use in
-        each definition or closure; those are then not typed (`unbound_parts`): names are
-        resolved before types, as in a compiler's front end."""
-        root = self.root
-        if isinstance(root, GTIR_CLASSES):
-            return  # GTIR's names are GTIR's builtins: `_collect_part` says it is not typed yet
-        bindings, free, allow = self.symbols.bindings, _FREE, self.allow_free
-        positions = [p for p, binding in bindings.items() if binding.kind is free]
-        if not positions:
-            return
-        parts, definitions = (
-            [0],
-            0,
-        )  # where each definition or closure starts; how many are definitions
-        if isinstance(root, FencilDefinition):
-            parts, definitions = self.children(0), len(root.function_definitions)
-        reported: set[tuple[int, str]] = set()  # (part, name)
-        for position in positions:
-            name = self.nodes[position]
-            assert isinstance(name, SymRef)  # `bindings` holds the SymRefs
-            part = bisect_right(parts, position) - 1
-            allowed = allow is True or (allow is not False and name.id in allow)
-            if (allowed and part >= definitions) or (part, name.id) in reported:
-                continue
-            reported.add((part, name.id))
-            self.unbound_parts.add(parts[part])
-            error = unbound(
-                name,
-                () if allowed else self._suggestions(position, name.id),
-                allowed,
-                isinstance(root, FunctionDefinition),
-            )
-            self._guarded(position, _raise, error)
-
-    def _suggestions(self, position: int, name: str) -> tuple[str, ...]:
-        """The names visible at `position` (and the builtins, and `known`) nearest to `name`; the
-        literals `True` and `False` too, for their lower-case spelling."""
-        visible = [*BUILTINS, *self.known, "True", "False"]
-        nodes, sizes = self.nodes, self.sizes
-        for ancestor in range(position):
-            node = nodes[ancestor]
-            if ancestor + sizes[ancestor] <= position:
-                continue
-            if isinstance(node, (Lambda, FunctionDefinition)):
-                visible += [p.id for p in node.params]
-            elif isinstance(node, FencilDefinition):
-                visible += [d.id for d in node.function_definitions]
-                closures = self.children(ancestor)[-len(node.closures) :] if node.closures else []
-                if closures and position >= closures[0]:  # its parameters: in its closures only
-                    visible += [p.id for p in node.params]
-        return suggestions(name, visible)
-
-    def _duplicate(self, position: int, first: int) -> None:
-        node, earlier = self.nodes[position], self.nodes[first]
-        assert isinstance(node, (Sym, FunctionDefinition))  # a parameter or a definition
-        raise DuplicateNameError(
-            f"`{node.id}` is declared twice",
-            node,
-            notes=[(f"the first `{node.id}` is declared", earlier)],
-        )
-
     def _order(self, definitions: list[int], out: list[int]) -> None:
         out.extend(definition_order(self.nodes, self.sizes, self.symbols, definitions))
 
@@ -267,7 +197,7 @@ class Inference:
         """Type the definition, closure or expression at `start`, children before parents in the
         order the run chooses (unification does not depend on it)."""
         nodes, types, bindings, visit = self.nodes, self.types, self.symbols.bindings, _VISIT
-        for position in self.run.order(self, start):
+        for position in self.run.order(self.sizes, start):
             node = nodes[position]
             cls = type(node)
             if cls is SymRef:  # the most frequent node: a parameter's use is typed here
@@ -284,22 +214,8 @@ class Inference:
             if types[position] is None:
                 types[position] = cell
         for position, how in sorted(self.uncalled.items()):
-            self.misuse(position, how)
+            rules.misuse(self.nodes[position], how)
         self.solver.settle()
-
-    def postorder(self, start: int) -> list[int]:
-        """The positions of the subtree at `start`, children before parents, left to right.
-
-        A node's post-order rank is its pre-order rank, plus its descendants, less its
-        ancestors: no search is needed."""
-        if self.depths is None:
-            self.depths = depths(self.sizes)
-        sizes, depths_ = self.sizes, self.depths
-        base = start - depths_[start] + 1
-        order = [0] * sizes[start]
-        for position in range(start, start + sizes[start]):
-            order[position + sizes[position] - depths_[position] - base] = position
-        return order
 
     def children(self, position: int) -> list[int]:
         node = self.nodes[position]
@@ -329,21 +245,8 @@ class Inference:
     def type_at(self, position: int) -> Cell:
         cell = self.types[position]
         if cell is None:  # a grammar builtin or type name used as a value
-            self.misuse(position, self.uncalled.get(position, "rule"))
+            rules.misuse(self.nodes[position], self.uncalled.get(position, "rule"))
         return cell
-
-    def misuse(self, position: int, how: str) -> NoReturn:
-        node = self.nodes[position]
-        assert isinstance(node, SymRef)  # only a name has no type of its own
-        if how == "dtype":
-            raise GrammarBuiltinError(
-                f"`{node.id}` is a type name: it can only be the second argument of `cast_`",
-                node,
-            )
-        raise GrammarBuiltinError(
-            f"`{node.id}` is part of the grammar: it can only be called, not used as a value",
-            node,
-        )
 
     # -- declarations and names -------------------------------------------------------------------
     def decl(self, position: int) -> Cell:
@@ -394,16 +297,11 @@ class Inference:
         if kind is _FUNCTION_DEFINITION:
             assert declared is not None  # a definition's binding has its position
             return self.run.definition_use(self, position, declared)
-        # A free name: allowed, or its definition or closure is not typed (`_report_free_names`).
+        # A free name: allowed, or its definition or closure is not typed (`names.unbound_names`).
         cell = self.free_names.get(node.id)
         if cell is None:
             cell = self.free_names[node.id] = var(Sort.TYPE)
         return cell
-
-    def literal(self, position: int, node: Literal) -> Cell:
-        if node.type not in PRIMITIVES:
-            raise GrammarBuiltinError(f"unknown literal type `{node.type}`", node)
-        return val(VALUE, prim(node.type), var(Sort.SIZE))
 
     # -- functions and calls ----------------------------------------------------------------------
     def function(self, position: int, node: Lambda | FunctionDefinition) -> Cell:
@@ -460,33 +358,6 @@ class Inference:
             arg = args[i]
             equal(param, types[arg] or self.type_at(arg), arg, Argument(i, callee, fun_position))
 
-    # -- the builtins that are part of the grammar (docs/rules.md) ---------------------------
-    def arity(self, node: FunCall, args: list[int], count: int) -> None:
-        if len(args) != count:
-            callee = node.fun
-            assert isinstance(callee, SymRef)  # a builtin of the grammar, called by its name
-            raise GrammarBuiltinError(
-                f"`{callee.id}` takes {count} arguments, not {len(args)}", node
-            )
-
-    # -- closures (docs/rules.md) ------------------------------------------------------------
-    def closure(self, position: int, node: StencilClosure) -> None:
-        domain, stencil, output, *inputs = self.children(position)
-        reasons: list[Reason] = [
-            ClosureDomain(),
-            ClosureOutput(),
-            *(ClosureInput(i) for i in range(len(inputs))),
-            ClosureStencil(len(inputs)),
-        ]
-        self.run.shaped(
-            self,
-            shaped.closure(len(inputs)),
-            [domain, output, *inputs, stencil],
-            position,
-            reasons.__getitem__,
-        )
-        return None
-
 
 def _source_order(error: tuple[int, TypeInferenceError]) -> tuple[int, int, int]:
     """Errors by line and column where the program was parsed, else by pre-order position."""
@@ -513,11 +384,11 @@ class _EnoughErrors(Exception):
 _VISIT: dict[type, Callable[[Inference, int, Any], Cell | None]] = {
     Sym: lambda self, position, node: self.decl(position),
     SymRef: Inference.symref,
-    Literal: Inference.literal,
+    Literal: rules.literal,
     OffsetLiteral: lambda self, position, node: var(Sort.TYPE),
     AxisLiteral: lambda self, position, node: val(VALUE, prim("axis"), SCALAR),
     Lambda: Inference.function,
     FunctionDefinition: Inference.function,
     FunCall: Inference.call,
-    StencilClosure: Inference.closure,
+    StencilClosure: rules.closure,
 }

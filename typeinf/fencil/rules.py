@@ -1,27 +1,33 @@
 """The fencil IR's grammar builtins typed by a rule (docs/rules.md; `builtins/grammar.sig` lists
 them as `rule`): `make_tuple`, `tuple_get`, `shift` and `neighbors` (by the offset provider),
-`cast_`, and the domains. Each rule is a function of the inference, the call's position, node
-and argument positions, and returns the call's type, its constraints said through the run
-(`inference.equal`, `inference.run`).
+`cast_`, and the domains; and the stencil closure (`closure`). Each rule is a function of the
+inference, the call's position, node and argument positions, and returns the call's type, its
+constraints said through the run (`inference.equal`, `inference.run`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from iterir import (
     FunCall,
     Literal,
     Node,
     OffsetLiteral,
+    StencilClosure,
     SymRef,
 )
 from iterir.vocabulary import PRIMITIVES
 from typeinf.core.constraints import (
     CastOperand,
+    ClosureDomain,
+    ClosureInput,
+    ClosureOutput,
+    ClosureStencil,
     DomainRange,
     NeighborsOperand,
+    Reason,
     ShiftStart,
     TupleElement,
     TupleGetOperand,
@@ -66,7 +72,7 @@ def rule_make_tuple(inference: Inference, position: int, node: FunCall, args: li
 
 
 def rule_tuple_get(inference: Inference, position: int, node: FunCall, args: list[int]) -> Cell:
-    inference.arity(node, args, 2)
+    arity(node, args, 2)
     index = _tuple_index(node.args[0])
     inference.run.check_tuple_index(inference, index, args[1])
     return inference.run.shaped(
@@ -75,6 +81,53 @@ def rule_tuple_get(inference: Inference, position: int, node: FunCall, args: lis
         args[1:],
         position,
         lambda _: TupleGetOperand(index),
+    )
+
+
+def literal(inference: Inference, position: int, node: Literal) -> Cell:
+    """A literal: a value of its primitive type, of any size."""
+    if node.type not in PRIMITIVES:
+        raise GrammarBuiltinError(f"unknown literal type `{node.type}`", node)
+    return val(VALUE, prim(node.type), var(Sort.SIZE))
+
+
+def misuse(node: Node, how: str) -> NoReturn:
+    """Raise the error of a grammar builtin (`how`: "rule") or a type name ("dtype") used as a
+    value, at its name `node`: it has no type of its own."""
+    assert isinstance(node, SymRef)  # only a name has no type of its own
+    if how == "dtype":
+        raise GrammarBuiltinError(
+            f"`{node.id}` is a type name: it can only be the second argument of `cast_`", node
+        )
+    raise GrammarBuiltinError(
+        f"`{node.id}` is part of the grammar: it can only be called, not used as a value", node
+    )
+
+
+def arity(node: FunCall, args: list[int], count: int) -> None:
+    """A grammar builtin called with another number of arguments than it takes is an error."""
+    if len(args) != count:
+        callee = node.fun
+        assert isinstance(callee, SymRef)  # a builtin of the grammar, called by its name
+        raise GrammarBuiltinError(f"`{callee.id}` takes {count} arguments, not {len(args)}", node)
+
+
+def closure(inference: Inference, position: int, node: StencilClosure) -> None:
+    """A stencil closure (docs/rules.md): typed as a use of its shape's signature
+    (`shaped.closure`), each part with its own reason."""
+    domain, stencil, output, *inputs = inference.children(position)
+    reasons: list[Reason] = [
+        ClosureDomain(),
+        ClosureOutput(),
+        *(ClosureInput(i) for i in range(len(inputs))),
+        ClosureStencil(len(inputs)),
+    ]
+    inference.run.shaped(
+        inference,
+        shaped.closure(len(inputs)),
+        [domain, output, *inputs, stencil],
+        position,
+        reasons.__getitem__,
     )
 
 
@@ -132,7 +185,7 @@ def rule_shift(inference: Inference, position: int, node: FunCall, args: list[in
 
 
 def rule_neighbors(inference: Inference, position: int, node: FunCall, args: list[int]) -> Cell:
-    inference.arity(node, args, 2)
+    arity(node, args, 2)
     tag = node.args[0]
     if not (isinstance(tag, OffsetLiteral) and isinstance(tag.value, str)):
         raise GrammarBuiltinError(
@@ -163,7 +216,7 @@ def rule_neighbors(inference: Inference, position: int, node: FunCall, args: lis
 
 
 def rule_cast_(inference: Inference, position: int, node: FunCall, args: list[int]) -> Cell:
-    inference.arity(node, args, 2)
+    arity(node, args, 2)
     target = node.args[1]
     if not (isinstance(target, SymRef) and inference.uncalled.get(args[1]) == "dtype"):
         raise GrammarBuiltinError(

@@ -1,24 +1,27 @@
-"""The two runs of inference, and everything they do differently.
+"""The fencil IR's two runs of inference, built on the core's (`typeinf.core.runs`: what both
+dialects' runs share), with what the fencil IR's rules do differently in each.
 
-Inference first runs fast (`FastRun`): it only has to find out whether the program has a type,
-so it keeps no history, visits nodes in reverse pre-order, types a builtin's call by matching
-its signature against the arguments' types (`matching`), and instantiates a definition by
-copying its solved graph. Only when that run finds an error does inference run again, keeping
-the history an error's reasons need (`ExplainingRun`): post-order (so that an error blames the
-later of two conflicting uses), one constraint per argument, every reason recorded.
+The fast run (`FastRun`) types a builtin's call by matching its signature against the
+arguments' types (`matching`), and a definition's call by walking its solved type, which it
+copies at other uses (a `Template`). The explaining run (`ExplainingRun`) visits nodes in
+post-order (so that an error blames the later of two conflicting uses), states one constraint
+per argument, and generalizes a definition to a `Scheme`, a type that contains itself said
+where.
 
 Both runs give every node the same type (a property test checks it on generated programs); the
-collector (`collect.py`) asks its run and never which run it is in. That the explaining run finds
-no error where the fast run found one is a bug of ours: `infer` says so (`InternalError`).
+collector (`collect.py`) and the rules ask their run (`inference.run`) and never which run it is
+in. That the explaining run finds no error where the fast run found one is a bug of ours: `infer`
+says so (`InternalError`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
 
 from iterir import FunCall
+from typeinf.core import runs
 from typeinf.core.constraints import Equal, Reason, ShapedRule
 from typeinf.core.constructors import fixed_params
 from typeinf.core.errors import unchained
@@ -33,16 +36,12 @@ if TYPE_CHECKING:
     from typeinf.fencil.collect import Inference
 
 
-class FastRun:
+class FastRun(runs.FastRun):
     """The run without history: fast, and enough to tell whether there is an error."""
 
     def __init__(self, solver: Solver) -> None:
-        self.solver = solver
+        super().__init__(solver)
         self.definition_callees: dict[int, int] = {}  # SymRef position → definition it calls
-
-    def order(self, inference: Inference, start: int) -> Iterable[int]:
-        """Reverse pre-order: children before parents, with no ordering to compute."""
-        return range(start + inference.sizes[start] - 1, start - 1, -1)
 
     def call_builtin(self, inference: Inference, signature: Signature, node: FunCall, args: list[int],
                      position: int) -> Cell:  # fmt: skip
@@ -137,16 +136,9 @@ class FastRun:
         self.solver.schemes[position] = Template(cell, self.solver.take_open())
 
 
-class ExplainingRun:
-    """The run with history, for reporting errors with their reasons."""
-
-    def __init__(self, solver: Solver) -> None:
-        self.solver = solver
-
-    def order(self, inference: Inference, start: int) -> Iterable[int]:
-        """Post-order, left to right: the order of evaluation, so that an error is the one a
-        reader meets first."""
-        return inference.postorder(start)
+class ExplainingRun(runs.ExplainingRun):
+    """The run with history, for reporting errors with their reasons (in post-order, the core's
+    explaining run's order)."""
 
     def call_builtin(self, inference: Inference, signature: Signature, node: FunCall, args: list[int],
                      position: int) -> Cell:  # fmt: skip

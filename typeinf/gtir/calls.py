@@ -18,8 +18,7 @@ from typeinf.core.errors import (
     UnsatisfiableConstraintError,
     unchained,
 )
-from typeinf.core.terms import Cell, Mismatch, Sort, find, var
-from typeinf.core.unify import Trail, undo, unify
+from typeinf.core.terms import Cell, Sort, find, var
 from typeinf.gtir import terms as g
 from typeinf.gtir.rules import (
     call_plan,
@@ -41,30 +40,17 @@ def by_signature(
     if plan is not None and plan[1] != len(args):
         raise arity_error(node, plan[1], len(args))
     try:
-        return signature_call(inf, name, position, args)
+        return inf.run.call_builtin(inf, name, position, args)
     except UnsatisfiableConstraintError as error:
         said = f"`{name}` takes `{error.expected}`, not `{error.actual}`"
         raise unchained(error.reworded(said, node)) from None
 
 
 def signature_call(inf: GtirInference, name: str, position: int, args: list[int]) -> Cell:
-    """A call of the builtin `name` typed by its signature: each argument unified with its
-    parameter of a fresh instance, rather than the instance with the call's function type,
-    which a call would build only to take apart (docs/performance.md, "GTIR inference"); on
-    a mismatch the changes are undone and `apply` says the error, as it shows the whole
-    types."""
-    plan = call_plan(name) if inf.direct else None
-    if plan is not None and plan[1] == len(args):
-        parts = plan[0]().args
-        trail: Trail = []
-        types = inf.types
-        try:
-            for part, a in zip(parts, args):  # noqa: B905  # one more part: the result
-                for x, y in unify(part, types[a] or inf.type_at(a), trail):
-                    inf.equal(x, y, position)
-            return parts[-1]
-        except Mismatch:
-            undo(trail)
+    """A call of the builtin `name` typed by a fresh instance of its signature, unified with
+    the call's function type (`apply`): the explaining run's way, and the fast run's where
+    its own (`runs.FastRun.call_builtin`) does not fit or fails, as `apply` says the error
+    with the whole types."""
     return apply(inf, scheme(name).instantiate(), position, args)
 
 

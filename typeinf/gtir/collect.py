@@ -7,6 +7,10 @@ recursion is an error naming the cycle) and generalized (let-polymorphism: each 
 instance); then its parameters (from `Sym.type`), temporaries (`Field[domain dims, dtype]`,
 mapped over tuples) and statements, each definition and statement a part of its own, so that
 `check` reports one error per failing part.
+
+What the fast and the explaining run do differently (reading a type already known, a
+builtin's call, a relation's reason, …) the collector and the rules ask their run
+(`inf.run`, `typeinf.gtir.runs`), never which run it is.
 """
 
 from __future__ import annotations
@@ -25,7 +29,6 @@ from iterir import (
     Sym,
     SymRef,
 )
-from iterir import gtir_types as gt
 from iterir.nodes import (
     CartesianOffset,
     IfStmt,
@@ -38,7 +41,7 @@ from iterir.offset_types import OffsetType
 from iterir.symbols import BindingKind, SymbolTable, resolve
 from iterir.traversal import Tree, child_positions
 from iterir.vocabulary import GTIR_BUILTINS
-from typeinf.core.constraints import GtirRule, RelationOf
+from typeinf.core.constraints import GtirRule
 from typeinf.core.constructors import Constructor
 from typeinf.core.diagnostics import MAX_REASONS, reason_text
 from typeinf.core.errors import (
@@ -62,6 +65,7 @@ from typeinf.gtir.relations import set_difference
 from typeinf.gtir.rules import (
     SIGNATURES,
 )
+from typeinf.gtir.runs import ExplainingRun, FastRun
 
 _PARAMETER = BindingKind.PARAMETER
 _BUILTIN = BindingKind.BUILTIN
@@ -154,6 +158,9 @@ class GtirInference:
     allow_free: bool | Collection[str]
     #: `GtirSolver.equal` of this run's solver (see `_start`).
     equal: Equate
+    #: `relate` of this run (`runs.FastRun.relate`, `runs.ExplainingRun.relate`): a relation
+    #: that must hold, for the node at a position (see `_start`).
+    relate: Callable[[Relation, int], None]
 
     def __init__(
         self,
@@ -211,18 +218,13 @@ class GtirInference:
         #: the inference holds its solver, never the other way round, so that a run is freed by
         #: reference counting when its caller drops it (inside GT4Py's pass manager too).
         self.equal = self.solver.equal
-        #: Whether a rule may read the parts of a type already known (a tuple's item, an
-        #: iterator's parts) rather than unify it with a fresh pattern, and a builtin's call
-        #: unify its arguments with its parameters directly: not in the explaining run, whose
-        #: notes name the rules that joined each type (a direct unification binds without
-        #: recording why). It keeps the fast run from building and unifying patterns
-        #: (docs/performance.md, "GTIR inference").
-        self.direct = not explain
+        #: What the fast and the explaining run do differently (see `runs`): the rules ask it,
+        #: never which run it is in.
+        self.run: FastRun | ExplainingRun = (ExplainingRun if explain else FastRun)(self.solver)
+        self.relate = self.run.relate
         self.schemes: dict[int, Scheme] = {}
         self.errors: list[tuple[int, TypeInferenceError]] = []
         self.max_errors = max_errors
-        #: The cells of the ground field types given, by type (see `declared`).
-        self.fields: dict[gt.GType, Cell] = {}
 
     # -- driving ----------------------------------------------------------------------------------
     def _guarded(self, position: int, step: Callable[..., object], *args: object) -> bool:
@@ -294,10 +296,11 @@ class GtirInference:
         self.schemes[position] = Scheme(self.type_at(position), _distinct(self.solver.take_open()))
 
     def _part(self, start: int) -> None:
-        """Type the subtree at `start`, children before parents (reverse pre-order)."""
+        """Type the subtree at `start`, children before parents, in the run's order (reverse
+        pre-order, in both runs: see `runs`)."""
         nodes, types, visit, bindings = self.nodes, self.types, _VISIT, self.symbols.bindings
         call, scalars = GtirInference.call, expressions.SCALARS
-        for position in range(start + self.sizes[start] - 1, start - 1, -1):
+        for position in self.run.order(self.sizes, start):
             if types[position] is not None:
                 continue
             node = nodes[position]
@@ -361,24 +364,16 @@ class GtirInference:
 
     def inside(self, position: int, ctor: Constructor, sort: Sort) -> Cell:
         """What the type at `position`, a `ctor[…]` of one part of `sort` (a domain's
-        dimensions, a named range's dimension), holds: read where it is known (see `direct`:
-        no fresh pattern to build and unify; docs/performance.md, "GTIR inference"), else
-        unified with a fresh one."""
+        dimensions, a named range's dimension), holds: read where the run may read it (see
+        `runs`: no fresh pattern to build and unify; docs/performance.md, "GTIR inference"),
+        else unified with a fresh one."""
         cell = self.type_at(position)
-        known = find(cell)
-        if self.direct and known.ctor is ctor:
+        known = self.run.known(cell)
+        if known is not None and known.ctor is ctor:
             return known.args[0]
         part = var(sort)
         self.equal(make(ctor, part), cell, position)
         return part
-
-    def relate(self, relation: Relation, position: int) -> None:
-        # A relation's reason is made only for the explaining run, whose notes say it: the
-        # fast run reads none (its `equal` and `GtirSolver.cannot_hold` take no reason), and
-        # a `RelationOf` is a frozen dataclass, slow to make (docs/performance.md, "GTIR
-        # inference").
-        reason = _UNSAID if self.solver.history is None else RelationOf(self.nodes[position])
-        self.solver.relate(relation, position, reason)
 
     # -- declarations -----------------------------------------------------------------------------
 
@@ -395,11 +390,7 @@ class GtirInference:
             if name in _APPLIED:  # typed by the call that applies it
                 if name != "shift":
                     return None
-                return (
-                    None
-                    if iterators.shift_applied(self, position)
-                    else iterators.shift(self, position, node)
-                )
+                return self.run.shift(self, position, node)
             # The arguments' positions, after the callee's one node (`args`, inline, as
             # `_part` dispatches directly: see there).
             sizes, args, child = self.sizes, [], position + 2
@@ -447,9 +438,6 @@ class GtirInference:
     def nothing(self, position: int, node: Node) -> None:
         return None
 
-
-#: The reason the fast run gives its relations (see `GtirInference.relate`): never read.
-_UNSAID = GtirRule("a relation")
 
 #: The scalar type of each kind of literal.
 

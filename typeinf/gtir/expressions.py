@@ -56,27 +56,8 @@ def sym(inf: GtirInference, position: int, node: Sym) -> Cell:
     """A declared name: its given type; without one (a lambda's parameter, or a program's
     in GT4Py's printed text, which writes none), a variable its uses determine."""
     if node.type is not None:
-        return declared_type(inf, node.type, node)
+        return inf.run.declared_type(inf, node.type, node)
     return var(Sort.DTYPE)
-
-
-def declared_type(inf: GtirInference, type_: gt.GType, node: Node) -> Cell:
-    """The cell of a type given on `node` (`read`), a ground field's shared."""
-    # A field of a scalar, the type of most parameters, is read once per inference and its
-    # ground cell shared (outside the explaining run, whose history is kept by cell), its
-    # value made once by `gtir_infer`: a per-parameter cost paid once (docs/performance.md,
-    # "GTIR inference").
-    if (
-        inf.direct
-        and type(type_) is gt.FieldType
-        and type(type_.dtype) is gt.ScalarType
-        and type(type_.dims) is tuple
-    ):
-        cell = inf.fields.get(type_)
-        if cell is None:
-            cell = inf.fields[type_] = read(inf, type_, node)
-        return cell
-    return read(inf, type_, node)
 
 
 def read(inf: GtirInference, type_: gt.GType, node: Node) -> Cell:
@@ -95,7 +76,7 @@ def temporary(inf: GtirInference, position: int, node: Temporary) -> Cell:
     positions = var(Sort.DIMS)
     inf.equal(make(g.DOMAIN, positions), inf.type_at(position + 1), position)
     result = var(Sort.DTYPE)
-    inf.relate(OnDomain(positions, declared_type(inf, node.dtype, node), result), position)
+    inf.relate(OnDomain(positions, inf.run.declared_type(inf, node.dtype, node), result), position)
     return result
 
 
@@ -111,7 +92,7 @@ def symref(inf: GtirInference, position: int, node: SymRef) -> Cell | None:
         return instance
     if kind is BindingKind.FREE:
         if node.type is not None:
-            return declared_type(inf, node.type, node)
+            return inf.run.declared_type(inf, node.type, node)
         allowed = inf.allow_free
         if allowed is True or (allowed is not False and node.id in allowed):
             return inf.unknowns.setdefault(node.id, var(Sort.DTYPE))

@@ -41,8 +41,8 @@ def rule_deref(inf: GtirInference, position: int, node: FunCall, args: list[int]
 
 def deref_of(inf: GtirInference, position: int, argument: Cell) -> Cell:
     """`deref` of an iterator of type `argument`: its element, defined where it is."""
-    known = find(argument)
-    if inf.direct and known.ctor is g.ITERATOR:  # its parts, read (see `direct`)
+    known = inf.run.known(argument)
+    if known is not None and known.ctor is g.ITERATOR:  # its parts, read (see `runs`)
         positions, defined, element = known.args
         inf.relate(Subset(defined, positions), position)
         return element
@@ -77,13 +77,10 @@ def moves_of(inf: GtirInference, position: int, node: FunCall) -> list[Cell]:
 
 def shift_applied(inf: GtirInference, position: int) -> bool:
     """Whether the `shift(…)` call at `position` is applied to one iterator, whose type
-    its application reads (`shifted`), outside the explaining run (see `direct`)."""
+    its application reads (`shifted`): the fast run's way (`runs.FastRun.shift`)."""
     parent = inf.nodes[position - 1] if position else None
     return (
-        inf.direct
-        and isinstance(parent, FunCall)
-        and parent.fun is inf.nodes[position]
-        and len(parent.args) == 1
+        isinstance(parent, FunCall) and parent.fun is inf.nodes[position] and len(parent.args) == 1
     )
 
 
@@ -112,11 +109,11 @@ def offset_move(inf: GtirInference, position: int, tag: Node) -> Cell:
     if isinstance(tag, OffsetLiteral):
         raise GrammarBuiltinError("an offset of `shift` must be an offset's name", tag)
     given = inf.type_at(position)
-    known = find(given)
+    known = inf.run.known(given)
     # A Cartesian offset's type, known, is read rather than unified with a fresh pattern
-    # (see `direct`), with `unify` calling no `join` when it keeps none
+    # (see `runs`), with `unify` calling no `join` when it keeps none
     # (docs/performance.md, "GTIR inference").
-    if inf.direct and known.ctor is g.CARTESIAN_OFFSET:
+    if known is not None and known.ctor is g.CARTESIAN_OFFSET:
         return known
     move = make(g.CARTESIAN_OFFSET, var(Sort.DIM), var(Sort.DIM))
     inf.equal(move, given, position)

@@ -47,8 +47,9 @@ def rule_tuple_get(inf: GtirInference, position: int, node: FunCall, args: list[
     if not (isinstance(index, Literal) and index.value.isdigit()):
         raise GrammarBuiltinError("the index of `tuple_get` must be an integer literal", index)
     operand = inf.type_at(args[1])
-    if inf.direct:
-        item = _item(operand, int(index.value))
+    known = inf.run.known(operand)  # an item read where it is known (see `runs`)
+    if known is not None:
+        item = _item(known, int(index.value))
         if item is not None:
             return item
     items = [var(Sort.DTYPE) for _ in range(int(index.value) + 1)]
