@@ -67,7 +67,7 @@ def program_of(
 ) -> GtirProgram:
     """A program's type from its parameters' cells and the relations still open at its end
     (those about a parameter's variables go in its `where` clause)."""
-    # Parameters of one ground type share its cell (`GtirInference.declared`, which says why):
+    # Parameters of one ground type share its cell (the fast run's `declared_type`, `gtir.runs`):
     # its value is made once.
     values: dict[int, GtirValue] = {}
     for cell in params:
