@@ -469,7 +469,10 @@ def fast_maker(cls: type[Type]) -> Callable[..., Any]:
     per class of cells. It is a twin class of the same slots whose `__init__` sets them as
     plain attributes (which only a class without the frozen `__setattr__` can), then makes the
     value a `cls` (assigning `__class__`, which the same layout allows), so that no slot goes
-    through its descriptor's setter (docs/performance.md, "Handing types out")."""
+    through its descriptor's setter. It keeps converting every node's type (`infer_all`,
+    `check`) off the dataclass's `__init__` (docs/performance.md, "Tricks deleted and kept").
+    `__class__` assignment is what mypyc cannot compile: this module and `convert` stay
+    interpreted."""
     names = cls._names
     assert all(name.isidentifier() for name in names)  # the dataclass's fields
     lines = [f"def __init__(self, {', '.join(names)}):"]
