@@ -90,7 +90,9 @@ _SPECS = {"": False, "compact": False, "located": True}
 
 
 class OnDemand(Type):
-    """A class whose values can be made before their fields (`on_demand`). Only such classes
+    """A class whose values can be made before their fields (`on_demand`): it keeps converting
+    a fencil's type out of `infer`, which most callers never read (docs/performance.md,
+    "Tricks deleted and kept"). Only such classes
     have `__getattr__`, which Python then calls for every attribute not set: on `Type` it would
     slow down every value's hashing (`hasattr(value, "_hash")`; docs/performance.md, "Handing
     types out")."""
