@@ -1,10 +1,14 @@
 """Inference throughput of two commits side by side, interleaved in one pair of processes.
 
-    python3 -m benchmarks.compare BASE [HEAD] [--pairs 5] [--size 100000] [--shapes …] [--compiled]
+    python3 -m benchmarks.compare BASE [HEAD] [--pairs 5] [--size 100000] [--shapes …]
+                                  [--compiled] [--compiled-base] [--call infer|infer_all|check]
 
 BASE and HEAD are git revisions; HEAD defaults to this checkout's working tree ("worktree").
 `--compiled` compiles HEAD's core with mypyc in its worktree first (`tools/compile.py`): with
-BASE and HEAD the same commit, it measures the compiled build against the pure-Python one.
+BASE and HEAD the same commit, it measures the compiled build against the pure-Python one;
+`--compiled-base` compiles BASE's too, to compare two commits both compiled. `--call` says what
+is timed: `typeinf.infer` (the default; a fencil's type is made only when read), or `infer_all`
+or `check` with every node's type then read once (what converting the types costs).
 Each revision other than the working tree is checked out with `git worktree add --detach` into
 a temporary folder, removed at the end (also on an error or Ctrl-C). One long-lived worker
 process per version imports that version's `iterir` and `typeinf` (PYTHONPATH set to its root,
@@ -13,7 +17,7 @@ checked and printed) and takes commands as JSON lines on stdin.
 Both versions infer the same programs: this checkout builds each shape
 (`benchmarks.shapes.SHAPES`, or GTIR's `benchmarks.gtir_shapes.GTIR_SHAPES`, typed with the
 offset-provider types they name) and prints it to text, and each worker parses that text with its
-own parser (not timed), infers it once to warm up, then times `typeinf.infer` alone on request.
+own parser (not timed), infers it once to warm up, then times the call on request.
 Requests alternate between the versions and which goes first (A B, B A, …), so that the shared
 machine's load, which varies by tens of percent, falls on both alike; the ratio HEAD/BASE is
 taken per pair and its median and range reported. The calibration loop of `benchmarks.runner`
@@ -40,6 +44,12 @@ HERE = Path(__file__).resolve().parent.parent
 THIS = Path(__file__).resolve()
 WORKTREE = "worktree"
 STDERR_LINES = 20
+#: What `--call` times, as the report names it.
+TIMED = {
+    "infer": "typeinf.infer alone",
+    "infer_all": "typeinf.infer_all and reading every node's type once",
+    "check": "typeinf.check and reading every node's type once",
+}
 
 
 class CompareError(Exception):
@@ -91,8 +101,14 @@ def worker(root: str) -> None:
             typeinf.infer(node, provider)  # warm-up: the builtin signatures it uses are read now
             reply({"nodes": nodes})
         elif command["cmd"] == "time":
+            call = command.get("call", "infer")
             start = time.perf_counter()
-            result = typeinf.infer(node, provider)  # type: ignore[arg-type]
+            if call == "infer":
+                result: Any = typeinf.infer(node, provider)  # type: ignore[arg-type]
+            else:  # every node's type, read once: what a caller that uses them all pays
+                result = getattr(typeinf, call)(node, provider)
+                for _ in (result if call == "infer_all" else result.types).values():
+                    pass
             seconds = time.perf_counter() - start
             del result
             reply({"seconds": seconds})
@@ -277,14 +293,20 @@ def compare(args: argparse.Namespace) -> None:
         for version in (base, head):
             if version.revision is not None:
                 add_worktree(stack, version, scratch)
-        if args.compiled:  # HEAD's core compiled in its own worktree (tools/compile.py)
+        # The core compiled in the version's own worktree (tools/compile.py).
+        for version, compiled in ((base, args.compiled_base), (head, args.compiled)):
+            if not compiled:
+                continue
             from tools.compile import CompileError, build
 
             try:
-                build(head.root)
+                build(version.root)
             except CompileError as error:
-                raise CompareError(f"HEAD could not be compiled: {error}") from None
-            print(f"HEAD {head.label}: compiled with mypyc (tools/compile.py)", flush=True)
+                raise CompareError(f"{version.role} could not be compiled: {error}") from None
+            print(
+                f"{version.role} {version.label}: compiled with mypyc (tools/compile.py)",
+                flush=True,
+            )
         print(
             f"calibration: a 10-million-step Python loop takes {calibration():.2f} s on this machine now "
             "(figures scale with it)",
@@ -297,7 +319,7 @@ def compare(args: argparse.Namespace) -> None:
         plural = "s" if args.pairs != 1 else ""
         print(
             f"{args.pairs} pair{plural} per shape{note}, order alternating (BASE HEAD, HEAD BASE, …), "
-            f"size {args.size}; seconds of typeinf.infer alone",
+            f"size {args.size}; seconds of {TIMED[args.call]}",
             flush=True,
         )
         width = max(len(s) for s in args.shapes) + 1
@@ -324,7 +346,7 @@ def compare(args: argparse.Namespace) -> None:
             for pair in range(args.pairs):
                 seconds = {}
                 for w in workers if pair % 2 == 0 else workers[::-1]:
-                    answer = w.ask({"cmd": "time"}, f"inferring {shape}")
+                    answer = w.ask({"cmd": "time", "call": args.call}, f"inferring {shape}")
                     seconds[w.version.role] = answer["seconds"]
                     w.times.setdefault(shape, []).append(answer["seconds"])
                 b, h = workers
@@ -380,7 +402,22 @@ def main() -> None:
         action="store_true",
         help="compile HEAD's core with mypyc first (HEAD must be a revision)",
     )
+    parser.add_argument(
+        "--compiled-base",
+        action="store_true",
+        help="compile BASE's core too (BASE must differ from HEAD): both builds compiled",
+    )
+    parser.add_argument(
+        "--call",
+        choices=list(TIMED),
+        default="infer",
+        help="what is timed (default infer; infer_all and check read every node's type)",
+    )
     args = parser.parse_args()
+    if args.compiled_base and (args.head is None or args.base == args.head):
+        parser.error(
+            "--compiled-base builds in BASE's worktree: name a HEAD revision other than BASE"
+        )
     if args.pairs < 1 or args.size < 1:
         parser.error("--pairs and --size must be at least 1")
     if args.compiled and args.head is None:

@@ -23,9 +23,9 @@ if TYPE_CHECKING:
 class SourceSpan(NamedTuple):
     """Where a node stands in a text file: 1-based line and column, end column exclusive.
 
-    A named tuple, not a dataclass, so that the parsers make one with `tuple.__new__`: measured
-    in one run, 0.16 µs instead of 0.55 µs (unchecked dataclass) or 0.94 µs (its `__init__`), and
-    a parsed program has one a node."""
+    A named tuple, not a dataclass, so that the parsers make one with `tuple.__new__`, faster
+    than a dataclass, checked or not: a parsed program has one a node (docs/performance.md,
+    "Figures from the code's comments")."""
 
     filename: str | None
     line: int
@@ -44,7 +44,8 @@ def trusted_constructor(cls: type[_Made]) -> Callable[..., _Made]:
     """A constructor of `cls` (a frozen dataclass with slots) taking every field positionally,
     `loc` last, that neither checks nor converts: for the parsers, whose nodes and spans are
     valid by construction (public construction stays checked). It fills the slots through their
-    descriptors: measured in one run, a `SymRef` took 0.42 µs instead of 1.03 µs."""
+    descriptors, which keeps the parsers' nodes off the checks (docs/performance.md, "Figures
+    from the code's comments")."""
     names = [f.name for f in fields(cls)]  # type: ignore[arg-type]  # a dataclass
     namespace: dict[str, Any] = {"new": object.__new__, "cls": cls}
     namespace.update({f"set_{name}": cls.__dict__[name].__set__ for name in names})
@@ -58,8 +59,9 @@ def trusted_constructor(cls: type[_Made]) -> Callable[..., _Made]:
 
 def relocated(node: _Made, loc: SourceSpan) -> _Made:
     """`node` with the span `loc`, made unchecked like `trusted_constructor`'s nodes: for the
-    parsers, which widen a parenthesized expression's span to its parentheses (a parenthesized
-    call: 0.9 µs instead of 1.2 µs through public construction, which checks the fields again)."""
+    parsers, which widen a parenthesized expression's span to its parentheses without public
+    construction's checks of the fields again (docs/performance.md, "Figures from the code's
+    comments")."""
     cls = type(node)
     relocate = _relocators.get(cls)
     if relocate is None:
@@ -186,8 +188,8 @@ def _checker(cls: type[Node]) -> Callable[[Node], None]:
     """The `__post_init__` of `cls`, generated: its plain fields are checked once, when a node
     is made, so that every node that exists can be printed and typed (a tree's shape is checked
     where it is walked: `traversal.preorder`). The parser and the JSON reader make every node:
-    measured on a loaded machine, a `SymRef` took 0.85–1.15 µs to make without checks, 1.8–2.0
-    µs checked by a loop over `_VALUE_RULES`, 1.1–1.25 µs checked by this generated code.
+    generated code checks faster than a loop over `_VALUE_RULES` (docs/performance.md, "Figures
+    from the code's comments").
     """
     namespace: dict[str, object] = {
         "_as_tuple": _as_tuple,

@@ -1,7 +1,8 @@
 """LALR parse tables built once per grammar and kept on disk, so that a process starts fast.
 
-Building the tables of `grammar.lark` takes 150–230 ms of CPU, longer than a small program takes
-to parse and infer; loading them from the cache takes about 10 ms. The cache is lark's own
+Building the tables of `grammar.lark` takes longer than a small program takes to parse and
+infer; loading them from the cache is much faster (docs/performance.md, "Figures from the code's
+comments"). The cache is lark's own
 format (keyed by the grammar, the options, lark's and Python's versions, and checked by lark when
 read), in `$TYPEINF_CACHE_DIR`, else `$XDG_CACHE_HOME/typeinf`, else `~/.cache/typeinf`. Lark
 writes the file in place: one cut short (a full disk, or read while another start writes it)

@@ -60,9 +60,9 @@ def walk(node: Node) -> Iterator[Node]:
 def check_tree(root: Node) -> None:
     """Raise TreeShapeError if `root` holds itself (naming the node on the cycle and its field)
     or stands for more than `MOST_NODES` nodes once shared subtrees are written out. Printers
-    call it first: their output is the tree. Counting the nodes first (no more than
-    `MOST_NODES`) is 11× faster on a 1M-node program (0.34 s against 4.0 s, balanced_stencil) than the search, which only a tree that
-    is no tree then needs."""
+    call it first: their output is the tree. The nodes are counted first (no more than
+    `MOST_NODES`), which keeps a large tree off the search, much slower, which only a tree that
+    is no tree then needs (docs/performance.md, "Figures from the code's comments")."""
     stack = [root]
     pop, push = stack.pop, stack.extend
     for _ in repeat(None, MOST_NODES):
@@ -144,9 +144,8 @@ def preorder(root: Node, checked: bool = False) -> Tree:
     nodes: list[Node] = []
     # Each subtree's size is set when the walk leaves it: a node with children pushes, below
     # them, `_END`, and its position on `opened`, rather than counting each node's children and
-    # summing the counts in a second pass: the unchecked walk 1.3× faster on the 20 largest
-    # GT4Py samples (best of 9, alternating in one process); `typeinf.infer` 1.00–1.02×
-    # (interleaved in two processes, CPU time, 6 rounds).
+    # summing the counts in a second pass, which made the walk slower (docs/performance.md,
+    # "Figures from the code's comments").
     sizes: list[int] = []
     opened: list[int] = []
     stack = [root]

@@ -90,7 +90,9 @@ _SPECS = {"": False, "compact": False, "located": True}
 
 
 class OnDemand(Type):
-    """A class whose values can be made before their fields (`on_demand`). Only such classes
+    """A class whose values can be made before their fields (`on_demand`): it keeps converting
+    a fencil's type out of `infer`, which most callers never read (docs/performance.md,
+    "Tricks deleted and kept"). Only such classes
     have `__getattr__`, which Python then calls for every attribute not set: on `Type` it would
     slow down every value's hashing (`hasattr(value, "_hash")`; docs/performance.md, "Handing
     types out")."""
@@ -469,7 +471,10 @@ def fast_maker(cls: type[Type]) -> Callable[..., Any]:
     per class of cells. It is a twin class of the same slots whose `__init__` sets them as
     plain attributes (which only a class without the frozen `__setattr__` can), then makes the
     value a `cls` (assigning `__class__`, which the same layout allows), so that no slot goes
-    through its descriptor's setter (docs/performance.md, "Handing types out")."""
+    through its descriptor's setter. It keeps converting every node's type (`infer_all`,
+    `check`) off the dataclass's `__init__` (docs/performance.md, "Tricks deleted and kept").
+    `__class__` assignment is what mypyc cannot compile: this module and `convert` stay
+    interpreted."""
     names = cls._names
     assert all(name.isidentifier() for name in names)  # the dataclass's fields
     lines = [f"def __init__(self, {', '.join(names)}):"]

@@ -207,6 +207,7 @@ class _Writer:
         return f"k{i}" if type(self.plan[i]) is Cell else f"v{i}"
 
     def root(self, cell: str, indent: str) -> None:
+        # `terms.root_of` inline: see there
         self.lines += [f"{indent}y = {cell}", f"{indent}while y.parent is not None: y = y.parent"]
 
     def match(self, i: int, actual: str, indent: str) -> None:

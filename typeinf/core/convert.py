@@ -203,7 +203,7 @@ class Converter:
             root, parts, values = frames[-1]
             for part in parts:
                 parent = part.parent
-                if parent is not None:  # most chains are one step: no call for those
+                if parent is not None:  # one step inline, else a call (`terms.root_of`)
                     part = parent if parent.parent is None else find(part)
                 value = get(part)
                 if value is None:

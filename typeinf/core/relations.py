@@ -36,7 +36,7 @@ carry one (most builtins' signatures have a family), so the generated matchers a
 code, which know no relations, could no longer type their calls; and a family clash would be
 found at the end of the definition rather than at the constraint that makes it, changing which
 error is reported first. Only sending the calls of the signatures with families down the path
-a relation needs, without queueing a relation, already cost far beyond the 3% allowed
+a relation needs, without queueing a relation, already cost more than the speed target allows
 (docs/architecture.md, "Families stay in unification"; docs/performance.md, "Fencil inference
 throughput"); so families remain the one kind of restriction that unification checks itself,
 and relations are the mechanism for everything that needs more than one cell.

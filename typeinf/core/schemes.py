@@ -66,7 +66,7 @@ class Scheme:
         path, pending = [root], [iter(root.args)]  # the current path, and what is left of each
         while pending:
             for child in pending[-1]:
-                while child.parent is not None:
+                while child.parent is not None:  # `root_of` inline: see there
                     child = child.parent
                 if child.mark == done:
                     continue
@@ -152,7 +152,7 @@ def copy_graph(root: Cell, copies: dict[int, Cell]) -> Cell:
     new = Cell.__new__
     while stack:
         cell = stack.pop()
-        while cell.parent is not None:
+        while cell.parent is not None:  # `root_of` inline: see there
             cell = cell.parent
         key = id(cell)
         if key in copies:
@@ -179,7 +179,7 @@ def copy_graph(root: Cell, copies: dict[int, Cell]) -> Cell:
     for copy, args in structures:
         arguments = []
         for argument in args:
-            while argument.parent is not None:
+            while argument.parent is not None:  # `root_of` inline: see there
                 argument = argument.parent
             arguments.append(copies[id(argument)])
         copy.args = tuple(arguments)

@@ -51,7 +51,7 @@ def graph_cells(root: Cell, limit: int) -> int:
     stack = [root]
     while stack and count <= limit:
         cell = stack.pop()
-        while cell.parent is not None:
+        while cell.parent is not None:  # `root_of` inline: see there
             cell = cell.parent
         if cell.mark != seen:
             cell.mark = seen
@@ -85,7 +85,7 @@ class WrittenOut:
 
     def __call__(self, cell: Cell) -> int:
         sizes = self.sizes
-        while cell.parent is not None:
+        while cell.parent is not None:  # `root_of` inline: see there
             cell = cell.parent
         if not cell.args:
             return 1
@@ -100,7 +100,7 @@ class WrittenOut:
         path, pending = [cell], [iter(cell.args)]
         while pending:
             for child in pending[-1]:
-                while child.parent is not None:
+                while child.parent is not None:  # `root_of` inline: see there
                     child = child.parent
                 if child.args and child.mark != active and id(child) not in sizes:
                     child.mark = active
@@ -112,7 +112,7 @@ class WrittenOut:
                 pending.pop()
                 total = 1
                 for argument in done.args:
-                    while argument.parent is not None:
+                    while argument.parent is not None:  # `root_of` inline: see there
                         argument = argument.parent
                     total += sizes.get(id(argument), 1)
                 sizes[id(done)] = total
@@ -162,7 +162,7 @@ def check_node_types(nodes: Iterable[Node], types: dict[int, Type]) -> TypeTooLa
         type_ = types.get(id(node))
         if type(type_) is Cell:  # most nodes: often a leaf or a part measured already
             cell = type_
-            while cell.parent is not None:
+            while cell.parent is not None:  # `root_of` inline: see there
                 cell = cell.parent
             if not cell.args or id(cell) in measured:
                 continue  # measured within the limit, or the error was returned

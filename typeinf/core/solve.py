@@ -69,7 +69,7 @@ class Solver:
             # The most frequent case first (this runs once per constraint): a fresh variable binds
             # directly to a structure (`unify.binds_directly`).
             if actual.parent is None and actual.ctor is None and actual.family is None:
-                while expected.parent is not None:
+                while expected.parent is not None:  # `root_of` inline: see there
                     expected = expected.parent
                 if expected.ctor is not None and expected.sort is actual.sort:
                     actual.parent = expected
@@ -408,7 +408,7 @@ def _cycle(cells: list[Cell]) -> set[int]:
     Only structures with arguments can lie on a cycle, so leaves are never entered."""
     active, done = new_marks()  # on the current path / finished
     for root in cells:
-        while root.parent is not None:
+        while root.parent is not None:  # `root_of` inline: see there
             root = root.parent
         if root.mark == done or not root.args:
             continue
@@ -416,7 +416,7 @@ def _cycle(cells: list[Cell]) -> set[int]:
         path, pending = [root], [iter(root.args)]  # the current path, and what is left of each
         while pending:
             for child in pending[-1]:
-                while child.parent is not None:
+                while child.parent is not None:  # `root_of` inline: see there
                     child = child.parent
                 if child.mark == done or not child.args:
                     continue

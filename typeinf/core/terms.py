@@ -133,7 +133,10 @@ def find(cell: Cell) -> Cell:
 
 
 def root_of(cell: Cell) -> Cell:
-    """`find` without path compression, for searches that must not change the graph."""
+    """`find` without path compression, for searches that must not change the graph. The core's
+    hottest loops (unification, the generated matchers, the copies of schemes, the size and
+    cycle checks, conversion) write this loop out rather than call it: the calls cost them
+    5-17% (docs/performance.md, "Tricks deleted and kept")."""
     while cell.parent is not None:
         cell = cell.parent
     return cell

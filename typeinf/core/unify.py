@@ -127,9 +127,9 @@ def _solve(stack: list[tuple[Cell, Cell, int]], postponed: list[tuple[Cell, Cell
     while stack:
         x0, y0, origin = pop()
         x, y = x0, y0
-        while x.parent is not None:
+        while x.parent is not None:  # `root_of` inline: see there
             x = x.parent
-        while y.parent is not None:
+        while y.parent is not None:  # `root_of` inline: see there
             y = y.parent
         if x is y:
             continue
@@ -179,9 +179,9 @@ def _settle_arguments(
     rest = []
     for u0, v0 in zip(x.args, y.args):  # noqa: B905 - one constructor, one arity; strict= costs a keyword call
         u, v = u0, v0
-        while u.parent is not None:
+        while u.parent is not None:  # `root_of` inline: see there
             u = u.parent
-        while v.parent is not None:
+        while v.parent is not None:  # `root_of` inline: see there
             v = v.parent
         if u is v:
             continue
