@@ -11,28 +11,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from iterir import FunctionDefinition, Lambda, Node, SymRef
-from typeinf.core import diagnostics
+from iterir import Node
+from typeinf.core import conflicts
 from typeinf.core.constraints import (
-    About,
-    Argument,
-    Call,
-    ClosureStencil,
-    Conflict,
     Equal,
-    Note,
     Reason,
-    RelationConflict,
     RelationOf,
 )
-from typeinf.core.constructors import fixed_params
 from typeinf.core.errors import InfiniteTypeError, UnsatisfiableConstraintError, unchained
 from typeinf.core.history import History
-from typeinf.core.notation import Printer, pformat_all
+from typeinf.core.notation import pformat_all
 from typeinf.core.relations import CannotHold, Relation
 from typeinf.core.schemes import Scheme, Template
-from typeinf.core.stencil_inputs import used_as_value
-from typeinf.core.terms import Cell, Mismatch, Sort, Type, find, new_marks
+from typeinf.core.terms import Cell, Mismatch, Type, find, new_marks
 from typeinf.core.unify import unify
 
 #: A relation waiting for its inputs: the relation, and the position and reason of what made it.
@@ -57,7 +48,6 @@ class Solver:
         self.open: list[Open] = []  # relations waiting for their inputs (see `relate`)
         #: What unification joined, and why (the explaining run's; None in the fast run).
         self.history: History | None = History(nodes) if explain else None
-        self.definitions: dict[str, int] | None = None  # function definitions, by name
 
     def equal(self, expected: Cell, actual: Cell, position: int, reason: Reason) -> None:
         """`expected` and `actual` are one type, because of `reason` at `position`: what every
@@ -222,153 +212,17 @@ class Solver:
     def cannot_hold(
         self, relation: Relation, position: int, reason: Reason, why: str
     ) -> UnsatisfiableConstraintError:
-        """The error of a relation that can never hold: the relation with its cells named as
-        variables, `with` what the known ones are, and why ("a relation of `larger` cannot
-        hold: `T₂ = max(T₀, T₁)` with T₀ = bool, T₁ = int32 (`bool` has no place in the
-        order)")."""
-        printer = Printer([])
-        names: dict[int, str] = {}
-        known: list[tuple[str, Cell, Cell]] = []  # name, the relation's cell, its root
-        for cell in relation.cells:
-            root = find(cell)
-            key = id(root) if root.ctor is None else id(cell)
-            if key in names:
-                continue
-            if root.ctor is None:
-                names[key] = printer.render(root)
-            else:
-                names[key] = printer.placeholder()
-                known.append((names[key], cell, root))
-
-        def name(cell: Cell) -> str:
-            root = find(cell)
-            return names[id(root) if root.ctor is None else id(cell)]
-
-        notes = tuple(
-            (n, printer.render(root), why, at)
-            for n, cell, root in known
-            for why, at in self.reasons(cell, position)
-        )
-        values = ", ".join(f"{n} = {printer.render(root)}" for n, _, root in known)
-        conflict = RelationConflict(
-            reason, self.nodes[position], relation.show(name), values, why, notes
-        )
-        return diagnostics.cannot_hold(conflict)
-
-    def reasons(self, cell: Cell, position: int) -> list[tuple[Reason, Node]]:
-        """Why `cell` has its type (its root's): the constraints on the path that joined them,
-        by their nodes' positions, each with the node it is about (the failing constraint's own
-        `position` left out); none in the fast run."""
-        if self.history is None:
-            return []
-        return self.history.reasons(self.history.path(cell), position)
-
-    def function_of(self, position: int) -> int | None:
-        """The position of the function the node at `position` is: a lambda, or the function
-        definition a name refers to (found by one scan of the program, the first time)."""
-        node = self.nodes[position]
-        if type(node) is Lambda:
-            return position
-        if type(node) is not SymRef:
-            return None
-        if self.definitions is None:
-            self.definitions = {
-                n.id: p for p, n in enumerate(self.nodes) if type(n) is FunctionDefinition
-            }
-        return self.definitions.get(node.id)
+        """The error of a relation that can never hold, in the fencil IR's words
+        (`conflicts.cannot_hold`); GTIR's solver says it in its own."""
+        return conflicts.cannot_hold(self.nodes, self.history, relation, position, reason, why)
 
     def unsatisfiable(
         self, constraint: Equal, mismatch: Mismatch, start: int | None = None
     ) -> UnsatisfiableConstraintError:
-        """The error `constraint` is, failing with `mismatch`: its types and the clashing parts,
-        printed together, and the reasons behind each side (said in words by `diagnostics`):
-        only the constraints on the paths that joined each side to what it clashes with (the
-        history's joins of the failed constraint are those from `start` on)."""
-        # Locations are shown when they are what differs.
-        located = mismatch.left.sort in (Sort.LOC, Sort.LROW) or mismatch.right.sort in (
-            Sort.LOC,
-            Sort.LROW,
+        """The error `constraint` is, failing with `mismatch` (`conflicts.unsatisfiable`)."""
+        return conflicts.unsatisfiable(
+            self.nodes, self.types, self.history, constraint, mismatch, start
         )
-        reason = constraint.reason
-        if isinstance(reason, ClosureStencil) and self.history is not None:
-            start = self.function_of(constraint.position)
-            blamed = (
-                None
-                if start is None
-                else used_as_value(self.nodes, self.types, self.history, constraint, start)
-            )
-            if blamed is not None:
-                return diagnostics.input_used_as_value(blamed)
-        callee = reason.callee_position if isinstance(reason, (Argument, Call)) else None
-        callee_type = self.types[callee] if callee is not None else None
-        callee_reasons = (
-            self.reasons(callee_type, constraint.position) if callee_type is not None else []
-        )
-        shown: list[Type] = [constraint.expected, constraint.actual, mismatch.left, mismatch.right]
-        printer = Printer(
-            shown + ([callee_type] if callee_type is not None and callee_reasons else []), located
-        )
-        expected, actual, left, right = (printer.format(c) for c in shown)
-        notes: list[Note] = []
-        history = self.history
-        if history is not None:
-            sides = history.failed(
-                len(history.joins) if start is None else start,
-                constraint.expected,
-                constraint.actual,
-                mismatch,
-            )
-            about: tuple[tuple[About, str], ...] = (
-                ("expected", expected),
-                ("actual", actual),
-                ("part", left),
-                ("part", right),
-            )
-            said = [
-                [
-                    Note(kind, text, why, at)
-                    for why, at in history.reasons(side, constraint.position)
-                ]
-                for (kind, text), side in zip(about, sides, strict=True)
-            ]
-            if callee_reasons:  # what made the callee expect that
-                assert callee is not None and callee_type is not None  # it has reasons: a type
-                printed = printer.format(callee_type)
-                said.insert(
-                    1,
-                    [
-                        Note("callee", printed, why, at, self.nodes[callee])
-                        for why, at in callee_reasons
-                    ],
-                )
-            notes = [note for group in said for note in group]
-        once: dict[int, Note] = {}
-        for note in notes:  # one note per node, the first
-            once.setdefault(id(note.node), note)
-        node = self.nodes[constraint.position]
-        where = printer.where()
-        families = tuple(
-            c.family for c in (mismatch.left, mismatch.right) if c.ctor is None and c.family
-        )
-        takes = None
-        if isinstance(reason, ClosureStencil):
-            params = fixed_params(constraint.actual)
-            if params is not None and len(params) != reason.inputs:
-                takes = len(params)
-        conflict = Conflict(
-            reason,
-            node,
-            expected,
-            actual,
-            left,
-            right,
-            mismatch.why,
-            where,
-            tuple(once.values()),
-            families,
-            takes,
-        )
-        return diagnostics.unsatisfiable(conflict)
 
 
 class _Clash(Exception):
