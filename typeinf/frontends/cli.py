@@ -14,15 +14,14 @@ import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, NotRequired, TextIO, TypedDict, cast
+from typing import TextIO
 
 import iterir
 from iterir.errors import excerpt, source_line
 from iterir.files import read_text, write_text
 from iterir.jsontext import dumps
-from iterir.trojan import BidiWarning, bidi_warnings
+from iterir.trojan import bidi_warnings
 from typeinf import __version__
-from typeinf.core.convert import Converter, Cyclic
 from typeinf.core.diagnostics import (
     Source,
     more_reasons,
@@ -31,10 +30,10 @@ from typeinf.core.diagnostics import (
     render_warning,
     source_of,
 )
-from typeinf.core.errors import TypeInferenceError
 from typeinf.core.notation import Printer, pformat, pformat_lines, to_ascii
 from typeinf.core.offsets import read_offset_json
-from typeinf.core.terms import Cell, DefinitionType, FencilType, Type
+from typeinf.core.terms import Cell, FencilType
+from typeinf.frontends import json_report
 from typeinf.frontends.docs_pages import pages
 from typeinf.frontends.explain import innermost_at, why, why_gtir
 from typeinf.frontends.snapshots import IR_SUFFIXES, programs, sibling_provider, take
@@ -45,7 +44,6 @@ from typeinf.gtir.infer import GtirInferred, GtirSolved
 from typeinf.gtir.notation import pformat_gtir, to_ascii_gtir
 from typeinf.infer import AllowFree, Solved
 from typeinf.route import read_provider, solve_either, typed_as_gtir
-from typeinf.types import tree
 
 EXIT_OK, EXIT_TYPE_ERROR, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 #: The status of a command whose reader went away (a broken pipe): a shell's for SIGPIPE.
@@ -295,7 +293,7 @@ def _infer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         err.write(f"{error}\n")
         return EXIT_USAGE
     code = EXIT_OK
-    reports: list[_Report] = []
+    reports: list[json_report.Report] = []
     for path in args.files:
         provider_path = _provider_path(path, args, err)
         free = frozenset(args.allow_free) or False
@@ -308,7 +306,7 @@ def _infer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 {
                     "file": path,
                     "type": None,
-                    "diagnostics": [_parse_diagnostic(error, _filename(path))],
+                    "diagnostics": [json_report.parse_error(error, _filename(path))],
                 }
             )
             if not args.json:
@@ -319,8 +317,19 @@ def _infer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if checked.errors:
             code = max(code, EXIT_TYPE_ERROR)
         if args.json:
-            reports.append(_json_report(path, program, checked, args))
-            reports[-1]["diagnostics"][:0] = [_warning(w, program) for w in warnings]
+            reports.append(
+                json_report.report(
+                    path,
+                    program.node,
+                    program.source,
+                    checked,
+                    every_node=args.all,
+                    locations=args.locations,
+                )
+            )
+            reports[-1]["diagnostics"][:0] = [
+                json_report.warning(w, program.source) for w in warnings
+            ]
         else:
             for warning in warnings:
                 err.write(render_warning(warning, program.source, _color(args.color, err)) + "\n")
@@ -383,7 +392,7 @@ def _print_report(
         if where:
             out.write(spell(where) + "\n")
     elif args.defs:
-        definitions = _definitions(checked.type)
+        definitions = json_report.definitions(checked.type)
         for definition in definitions:
             out.write(prefix + spell(pformat(definition, args.locations)) + "\n")
         if not definitions:
@@ -439,216 +448,6 @@ def _print_gtir(
     else:
         lines = gtir_report.type_lines(type_, args.one_line)
     out.write("".join(prefix + spell(line) + "\n" for line in lines))
-
-
-def _definitions(type_: Type | None) -> tuple[DefinitionType, ...]:
-    if isinstance(type_, FencilType):
-        return type_.definitions
-    return (type_,) if isinstance(type_, DefinitionType) else ()
-
-
-# The JSON output's objects (docs/json-output.md); their keys are printed in the order made.
-class _Span(TypedDict):
-    line: int
-    column: int | None
-    end_line: int
-    end_column: int | None
-
-
-class _Where(TypedDict):
-    span: _Span | None
-    json_path: str | None
-    node: str | None
-
-
-class _Note(TypedDict):
-    message: str
-    span: _Span | None
-    json_path: str | None
-    node: str | None
-
-
-class _Diagnostic(TypedDict):
-    severity: Literal["error", "warning"]
-    kind: str
-    message: str
-    summary: str
-    span: _Span | None
-    json_path: str | None
-    node: str | None
-    details: list[str]
-    expected: str | None
-    actual: str | None
-    notes: list[_Note]
-
-
-class _Typed(TypedDict):
-    type: str
-    tree: dict[str, Any]  # types.tree's
-
-
-class _Definition(TypedDict):
-    name: str
-    type: str
-    tree: dict[str, Any]
-
-
-class _NodeReport(TypedDict):
-    span: _Span | None
-    json_path: str | None
-    node: str | None
-    type: str
-    tree: dict[str, Any]
-
-
-class _Report(TypedDict):
-    file: str
-    type: str | None
-    tree: NotRequired[dict[str, Any]]
-    definitions: NotRequired[list[_Definition]]
-    # GTIR's (`gtir_report.report`): an expression's `gt4py`, a program's parts
-    gt4py: NotRequired[Any]
-    params: NotRequired[list[dict[str, Any]]]
-    function_definitions: NotRequired[list[dict[str, Any]]]
-    temporaries: NotRequired[list[dict[str, Any]]]
-    set_ats: NotRequired[list[dict[str, Any]]]
-    nodes: NotRequired[list[_NodeReport]]
-    diagnostics: NotRequired[list[_Diagnostic]]  # always there, added last: it is printed last
-
-
-def _span(node: iterir.Node | None, source: Source) -> _Where:
-    """Where a node is, for JSON output: its span, or its JSON path, and its short text."""
-    if node is None:
-        return {"span": None, "json_path": None, "node": None}
-    loc = node.loc
-    span = None if loc is None else _span_json(loc.line, loc.column, loc.end_line, loc.end_column)
-    return {
-        "span": span,
-        "json_path": source.json_path(node),
-        "node": iterir.pformat_short(node, 60),
-    }
-
-
-def _span_json(line: int, column: int | None, end_line: int, end_column: int | None) -> _Span:
-    return {"line": line, "column": column, "end_line": end_line, "end_column": end_column}
-
-
-def _diagnostic(
-    kind: str,
-    message: str,
-    summary: str,
-    where: _Where,
-    details: list[str],
-    expected: str | None,
-    actual: str | None,
-    notes: list[_Note],
-) -> _Diagnostic:
-    """One entry of `diagnostics` in the JSON output (its schema is docs/json-output.md)."""
-    return {
-        "severity": "error",
-        "kind": kind,
-        "message": message,
-        "summary": summary,
-        **where,
-        "details": details,
-        "expected": expected,
-        "actual": actual,
-        "notes": notes,
-    }
-
-
-def _json_report(
-    path: str, program: _Program, checked: Solved | GtirSolved, args: argparse.Namespace
-) -> _Report:
-    if isinstance(checked, GtirSolved):
-        report = cast("_Report", {"file": path, **gtir_report.report(checked)})
-        if args.all:
-            report["nodes"] = [
-                cast("_NodeReport", {**_span(node, program.source), **gtir_report.entry(value)})
-                for node, value in gtir_report.every_node(checked)
-            ]
-        report["diagnostics"] = _diagnostics(checked.errors, program)
-        return report
-    return _fencil_report(path, program, checked, args)
-
-
-def _fencil_report(
-    path: str, program: _Program, checked: Solved, args: argparse.Namespace
-) -> _Report:
-    def typed(type_: Type) -> _Typed | None:
-        """The type's text and its value's tree (variables numbered as the located notation
-        numbers this type); None for a type that contains itself (an infinite type's error says
-        so), which has no tree."""
-        try:
-            value = Converter().program(type_)
-        except Cyclic:
-            return None
-        return {"type": pformat(type_, args.locations), "tree": tree(value)}
-
-    report: _Report = {"file": path, "type": None}
-    if checked.type is not None:
-        shown = typed(checked.type)
-        assert shown is not None  # a program without errors has a finite type
-        report["type"], report["tree"] = shown["type"], shown["tree"]
-        report["definitions"] = [
-            {"name": d.name, **typed_definition}
-            for d in _definitions(checked.type)
-            if (typed_definition := typed(d.type)) is not None
-        ]
-    if args.all:
-        report["nodes"] = [
-            {**_span(node, program.source), **shown_node}
-            for node in iterir.walk(program.node)
-            if id(node) in checked.types
-            and (shown_node := typed(checked.types[id(node)])) is not None
-        ]
-    report["diagnostics"] = _diagnostics(checked.errors, program)
-    return report
-
-
-def _diagnostics(errors: list[TypeInferenceError], program: _Program) -> list[_Diagnostic]:
-    """The type errors of a report's `diagnostics`."""
-    return [
-        _diagnostic(
-            type(error).__name__,
-            error.message,
-            error.summary,
-            _span(error.node, program.source),
-            error.details,
-            getattr(error, "expected", None),
-            getattr(error, "actual", None),
-            [{"message": text, **_span(node, program.source)} for text, node in error.notes],
-        )
-        for error in errors
-    ]
-
-
-def _warning(warning: BidiWarning, program: _Program) -> _Diagnostic:
-    """A warning (`iterir.trojan`), as an entry of `diagnostics`."""
-    if warning.line is None:
-        where = _span(warning.node, program.source)
-    else:
-        span = _span_json(warning.line, warning.column, warning.line, (warning.column or 0) + 1)
-        where = {"span": span, "json_path": None, "node": None}
-    entry = _diagnostic("BidiWarning", warning.message, warning.message, where, [], None, None, [])
-    entry["severity"] = "warning"
-    return entry
-
-
-def _parse_diagnostic(error: iterir.ParseError, filename: str) -> _Diagnostic:
-    """A ParseError in FILE (`filename`), or in its offset provider: that one's location is in the
-    message, as a span would say where in FILE."""
-    if error.filename != filename:
-        message = f"{error.location}: {error.message}"
-        where: _Where = {"span": None, "json_path": None, "node": None}
-        return _diagnostic("ParseError", message, message, where, [], None, None, [])
-    span = (
-        None
-        if error.line is None
-        else _span_json(error.line, error.column, error.line, error.end_column)
-    )
-    where = {"span": span, "json_path": error.json_path, "node": None}
-    return _diagnostic("ParseError", error.message, error.message, where, [], None, None, [])
 
 
 # -- explain --------------------------------------------------------------------------------------
