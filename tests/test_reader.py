@@ -1,5 +1,5 @@
-"""The type reader (typeinf/reader.py): what it reads, what it says of what it cannot read, and
-that it reads in linear time at any depth.
+"""The type reader (typeinf/core/reader.py and the modules it reads with): what it reads, what
+it says of what it cannot read, and that it reads in linear time at any depth.
 
 The reader replaced an Earley parser generated from a grammar. The tables below are what that
 parser gave, printed in both notations or as its error message, for every type written in the
@@ -18,13 +18,18 @@ import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import iterir
+import typeinf.core.cellbuilder
 import typeinf.core.reader
+import typeinf.core.typeparser
+import typeinf.core.typesyntax
+import typeinf.core.typetokens
 from tests.test_parser_fuzz import cpu_time_limit
 from tests.welltyped import well_typed_programs
 from typeinf import TypeSyntaxError, infer, infer_all, parse_type, pformat
@@ -1151,9 +1156,20 @@ def test_a_megabyte_of_garbage_is_rejected_without_hanging() -> None:
         assert len(str(error.value)) < 1200
 
 
-def test_the_reader_does_not_import_lark() -> None:
+@pytest.mark.parametrize(
+    "module",
+    [
+        typeinf.core.reader,
+        typeinf.core.typetokens,
+        typeinf.core.typesyntax,
+        typeinf.core.typeparser,
+        typeinf.core.cellbuilder,
+    ],
+)
+def test_the_reader_does_not_import_lark(module: ModuleType) -> None:
     """Reading a type must not pay for a parser generator (its tables took ~45 ms to build)."""
-    tree = ast.parse(Path(typeinf.core.reader.__file__).read_text(encoding="utf-8"))
+    assert module.__file__ is not None
+    tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
     imported = [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
     imported += [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
     assert not [name for name in imported if name.split(".")[0] == "lark"]
