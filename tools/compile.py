@@ -30,8 +30,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 #: The modules compiled: the unifier, the solver and both collectors with their rules, where
 #: inference spends its time, and the incremental layouts, which subclass the collectors (an
-#: interpreted class cannot inherit from a compiled one). Each compiles unchanged from its typed
-#: source. The relations stay interpreted: `Relation` is an extension point, subclassed by a
+#: interpreted class cannot inherit from a compiled one), and the type reader's tokens, parser
+#: and cell builder, which every run that reads a signature uses. Each compiles unchanged from
+#: its typed source. The relations stay interpreted: `Relation` is an extension point, subclassed by a
 #: compiler's own relations (docs/architecture.md, "Where relations live").
 COMPILED = (
     "typeinf/core/terms.py",
@@ -41,6 +42,10 @@ COMPILED = (
     "typeinf/core/history.py",
     "typeinf/core/schemes.py",
     "typeinf/core/solve.py",
+    "typeinf/core/typetokens.py",
+    "typeinf/core/typesyntax.py",
+    "typeinf/core/typeparser.py",
+    "typeinf/core/cellbuilder.py",
     "typeinf/fencil/collect.py",
     "typeinf/fencil/rules.py",
     "typeinf/fencil/runs.py",

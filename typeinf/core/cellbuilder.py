@@ -38,6 +38,7 @@ from typeinf.core.constructors import (
     row_items,
     val,
 )
+from typeinf.core.errors import unchained
 from typeinf.core.notation import ASCII_SPELLING
 from typeinf.core.terms import (
     FAMILIES,
@@ -74,7 +75,9 @@ class CellBuilder:
             node, ready = stack.pop()
             if not ready:
                 stack.append((node, True))
-                stack.extend((arg, False) for arg in reversed(node.args) if type(arg) is Node)
+                for arg in reversed(node.args):
+                    if type(arg) is Node:
+                        stack.append((arg, False))
                 continue
             count = sum(type(arg) is Node for arg in node.args)
             parts = iter(built[len(built) - count :])
@@ -217,7 +220,7 @@ class CellBuilder:
         try:
             return constant(LENGTH, int(text))
         except ValueError:  # more digits than `int` reads
-            raise TypeSyntaxError(f"a list length of {len(text)} digits") from None
+            raise unchained(TypeSyntaxError(f"a list length of {len(text)} digits")) from None
 
     def skip_var(self, text: str) -> Cell:
         return self.variable(text, Sort.SKIP)

@@ -214,7 +214,7 @@ class TypeParser(RowParser):
         known from its items and from what follows it."""
         roles = TYPE | DTYPE | _ROWS if reads & TYPE else DTYPE
         choice = Choice(None if roles & TYPE else DTYPE)
-        items: list[Node] = []
+        items: list[object] = []
         closed = self.peek().kind == ")"
         if closed:
             self.take()

@@ -1,10 +1,9 @@
 """The syntax a type text reads as (`typeparser` makes it, `cellbuilder` builds its cells), and
-the explicit stack the descent runs on.
+the explicit stack the descent runs on (`run`).
 
-A `Node` is a production to build: the name of the `CellBuilder` method that builds it and its
-arguments. A part of a type read inside a group may read as a type or as a dtype, which is known
-only later (`(T₀, T₁)` is an argument tuple, `(T₀, T₁)¹` a value of a dtype tuple): its node has
-both methods and a `Choice` decided once that is known.
+A part of a type read inside a group may read as a type or as a dtype, which is known only later
+(`(T₀, T₁)` is an argument tuple, `(T₀, T₁)¹` a value of a dtype tuple): its `Node` has both
+methods and a `Choice` decided once that is known.
 """
 
 from __future__ import annotations
@@ -25,11 +24,14 @@ class Node:
     def __init__(
         self,
         method: str | None,
-        args: list[Any],
+        args: list[object],
         methods: tuple[str, str] = ("", ""),
         choice: Choice | None = None,
     ) -> None:
-        self.method, self.args, self.methods, self.choice = method, args, methods, choice
+        self.method = method
+        self.args = args
+        self.methods = methods
+        self.choice = choice
 
     def resolved(self) -> str:
         if self.method is None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from typeinf.core.errors import unchained
 from typeinf.core.notation import ASCII_SPELLING
 
 _DIGITS = (
@@ -70,7 +71,7 @@ def subscript_number(text: str) -> int:
     try:
         return int(digits)
     except ValueError:  # more digits than `int` reads
-        raise TypeSyntaxError(f"a number of {len(digits)} digits") from None
+        raise unchained(TypeSyntaxError(f"a number of {len(digits)} digits")) from None
 
 
 class Token(NamedTuple):
