@@ -29,10 +29,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The modules compiled: the unifier, the solver and both collectors with their rules, where
-#: inference spends its time, and the incremental layouts, which subclass the collectors (an
-#: interpreted class cannot inherit from a compiled one). Each compiles unchanged from its typed
-#: source. The relations stay interpreted: `Relation` is an extension point, subclassed by a
-#: compiler's own relations (docs/architecture.md, "Where relations live").
+#: inference spends its time; the incremental layouts, which subclass the collectors (an
+#: interpreted class cannot inherit from a compiled one); the type reader's tokens, parser and
+#: cell builder, which every run that reads a signature uses. Each compiles unchanged from its
+#: typed source. The relations stay interpreted: `Relation` is an extension point, subclassed by
+#: a compiler's own relations (docs/architecture.md, "Where relations live").
 COMPILED = (
     "typeinf/core/terms.py",
     "typeinf/core/unify.py",
@@ -42,6 +43,10 @@ COMPILED = (
     "typeinf/core/runs.py",
     "typeinf/core/schemes.py",
     "typeinf/core/solve.py",
+    "typeinf/core/typetokens.py",
+    "typeinf/core/typesyntax.py",
+    "typeinf/core/typeparser.py",
+    "typeinf/core/cellbuilder.py",
     "typeinf/fencil/collect.py",
     "typeinf/fencil/rules.py",
     "typeinf/fencil/runs.py",

@@ -30,9 +30,10 @@ from typing import NamedTuple
 
 from iterir.gtir_types import ABBREVIATED, MAX_DEPTH, SUFFIX_KINDS, Dimension
 from iterir.vocabulary import PRIMITIVES
+from typeinf.core.cellbuilder import CellBuilder
 from typeinf.core.constructors import D_EMPTY, DTUPLE, row
-from typeinf.core.reader import CellBuilder, TypeSyntaxError, echoed, subscript_number
 from typeinf.core.terms import Cell, Sort, find, make
+from typeinf.core.typetokens import TypeSyntaxError, echoed, subscript_number
 from typeinf.gtir.notation import GTIR_ASCII_SPELLING
 from typeinf.gtir.terms import (
     CARTESIAN_OFFSET,
