@@ -26,14 +26,13 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from typing import NamedTuple
 
 from iterir.gtir_types import ABBREVIATED, MAX_DEPTH, SUFFIX_KINDS, Dimension
 from iterir.vocabulary import PRIMITIVES
 from typeinf.core.cellbuilder import CellBuilder
 from typeinf.core.constructors import D_EMPTY, DTUPLE, row
 from typeinf.core.terms import Cell, Sort, find, make
-from typeinf.core.typetokens import TypeSyntaxError, echoed, subscript_number
+from typeinf.core.typetokens import Token, TypeSyntaxError, echoed, subscript_number
 from typeinf.gtir.notation import GTIR_ASCII_SPELLING
 from typeinf.gtir.terms import (
     CARTESIAN_OFFSET,
@@ -74,12 +73,6 @@ _SORT_WORDS = {
 }
 
 
-class _Token(NamedTuple):
-    kind: str  # VAR, NAME, QUOTED, EOF, BAD, or the mark itself
-    text: str
-    start: int
-
-
 def parse_gtir_type(text: str) -> Cell:
     """The cell of a GTIR type written in the notation; TypeSyntaxError says what and where."""
     return _Reader(text).start()
@@ -94,22 +87,22 @@ class _Reader:
         self.builder = CellBuilder(located=False)
 
     # -- tokens -----------------------------------------------------------------------------------
-    def peek(self) -> _Token:
+    def peek(self) -> Token:
         return self.tokens[self.at]
 
-    def take(self) -> _Token:
+    def take(self) -> Token:
         token = self.tokens[self.at]
         if token.kind != "EOF":
             self.at += 1
         return token
 
-    def expect(self, kind: str) -> _Token:
+    def expect(self, kind: str) -> Token:
         token = self.take()
         if token.kind != kind:
             raise self.error(token, f"expected {kind!r}")
         return token
 
-    def error(self, token: _Token, what: str) -> TypeSyntaxError:
+    def error(self, token: Token, what: str) -> TypeSyntaxError:
         where = (
             "at its end"
             if token.kind == "EOF"
@@ -225,7 +218,7 @@ class _Reader:
             return self.variable(token, Sort.DIM)
         return dim(self.dimension(token))
 
-    def dimension(self, token: _Token) -> Dimension:
+    def dimension(self, token: Token) -> Dimension:
         if token.kind not in ("NAME", "QUOTED"):
             raise self.error(token, "expected a dimension")
         text, kind = token.text, "horizontal"
@@ -240,7 +233,7 @@ class _Reader:
                 raise self.error(token, "a malformed quoted name") from None
         return Dimension(text, kind)
 
-    def variable(self, token: _Token, sort: Sort) -> Cell:
+    def variable(self, token: Token, sort: Sort) -> Cell:
         """The variable `token` names, its letter saying its sort (`D` a set, `T` any other)."""
         if (token.text[0] == "D") != (sort is Sort.DIMS):
             wanted = "a dimension set (D…)" if sort is Sort.DIMS else f"a {_SORT_WORDS[sort]} (T…)"
@@ -250,7 +243,7 @@ class _Reader:
         except TypeSyntaxError as error:
             raise self.error(token, str(error)) from None
 
-    def number(self, token: _Token) -> int:
+    def number(self, token: Token) -> int:
         try:
             return subscript_number(token.text)
         except TypeSyntaxError as error:
@@ -292,13 +285,13 @@ class _Reader:
 _ASCII_KINDS = {GTIR_ASCII_SPELLING[suffix]: kind for suffix, kind in SUFFIX_KINDS.items()}
 
 
-def _tokenize(match: re.Match[str]) -> _Token:
+def _tokenize(match: re.Match[str]) -> Token:
     kind = match.lastgroup
     assert kind is not None  # EOF and BAD match anywhere
     text = match.group(kind)
     if kind == "MARK":
-        return _Token("→" if text == "->" else text, text, match.start(kind))
-    return _Token(kind, text, match.start(kind))
+        return Token("→" if text == "->" else text, text, match.start(kind))
+    return Token(kind, text, match.start(kind))
 
 
 _APPLIED: dict[str, Callable[[_Reader, int], Cell]] = {
