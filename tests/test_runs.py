@@ -4,7 +4,7 @@ disagreement is a bug of ours, said as an InternalError (exit 3), never a silent
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
@@ -15,6 +15,7 @@ from typeinf.core.solve import Solver
 from typeinf.core.terms import Sort, var
 from typeinf.fencil.runs import ExplainingRun, FastRun
 from typeinf.frontends.cli import main
+from typeinf.gtir import runs as gtir_runs
 from typeinf.gtir.collect import GtirSolver
 
 #: Each test blinds a run by patching its solver's `equal`, a method the compiled build compiles.
@@ -23,11 +24,17 @@ pytestmark = needs_pure_python
 ILL_TYPED = "λ(x) → ·x + True"
 
 
-def _blind(monkeypatch: pytest.MonkeyPatch, run: type, solver: type[Solver] = Solver) -> None:
-    """Make `run` (its solver's equality: the explaining run's keeps a history, the fast run's
-    none) accept every constraint, and type a builtin's call as anything: it then finds no error
-    where the other does."""
-    explaining = run is ExplainingRun
+def _blind(
+    monkeypatch: pytest.MonkeyPatch,
+    which: Literal["fast", "explaining"],
+    solver: type[Solver] = Solver,
+    runs: tuple[type[Any], ...] = (FastRun, ExplainingRun),
+) -> None:
+    """Make the `which` run accept every constraint (its solver's equality: the explaining
+    run's keeps a history, the fast run's none), and type a builtin's call as anything (that
+    run's class of `runs`, the fencil IR's by default): it then finds no error where the other
+    run does."""
+    explaining = which == "explaining"
     seeing = solver.equal
 
     def equal(self: Solver, *constraint: Any) -> None:
@@ -35,14 +42,15 @@ def _blind(monkeypatch: pytest.MonkeyPatch, run: type, solver: type[Solver] = So
             seeing(self, *constraint)
 
     monkeypatch.setattr(solver, "equal", equal)
-    if run in (FastRun, ExplainingRun):
-        monkeypatch.setattr(run, "call_builtin", lambda self, *parts: var(Sort.TYPE))
+    fast, explaining_run = runs
+    blinded = explaining_run if explaining else fast
+    monkeypatch.setattr(blinded, "call_builtin", lambda self, *parts: var(Sort.TYPE))
 
 
 def test_an_error_the_explaining_run_cannot_find_is_an_internal_error(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    _blind(monkeypatch, ExplainingRun)
+    _blind(monkeypatch, "explaining")
     with pytest.raises(
         typeinf.InternalError,
         match="the fast run of inference found a type error that the explaining run did not",
@@ -53,7 +61,7 @@ def test_an_error_the_explaining_run_cannot_find_is_an_internal_error(
 def test_an_error_the_fast_run_cannot_find_is_an_internal_error(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    _blind(monkeypatch, FastRun)
+    _blind(monkeypatch, "fast")
     with pytest.raises(
         typeinf.InternalError,
         match="the explaining run of inference found a type error that the fast run did not",
@@ -71,7 +79,7 @@ def test_agreeing_runs_report_the_error(monkeypatch: pytest.MonkeyPatch) -> None
 def test_the_command_line_exits_3_on_a_disagreement(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _blind(monkeypatch, FastRun)
+    _blind(monkeypatch, "fast")
     monkeypatch.delenv("TYPEINF_TRACEBACK", raising=False)
     program = tmp_path / "p.itir"
     program.write_text(ILL_TYPED, encoding="utf-8")
@@ -94,7 +102,7 @@ def test_gtir_follows_the_same_policy(monkeypatch: pytest.MonkeyPatch) -> None:
     reasons."""
     program = iterir.parse(GTIR_ILL_TYPED, "e.itir")
     assert len(typeinf.check(program).errors) == 1
-    _blind(monkeypatch, ExplainingRun, GtirSolver)
+    _blind(monkeypatch, "explaining", GtirSolver, (gtir_runs.FastRun, gtir_runs.ExplainingRun))
     with pytest.raises(
         typeinf.InternalError,
         match="the fast run of inference found a type error that the explaining run did not",
