@@ -17,7 +17,10 @@ checked and printed) and takes commands as JSON lines on stdin.
 Both versions infer the same programs: this checkout builds each shape
 (`benchmarks.shapes.SHAPES`, or GTIR's `benchmarks.gtir_shapes.GTIR_SHAPES`, typed with the
 offset-provider types they name) and prints it to text, and each worker parses that text with its
-own parser (not timed), infers it once to warm up, then times the call on request.
+own parser (not timed), infers it once to warm up, then times the call on request. The workload
+`gt4py_samples` is GT4Py's own programs instead: the `--size` largest records of
+tests/data/gtir-samples (20 if `--size` is larger), each with its offset-provider types, read
+from their JSON by each worker and inferred one after the other, the time of all of them taken.
 Requests alternate between the versions and which goes first (A B, B A, …), so that the shared
 machine's load, which varies by tens of percent, falls on both alike; the ratio HEAD/BASE is
 taken per pair and its median and range reported. The calibration loop of `benchmarks.runner`
@@ -50,6 +53,10 @@ TIMED = {
     "infer_all": "typeinf.infer_all and reading every node's type once",
     "check": "typeinf.check and reading every node's type once",
 }
+
+
+#: The workload of GT4Py's own programs (tests/data/gtir-samples), beside the generated shapes.
+SAMPLES = "gt4py_samples"
 
 
 class CompareError(Exception):
@@ -85,32 +92,42 @@ def worker(root: str) -> None:
             return
     print(f"worker {os.getpid()}: typeinf from {typeinf.__file__}", file=sys.stderr, flush=True)
     reply({"ready": True, "typeinf": typeinf.__file__, "iterir": iterir.__file__})
-    node = None
-    provider: object = None
+    programs: list[tuple[Any, object]] = []
     for line in sys.stdin:
         command = json.loads(line)
         if command["cmd"] == "load":
-            node = None  # the previous shape's program is freed before the next is parsed
-            node = iterir.parse(Path(command["path"]).read_text(encoding="utf-8"))
-            nodes = sum(1 for _ in iterir.walk(node))
-            provider = None
-            if command.get("gtir"):  # GTIR's shapes take the offset-provider types they name
-                from benchmarks.gtir_shapes import OFFSET_TYPES
+            programs = []  # the previous shape's programs are freed before the next are read
+            text = Path(command["path"]).read_text(encoding="utf-8")
+            if command.get("samples"):  # GT4Py's programs, each with its offset-provider types
+                from iterir.offset_types import offset_types_from_json
 
-                provider = OFFSET_TYPES
-            typeinf.infer(node, provider)  # warm-up: the builtin signatures it uses are read now
+                programs = [
+                    (iterir.from_json(r["ir"]), offset_types_from_json(r["offset_provider_type"]))
+                    for r in json.loads(text)
+                ]
+            else:
+                provider: object = None
+                if command.get("gtir"):  # GTIR's shapes take the offset-provider types they name
+                    from benchmarks.gtir_shapes import OFFSET_TYPES
+
+                    provider = OFFSET_TYPES
+                programs = [(iterir.parse(text), provider)]
+            nodes = sum(1 for node, _ in programs for _ in iterir.walk(node))
+            for node, provider in programs:  # warm-up: the builtin signatures used are read now
+                typeinf.infer(node, provider)  # type: ignore[arg-type]
             reply({"nodes": nodes})
         elif command["cmd"] == "time":
             call = command.get("call", "infer")
             start = time.perf_counter()
-            if call == "infer":
-                result: Any = typeinf.infer(node, provider)  # type: ignore[arg-type]
-            else:  # every node's type, read once: what a caller that uses them all pays
-                result = getattr(typeinf, call)(node, provider)
-                for _ in (result if call == "infer_all" else result.types).values():
-                    pass
+            for node, provider in programs:
+                if call == "infer":
+                    result: Any = typeinf.infer(node, provider)  # type: ignore[arg-type]
+                else:  # every node's type, read once: what a caller that uses them all pays
+                    result = getattr(typeinf, call)(node, provider)
+                    for _ in (result if call == "infer_all" else result.types).values():
+                        pass
+                del result
             seconds = time.perf_counter() - start
-            del result
             reply({"seconds": seconds})
         elif command["cmd"] == "quit":
             return
@@ -279,6 +296,7 @@ def stop(process: subprocess.Popen[str]) -> None:
 def compare(args: argparse.Namespace) -> None:
     """Set both versions up, run the interleaved pairs per shape, and print the report."""
     import iterir
+    from benchmarks.gtir_inference import largest_samples
     from benchmarks.gtir_shapes import GTIR_SHAPES
     from benchmarks.runner import calibration
     from benchmarks.shapes import SHAPES
@@ -334,11 +352,20 @@ def compare(args: argparse.Namespace) -> None:
         for shape in args.shapes:
             program = scratch / "program.itir"
             gtir = shape in GTIR_SHAPES
-            made = (GTIR_SHAPES if gtir else SHAPES)[shape](args.size)
-            program.write_text(iterir.pformat(made), encoding="utf-8")
+            if shape == SAMPLES:
+                records = largest_samples(min(args.size, 20))
+                program.write_text(json.dumps(records), encoding="utf-8")
+            else:
+                made = (GTIR_SHAPES if gtir else SHAPES)[shape](args.size)
+                program.write_text(iterir.pformat(made), encoding="utf-8")
             for w in workers:
                 w.nodes[shape] = w.ask(
-                    {"cmd": "load", "path": str(program), "gtir": gtir},
+                    {
+                        "cmd": "load",
+                        "path": str(program),
+                        "gtir": gtir,
+                        "samples": shape == SAMPLES,
+                    },
                     f"parsing and warming up on {shape}",
                 )["nodes"]
             program.unlink()
@@ -395,7 +422,7 @@ def main() -> None:
         "--size", type=int, default=100_000, help="target node count of each program"
     )
     parser.add_argument(
-        "--shapes", nargs="+", default=DEFAULT_SHAPES, choices=[*SHAPES, *GTIR_SHAPES]
+        "--shapes", nargs="+", default=DEFAULT_SHAPES, choices=[*SHAPES, *GTIR_SHAPES, SAMPLES]
     )
     parser.add_argument(
         "--compiled",
