@@ -56,11 +56,11 @@ def sym(inf: GtirInference, position: int, node: Sym) -> Cell:
     """A declared name: its given type; without one (a lambda's parameter, or a program's
     in GT4Py's printed text, which writes none), a variable its uses determine."""
     if node.type is not None:
-        return inf.run.declared_type(inf, node.type, node)
+        return read(node.type, node)
     return var(Sort.DTYPE)
 
 
-def read(inf: GtirInference, type_: gt.GType, node: Node) -> Cell:
+def read(type_: gt.GType, node: Node) -> Cell:
     """The cell of a type given on `node`; a MalformedIRError if it has none."""
     try:
         return from_gt4py(type_)
@@ -76,7 +76,7 @@ def temporary(inf: GtirInference, position: int, node: Temporary) -> Cell:
     positions = var(Sort.DIMS)
     inf.equal(make(g.DOMAIN, positions), inf.type_at(position + 1), position)
     result = var(Sort.DTYPE)
-    inf.relate(OnDomain(positions, inf.run.declared_type(inf, node.dtype, node), result), position)
+    inf.relate(OnDomain(positions, read(node.dtype, node), result), position)
     return result
 
 
@@ -92,7 +92,7 @@ def symref(inf: GtirInference, position: int, node: SymRef) -> Cell | None:
         return instance
     if kind is BindingKind.FREE:
         if node.type is not None:
-            return inf.run.declared_type(inf, node.type, node)
+            return read(node.type, node)
         allowed = inf.allow_free
         if allowed is True or (allowed is not False and node.id in allowed):
             return inf.unknowns.setdefault(node.id, var(Sort.DTYPE))

@@ -18,7 +18,7 @@ from typeinf.core import type_map
 from typeinf.core.errors import TypeInferenceError, runs_disagree
 from typeinf.core.offsets import OffsetProviderFormatError, gt4py_offset_types, loaded
 from typeinf.core.relations import Relation
-from typeinf.core.terms import Cell, DefinitionType, find, variables_of
+from typeinf.core.terms import Cell, DefinitionType, variables_of
 from typeinf.gtir import terms as g
 from typeinf.gtir.collect import GtirInference
 from typeinf.gtir.notation import GtirPrinter, pformat_gtir, where_clauses
@@ -67,14 +67,7 @@ def program_of(
 ) -> GtirProgram:
     """A program's type from its parameters' cells and the relations still open at its end
     (those about a parameter's variables go in its `where` clause)."""
-    # Parameters of one ground type share its cell (the fast run's `declared_type`, `gtir.runs`):
-    # its value is made once.
-    values: dict[int, GtirValue] = {}
-    for cell in params:
-        root = find(cell)
-        if id(root) not in values:
-            values[id(root)] = to_value(root)
-    shown = tuple(values[id(find(c))] for c in params)
+    shown = tuple(map(to_value, params))
     variables = {id(v) for c in params for v in variables_of(c)}
     if not variables:
         return GtirProgram(name, definitions, shown, f"{name}({', '.join(map(str, shown))})")

@@ -4,11 +4,10 @@ runs share), with what GTIR's rules do differently in each.
 The fast run (`FastRun`) reads the parts of a type already known (`known`: a tuple's item, an
 iterator's parts, a domain's dimensions) rather than unifying it with a fresh pattern, unifies a
 builtin's arguments with its signature's parameters directly (`call_builtin`), types
-`shift(…)(it)` where it is applied (`shift`), gives its relations no reason (none is read) and
-shares the cell of each ground field type given (`declared_type`): each spares building and
-unifying what it would only take apart (docs/performance.md, "GTIR inference"). The explaining
-run (`ExplainingRun`) does none of it: its notes name the rules that joined each type, and a
-type read, or a cell shared, was joined without a rule to name.
+`shift(…)(it)` where it is applied (`shift`) and gives its relations no reason (none is read):
+each spares building and unifying what it would only take apart (docs/performance.md, "GTIR
+inference"). The explaining run (`ExplainingRun`) does none of it: its notes name the rules that
+joined each type, and a type read was joined without a rule to name.
 
 Unlike the fencil IR's, GTIR's explaining run visits nodes in the fast run's order (reverse
 pre-order) and both generalize a definition to a `Scheme` (`GtirInference._definition`): the
@@ -23,15 +22,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from iterir import FunCall, Node
-from iterir import gtir_types as gt
+from iterir import FunCall
 from typeinf.core import runs
 from typeinf.core.constraints import GtirRule, RelationOf
 from typeinf.core.relations import Relation
-from typeinf.core.solve import Solver
 from typeinf.core.terms import Cell, Mismatch
 from typeinf.core.unify import Trail, undo, unify
-from typeinf.gtir import calls, expressions, iterators
+from typeinf.gtir import calls, iterators
 from typeinf.gtir.rules import call_plan
 
 if TYPE_CHECKING:
@@ -40,11 +37,6 @@ if TYPE_CHECKING:
 
 class FastRun(runs.FastRun):
     """The run without history: fast, and enough to tell whether there is an error."""
-
-    def __init__(self, solver: Solver) -> None:
-        super().__init__(solver)
-        #: The cells of the ground field types given, by type (see `declared_type`).
-        self.fields: dict[gt.GType, Cell] = {}
 
     def call_builtin(self, inf: GtirInference, name: str, position: int, args: list[int]) -> Cell:
         """A call of the builtin `name` typed by its signature: each argument unified with its
@@ -79,21 +71,6 @@ class FastRun(runs.FastRun):
         is a frozen dataclass, slow to make (docs/performance.md, "GTIR inference")."""
         self.solver.relate(relation, position, _UNSAID)
 
-    def declared_type(self, inf: GtirInference, type_: gt.GType, node: Node) -> Cell:
-        """The cell of a type given on `node`. A field of a scalar, the type of most parameters,
-        is read once per run and its ground cell shared, its value made once by `gtir_infer`: a
-        per-parameter cost paid once (docs/performance.md, "GTIR inference")."""
-        if (
-            type(type_) is gt.FieldType
-            and type(type_.dtype) is gt.ScalarType
-            and type(type_.dims) is tuple
-        ):
-            cell = self.fields.get(type_)
-            if cell is None:
-                cell = self.fields[type_] = expressions.read(inf, type_, node)
-            return cell
-        return expressions.read(inf, type_, node)
-
 
 class ExplainingRun(runs.ExplainingRun):
     """The run with history, for reporting errors with their reasons."""
@@ -114,10 +91,6 @@ class ExplainingRun(runs.ExplainingRun):
     def relate(self, relation: Relation, position: int) -> None:
         """`relation` must hold, because of the node at `position`, which its notes name."""
         self.solver.relate(relation, position, RelationOf(self.solver.nodes[position]))
-
-    def declared_type(self, inf: GtirInference, type_: gt.GType, node: Node) -> Cell:
-        """The cell of a type given on `node`, read afresh: the history is kept by cell."""
-        return expressions.read(inf, type_, node)
 
 
 #: The reason the fast run gives its relations (see `FastRun.relate`): never read.
