@@ -20,7 +20,7 @@ from iterir import gtir_types as gt
 from iterir import tables
 from iterir import vocabulary as voc
 from iterir.errors import ParseError
-from iterir.node_building import Annotated, Callbacks, Item, one_line_end
+from iterir.node_building import Annotated, Callbacks, Item
 from iterir.nodes import (
     AxisLiteral,
     CartesianOffset,
@@ -366,11 +366,10 @@ class _GtirCallbacks(Callbacks):
         )
 
     def node_error(self, message: str, node: Node) -> ParseError:
+        """A ParseError at a parsed node (which has a span)."""
         loc = node.loc
         assert loc is not None
-        return ParseError(
-            message, self.filename, loc.line, loc.column, end_column=one_line_end(loc)
-        )
+        return self.error(message, loc)
 
 
 _callbacks = _GtirCallbacks()

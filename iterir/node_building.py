@@ -106,9 +106,10 @@ class Callbacks(lark.Transformer[Token, Node]):
         where = (self.filename, token.line, token.column, token.end_line, token.end_column)
         return _new(SourceSpan, where)
 
-    def error(self, message: str, token: Token) -> ParseError:
+    def error(self, message: str, place: Token | Place) -> ParseError:
+        """A ParseError at `place`, a token or a parsed node's span."""
         return ParseError(
-            message, self.filename, token.line, token.column, end_column=one_line_end(token)
+            message, self.filename, place.line, place.column, end_column=one_line_end(place)
         )
 
     def name(self, token: Token, text: str | None = None) -> str:
@@ -372,13 +373,9 @@ class Callbacks(lark.Transformer[Token, Node]):
     def fencil(self, children: list[Item]) -> FencilDefinition:
         header, _, body, close = children
         if not (isinstance(header, FunCall) and isinstance(header.fun, SymRef)):
-            loc: SourceSpan = header.loc
-            raise ParseError(
+            raise self.error(
                 "a fencil starts with its name and parameters, `name(p1, p2) {`",
-                self.filename,
-                loc.line,
-                loc.column,
-                end_column=one_line_end(loc),
+                cast(SourceSpan, header.loc),  # parsed nodes have spans
             )
         params: list[Sym] = []
         args: HeaderArgs = header.args
@@ -388,13 +385,9 @@ class Callbacks(lark.Transformer[Token, Node]):
             elif isinstance(arg, SymRef):
                 params.append(_sym(arg.id, None, None, None, arg.loc))
             else:
-                loc = cast(SourceSpan, arg.loc)  # parsed nodes have spans
-                raise ParseError(
+                raise self.error(
                     "a fencil parameter must be a name",
-                    self.filename,
-                    loc.line,
-                    loc.column,
-                    end_column=one_line_end(loc),
+                    cast(SourceSpan, arg.loc),  # parsed nodes have spans
                 )
         if header in self.annotated_calls:
             self.annotated_calls.remove(header)
