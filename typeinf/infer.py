@@ -377,7 +377,13 @@ def solve(
     and closure, one per free name, at most `max_errors`) instead of the first. Errors are rare,
     and the fast run is cheap beside this one: it confirms them (a disagreement is a bug of
     ours, said as one). `tree`: `node` numbered in pre-order already (`dialect.decide`)."""
-    program = subject(node, allow_free, within)
+    return _solve(subject(node, allow_free, within), offset_provider, max_errors, tree)
+
+
+def _solve(
+    program: Subject, offset_provider: Provider, max_errors: int | None, tree: Tree | None
+) -> Solved:
+    """`solve` of a subject already made (`within`'s fencil of the callees built once)."""
     with gc_paused():
         try:
             inference = _every_error(program, offset_provider, tree, max_errors)
@@ -410,21 +416,14 @@ def check(
     themselves are left out)."""
     arguments.a_count("typeinf.check", "max_errors", max_errors)
     offset_provider = loaded(offset_provider)
-    subject(node, allow_free, within)  # `allow_free` and `within` checked before either dialect
+    program = subject(node, allow_free, within)  # checked before either dialect
     dialect, tree = decide(node, offset_provider, within)
     if dialect is Dialect.GTIR:
         type_, gtir_types, gtir_errors = gtir_infer.check(
             node, offset_provider, max_errors, allow_free, tree
         )
         return Checked(type_, gtir_types, gtir_errors)  # type: ignore[arg-type]  # GTIR's
-    solved = solve(
-        node,
-        offset_provider,
-        max_errors=max_errors,
-        allow_free=allow_free,
-        within=within,
-        tree=tree,
-    )
+    solved = _solve(program, offset_provider, max_errors, tree)
     types = NodeTypes(solved.types, eager=bool(solved.errors))
     # The node asked about (with `within`, its copy in the fencil inferred): the one typed so.
     key = next((k for k, t in solved.types.items() if t is solved.type), None)

@@ -38,11 +38,11 @@ def solve_either(
     if dialect is Dialect.FENCIL:
         return solve(node, provider, max_errors=max_errors, allow_free=allow_free, tree=tree)  # type: ignore[arg-type]  # the fencil IR's
     try:
-        gtir_infer.offset_types(provider)
+        offsets = gtir_infer.offset_types(provider)
     except ParseError as error:
         message = f"as GTIR, the offset provider is not GT4Py's offset-provider types: {error}"
         return GtirSolved(None, [OffsetProviderError(message, node)])
-    return gtir_infer.solve(node, provider, max_errors, allow_free, tree)
+    return gtir_infer.solve(node, offsets, max_errors, allow_free, tree)  # read once, here
 
 
 def typed_as_gtir(node: Node, provider: object) -> bool:
