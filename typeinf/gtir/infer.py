@@ -21,7 +21,7 @@ from typeinf.core.relations import Relation
 from typeinf.core.terms import Cell, DefinitionType, variables_of
 from typeinf.gtir import terms as g
 from typeinf.gtir.collect import GtirInference
-from typeinf.gtir.notation import GtirPrinter, pformat_gtir, where_clauses
+from typeinf.gtir.notation import GtirPrinter, pformat_gtir_where
 from typeinf.gtir.values import Cyclic, GtirType, GtirValue, to_value
 
 #: Which free names without a type are unknowns: True for all (`typeinf.infer`'s `allow_free`).
@@ -90,10 +90,8 @@ GTIR_RESULTS = (GtirType, GtirDefinition, GtirProgram)
 def definition_at(inference: GtirInference, position: int) -> GtirDefinition:
     """The generalized type of the function definition at pre-order `position`."""
     definition = definition_type(inference, position)
-    text = pformat_gtir(definition)
-    return GtirDefinition(
-        definition.name, to_value(definition.type), text, tuple(where_clauses(definition))
-    )
+    text, clauses = pformat_gtir_where(definition)
+    return GtirDefinition(definition.name, to_value(definition.type), text, clauses)
 
 
 def definition_type(inference: GtirInference, position: int) -> DefinitionType:

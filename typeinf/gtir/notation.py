@@ -179,6 +179,16 @@ def pformat_gtir(type_: Type) -> str:
     return printer.format(type_) + printer.where()
 
 
+def pformat_gtir_where(type_: Type) -> tuple[str, tuple[str, ...]]:
+    """`pformat_gtir(type_)` and the parts of its `where` clause (`where_clauses`), printed
+    once: a definition's public value holds both."""
+    check_printable([type_])
+    printer = GtirPrinter([type_])
+    text = printer.format(type_)
+    clauses = tuple(printer.clauses())
+    return (text + " where " + ", ".join(clauses) if clauses else text), clauses
+
+
 def where_clauses(type_: Type) -> list[str]:
     """The parts of `pformat_gtir(type_)`'s `where` clause, in order, numbered as it numbers
     them (`D₁ ⊆ D₂`): what a `--json` report lists beside the type."""
