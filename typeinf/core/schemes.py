@@ -5,7 +5,6 @@ children first, that is interpreted here (`Scheme.copy`) or turned into straight
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 from operator import itemgetter
 from typing import TYPE_CHECKING, NamedTuple, TypeAlias, final
 
@@ -113,7 +112,7 @@ class Scheme:
             _made(self.extra, copies)
         out: list[Related] = []
         for relation, where, reads in self.related:
-            copy = relation.copy(partial(_picked, copies, where))
+            copy = relation.copy(lambda cell, where=where: copies[where[id(cell)]])
             watch = None if reads is None else tuple((copies[i], s, f) for i, s, f in reads)
             out.append((copy, watch))
         return root, out
@@ -179,11 +178,6 @@ def _ordered(
                 else (lambda cells, i=indices[0]: (cells[i],))
             )
             plan.append(Build(cell.ctor, cell.label, indices, getter))
-
-
-def _picked(copies: list[Cell], where: dict[int, int], cell: Cell) -> Cell:
-    """The copy of `cell`, a cell of a scheme's relation (`where`: its place in `copies`)."""
-    return copies[where[id(cell)]]
 
 
 def _made(plan: list[Step], cells: list[Cell]) -> None:
