@@ -11,7 +11,7 @@ from iterir.gtir_types import Dimension
 from typeinf.core.constraints import GtirRule
 from typeinf.core.constructors import row_items
 from typeinf.core.errors import UnsatisfiableConstraintError
-from typeinf.core.relations import CannotHold, changed
+from typeinf.core.relations import CannotHold
 from typeinf.core.schemes import Scheme
 from typeinf.core.solve import Solver
 from typeinf.core.terms import Cell, DefinitionType, Sort, find, var
@@ -143,8 +143,7 @@ def test_a_generalized_relation_is_copied_with_each_instance() -> None:
     scheme = Scheme(type_, (union,))
     uses = []
     for left, right in (("[IDim]", "[KDimᵥ]"), ("[Vertex]", "[]")):
-        instance, ((copied, watch),) = scheme.instantiate_related()
-        assert watch is None  # a scheme not known to wait: each copy is fired first
+        instance, (copied,) = scheme.instantiate_related()
         given = parse_gtir_type(f"(Field[{left}, int32], Field[{right}, int32]) → T₀")
         equate(instance, given)
         assert copied.fire(equate)
@@ -154,23 +153,3 @@ def test_a_generalized_relation_is_copied_with_each_instance() -> None:
         "(Field[[Vertex], int32], Field[[], int32]) → Field[[Vertex], int32]",
     ]
     assert pformat_gtir(DefinitionType("f", type_, (union,))).endswith("where D₂ = D₀ ∪ D₁")
-
-
-def test_a_waiting_relation_is_copied_with_what_it_reads() -> None:
-    """A generalized definition's relations waited when it was generalized: each instance's
-    copy comes with what it reads (the instance's own cells), unchanged until a use binds one,
-    and a relation that reads a cell only the relations reach gets one copy of it per instance."""
-    type_ = parse_gtir_type("(Field[D₀, int32]) → Field[D₂, int32]")
-    field = find(row_items(find(type_).args[0])[0][0])
-    hidden = var(Sort.DIMS)  # read by the relation, not part of the type
-    union = Union(field.args[0], hidden, find(find(type_).args[1]).args[0])
-    scheme = Scheme(type_, (union,), waiting=True)
-    instance, ((copied, watch),) = scheme.instantiate_related()
-    assert watch is not None and not changed(watch)
-    watched_cells = {id(cell) for cell, _, _ in watch}
-    assert {id(find(c)) for c in copied.cells} == watched_cells  # all three are variables
-    assert not {id(find(c)) for c in union.cells} & watched_cells  # the copy's, not the scheme's
-    _, ((again, _),) = scheme.instantiate_related()
-    assert find(again.cells[1]) is not find(copied.cells[1])  # each instance its own copy
-    equate(instance, parse_gtir_type("(Field[[IDim], int32]) → T₀"))
-    assert changed(watch)

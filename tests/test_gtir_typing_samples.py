@@ -68,8 +68,7 @@ def _instance(scheme: Scheme, theirs: dict) -> bool:
     """Whether GT4Py's (ground, monomorphic) type of a definition is an instance of our scheme:
     a fresh instance unifies with it, and its relations, fired to a fixpoint, never fail (one
     about the definition's insides alone, which GT4Py's type does not reach, may still wait)."""
-    instance, related = scheme.instantiate_related()
-    relations = [relation for relation, _ in related]
+    instance, relations = scheme.instantiate_related()
 
     def equate(cell: Cell, value: Cell) -> None:
         for left, right in unify(cell, value, []):

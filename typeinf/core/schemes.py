@@ -12,11 +12,7 @@ from typeinf.core.constructors import Constructor, fixed_params
 from typeinf.core.terms import Cell, Sort, find, new_marks, root_of
 
 if TYPE_CHECKING:
-    from typeinf.core.relations import Relation, Watch
-
-#: A copy of a scheme's relation for an instance, and what it reads (`relations.Watch`) where
-#: the copy is known to wait (`Scheme`'s `waiting`), else None: the solver fires it first.
-Related: TypeAlias = "tuple[Relation, Watch | None]"
+    from typeinf.core.relations import Relation
 
 
 #: What a constant is labelled with (any value, see `Cell.label`). Named here, not written
@@ -57,70 +53,84 @@ class Scheme:
     copies them too, and the solver queues the copies (`Solver.instantiate`).
     """
 
-    __slots__ = ("cells", "extra", "plan", "related", "relations")
+    __slots__ = ("cells", "plan", "relations")
 
-    def __init__(
-        self, root: Cell, relations: tuple[Relation, ...] = (), waiting: bool = False
-    ) -> None:
-        """`waiting`: the relations were fired to a fixpoint over this very graph and all wait
-        (a definition generalized after `Solver.settle`). An instance is a copy of that graph,
-        on which each copy would wait too and bind nothing: the solver keeps the copies open
-        without firing them (`Solver.relate`'s `waiting`), each with what it reads, found here
-        once rather than at every use. Without it (a builtin's signature), each copy is fired
-        at once."""
+    def __init__(self, root: Cell, relations: tuple[Relation, ...] = ()) -> None:
         self.relations = relations
         order: list[Cell] = []  # post-order: a cell after all its arguments
         plan: list[Step] = []
         index: dict[int, int] = {}  # id of a cell → its place in `order`
         active, done = new_marks()  # on the current path / ordered
-        _ordered(find(root), order, plan, index, active, done)
+        root = find(root)
+        root.mark = active
+        path, pending = [root], [iter(root.args)]  # the current path, and what is left of each
+        while pending:
+            for child in pending[-1]:
+                while child.parent is not None:  # `root_of` inline: see there
+                    child = child.parent
+                if child.mark == done:
+                    continue
+                if child.args:
+                    if child.mark == active:
+                        raise ValueError("cannot generalize a cyclic type")
+                    child.mark = active
+                    path.append(child)
+                    pending.append(iter(child.args))
+                    break
+                child.mark = done  # a leaf: a variable or a constant
+                index[id(child)] = len(order)
+                order.append(child)
+                plan.append(Fresh(child.sort, child.family) if child.ctor is None else child)
+            else:  # every argument of the cell on top is ordered: order it
+                cell = path.pop()
+                pending.pop()
+                cell.mark = done
+                index[id(cell)] = len(order)
+                order.append(cell)
+                if not cell.args:
+                    plan.append(Fresh(cell.sort, cell.family) if cell.ctor is None else cell)
+                    continue
+                assert cell.ctor is not None  # a structure: it has arguments
+                indices = tuple(index[id(root_of(a))] for a in cell.args)
+                getter = (
+                    itemgetter(*indices)
+                    if len(indices) > 1
+                    else (lambda cells, i=indices[0]: (cells[i],))
+                )
+                plan.append(Build(cell.ctor, cell.label, indices, getter))
         self.plan = plan
         self.cells = order  # the generalized cells, in the order of the plan
-        # The cells only the relations reach, planned after the type's (the same numbering),
-        # and each relation with where its cells' copies are and, if `waiting`, what it reads.
-        extra: list[Step] = []
-        related: list[
-            tuple[Relation, dict[int, int], tuple[tuple[int, object, object], ...] | None]
-        ] = []
-        if relations:
-            from typeinf.core.relations import watched  # relations are built on these terms
-
-            cells = list(order)
-            for relation in relations:
-                for cell in relation.cells:
-                    _ordered(find(cell), cells, extra, index, active, done)
-                where = {id(cell): index[id(root_of(cell))] for cell in relation.cells}
-                reads = (
-                    tuple((index[id(c)], sort, family) for c, sort, family in watched(relation))
-                    if waiting
-                    else None
-                )
-                related.append((relation, where, reads))
-        self.extra = extra
-        self.related = related
 
     def instantiate(self) -> Cell:
         return self.copy()[-1]
 
-    def instantiate_related(self) -> tuple[Cell, list[Related]]:
+    def instantiate_related(self) -> tuple[Cell, list[Relation]]:
         """A fresh instance, and a copy of each relation over the instance's cells (a cell of a
-        relation that is not part of the type gets a fresh copy, shared among the relations),
-        with what it reads where it is known to wait (see `__init__`'s `waiting`)."""
+        relation that is not part of the type gets a fresh copy, shared among the relations)."""
         copies = self.copy()
-        root = copies[-1]
-        if self.extra:
-            _made(self.extra, copies)
-        out: list[Related] = []
-        for relation, where, reads in self.related:
-            copy = relation.copy(lambda cell, where=where: copies[where[id(cell)]])
-            watch = None if reads is None else tuple((copies[i], s, f) for i, s, f in reads)
-            out.append((copy, watch))
-        return root, out
+        mapping = {id(cell): copy for cell, copy in zip(self.cells, copies, strict=True)}
+        return copies[-1], _copied(self.relations, mapping)
 
     def copy(self) -> list[Cell]:
         """A fresh copy of every cell of `cells`, in the same order (the root last)."""
+        # Fills the slots `Cell.__init__` fills, without its call: this runs for every use of a
+        # builtin or definition, and is the collector's hottest loop.
         cells: list[Cell] = []
-        _made(self.plan, cells)
+        append = cells.append
+        new = Cell.__new__
+        for step in self.plan:
+            if type(step) is Cell:
+                append(step)
+                continue
+            cell = new(Cell)
+            cell.parent, cell.rank, cell.mark = None, 0, 0
+            if type(step) is Fresh:
+                cell.ctor, cell.label, cell.args, cell.sort, cell.family = None, None, (), step[0], step[1]  # fmt: skip
+            else:
+                ctor = step[0]
+                cell.ctor, cell.label, cell.args = ctor, step[1], step[3](cells)
+                cell.sort, cell.family = ctor.sort, None
+            append(cell)
         return cells
 
     def instantiate_call(self) -> tuple[Cell, ...] | None:
@@ -130,76 +140,6 @@ class Scheme:
         copy = self.copy()[-1]
         params = fixed_params(copy)
         return None if params is None else (*params, copy.args[1])
-
-
-def _ordered(
-    root: Cell, order: list[Cell], plan: list[Step], index: dict[int, int], active: int, done: int
-) -> None:
-    """Add to `order` and `plan` the cells reachable from `root` (a root) not ordered yet,
-    children first, numbering them in `index` (by id) and marking them `done`."""
-    if root.mark == done:
-        return
-    if not root.args:
-        root.mark = done
-        index[id(root)] = len(order)
-        order.append(root)
-        plan.append(Fresh(root.sort, root.family) if root.ctor is None else root)
-        return
-    root.mark = active
-    path, pending = [root], [iter(root.args)]  # the current path, and what is left of each
-    while pending:
-        for child in pending[-1]:
-            while child.parent is not None:  # `root_of` inline: see there
-                child = child.parent
-            if child.mark == done:
-                continue
-            if child.args:
-                if child.mark == active:
-                    raise ValueError("cannot generalize a cyclic type")
-                child.mark = active
-                path.append(child)
-                pending.append(iter(child.args))
-                break
-            child.mark = done  # a leaf: a variable or a constant
-            index[id(child)] = len(order)
-            order.append(child)
-            plan.append(Fresh(child.sort, child.family) if child.ctor is None else child)
-        else:  # every argument of the cell on top is ordered: order it
-            cell = path.pop()
-            pending.pop()
-            cell.mark = done
-            index[id(cell)] = len(order)
-            order.append(cell)
-            assert cell.ctor is not None  # a structure: it has arguments
-            indices = tuple(index[id(root_of(a))] for a in cell.args)
-            getter = (
-                itemgetter(*indices)
-                if len(indices) > 1
-                else (lambda cells, i=indices[0]: (cells[i],))
-            )
-            plan.append(Build(cell.ctor, cell.label, indices, getter))
-
-
-def _made(plan: list[Step], cells: list[Cell]) -> None:
-    """Append to `cells` a fresh copy of each step of `plan` (a step's arguments are copies
-    already in `cells`)."""
-    # Fills the slots `Cell.__init__` fills, without its call: this runs for every use of a
-    # builtin or definition, and is the collector's hottest loop.
-    append = cells.append
-    new = Cell.__new__
-    for step in plan:
-        if type(step) is Cell:
-            append(step)
-            continue
-        cell = new(Cell)
-        cell.parent, cell.rank, cell.mark = None, 0, 0
-        if type(step) is Fresh:
-            cell.ctor, cell.label, cell.args, cell.sort, cell.family = None, None, (), step[0], step[1]  # fmt: skip
-        else:
-            ctor = step[0]
-            cell.ctor, cell.label, cell.args = ctor, step[1], step[3](cells)
-            cell.sort, cell.family = ctor.sort, None
-        append(cell)
 
 
 def copy_graph(root: Cell, copies: dict[int, Cell]) -> Cell:
@@ -260,11 +200,14 @@ class Template:
     def instantiate(self) -> Cell:
         return copy_graph(self.root, {})
 
-    def instantiate_related(self) -> tuple[Cell, list[Related]]:
-        """As `Scheme.instantiate_related`, each copy to be fired first (its `Watch` None)."""
+    def instantiate_related(self) -> tuple[Cell, list[Relation]]:
+        """As `Scheme.instantiate_related`."""
         mapping: dict[int, Cell] = {}
         root = copy_graph(self.root, mapping)
-        return root, [
-            (relation.copy(lambda cell: copy_graph(cell, mapping)), None)
-            for relation in self.relations
-        ]
+        return root, _copied(self.relations, mapping)
+
+
+def _copied(relations: tuple[Relation, ...], mapping: dict[int, Cell]) -> list[Relation]:
+    """`relations` over the copies `mapping` holds (by the id of a cell's root), each cell not
+    copied yet copied with `copy_graph` (and added to `mapping`)."""
+    return [relation.copy(lambda cell: copy_graph(cell, mapping)) for relation in relations]

@@ -21,11 +21,15 @@ from typeinf.core.constraints import (
 from typeinf.core.errors import InfiniteTypeError, UnsatisfiableConstraintError, unchained
 from typeinf.core.history import History
 from typeinf.core.notation import pformat_all
-from typeinf.core.relations import CannotHold, Relation, Watch, changed, watched
+from typeinf.core.relations import CannotHold, Relation
 from typeinf.core.schemes import Scheme, Template
 from typeinf.core.terms import Cell, Mismatch, Type, find, new_marks
 from typeinf.core.unify import unify
 
+#: What a waiting relation read when it last fired: each root reachable from its cells that can
+#: change (a variable, with its sort and family then; a structure whose constructor can relink
+#: it, `Constructor.meet`). Nothing else in a type graph changes (see `changed`).
+Watch = tuple[tuple[Cell, object, object], ...]
 #: A relation waiting for its inputs: the relation, the position and reason of what made it, and
 #: what it read when it last fired.
 Open = tuple[Relation, int, Reason, Watch]
@@ -135,17 +139,12 @@ class Solver:
         self.open = []
 
     # -- relations (see `relations`) ------------------------------------------------------------
-    def relate(
-        self, relation: Relation, position: int, reason: Reason, waiting: Watch | None = None
-    ) -> None:
+    def relate(self, relation: Relation, position: int, reason: Reason) -> None:
         """`relation` must hold, because of `reason` at `position`: fired at once, and kept open
         if it must wait for its inputs, with what it read (fired again at `settle` once that
-        changes). `waiting`: what it reads, where it is known to wait (a copy of a waiting
-        relation of a scheme, `Scheme.instantiate_related`): then kept open without a fire."""
+        changes)."""
         self.related += 1
-        if waiting is not None:
-            self.open.append((relation, position, reason, waiting))
-        elif not self.fire(relation, position, reason):
+        if not self.fire(relation, position, reason):
             self.open.append((relation, position, reason, watched(relation)))
 
     def fire(self, relation: Relation, position: int, reason: Reason) -> bool:
@@ -220,10 +219,10 @@ class Solver:
     def instantiate(self, scheme: Scheme | Template, position: int) -> Cell:
         """A fresh instance of a scheme with relations, each copied with the instance's cells
         and related at `position` (a use of a definition or builtin named there)."""
-        cell, related = scheme.instantiate_related()
+        cell, relations = scheme.instantiate_related()
         reason = RelationOf(self.nodes[position])
-        for relation, watch in related:
-            self.relate(relation, position, reason, watch)
+        for relation in relations:
+            self.relate(relation, position, reason)
         return cell
 
     def cannot_hold(
@@ -240,6 +239,43 @@ class Solver:
         return conflicts.unsatisfiable(
             self.nodes, self.types, self.history, constraint, mismatch, start
         )
+
+
+def watched(relation: Relation) -> Watch:
+    """What `relation` reads that can change: each root reachable from its cells that is a
+    variable (with its sort and family now) or a structure whose constructor relinks it when it
+    meets another (`Constructor.meet`). Any other root is a structure, whose constructor, label
+    and arguments never change: it changes only by a link to an equal structure, which unifies
+    their arguments, so a change of anything under it is a change of a variable reached here."""
+    watch: list[tuple[Cell, object, object]] = []
+    seen: set[int] = set()
+    stack = list(relation.cells)
+    while stack:
+        cell = stack.pop()
+        while cell.parent is not None:  # `root_of` inline: see there
+            cell = cell.parent
+        if id(cell) in seen:
+            continue
+        seen.add(id(cell))
+        ctor = cell.ctor
+        if ctor is None:
+            watch.append((cell, cell.sort, cell.family))
+            continue
+        if ctor.meet is not None:
+            watch.append((cell, None, None))
+        stack += cell.args
+    return tuple(watch)
+
+
+def changed(watch: Watch) -> bool:
+    """Whether anything `watched` recorded changed: a root linked under another, or a variable
+    whose sort or family a meet of variables narrowed."""
+    for cell, sort, family in watch:
+        if cell.parent is not None or (
+            cell.ctor is None and (cell.sort is not sort or cell.family is not family)
+        ):
+            return True
+    return False
 
 
 class _Clash(Exception):

@@ -293,8 +293,7 @@ class GtirInference:
 
     def _definition(self, position: int) -> None:
         self._part(position)
-        relations = _distinct(self.solver.take_open())
-        self.schemes[position] = Scheme(self.type_at(position), relations, waiting=True)
+        self.schemes[position] = Scheme(self.type_at(position), _distinct(self.solver.take_open()))
 
     def _part(self, start: int) -> None:
         """Type the subtree at `start`, children before parents, in the run's order (reverse

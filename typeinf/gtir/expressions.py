@@ -86,9 +86,9 @@ def symref(inf: GtirInference, position: int, node: SymRef) -> Cell | None:
         return builtin_value(inf, position, node)
     if kind is BindingKind.FUNCTION_DEFINITION:
         assert declared is not None
-        instance, related = inf.schemes[declared].instantiate_related()
-        for relation, watch in related:
-            inf.run.relate(relation, position, watch)
+        instance, relations = inf.schemes[declared].instantiate_related()
+        for relation in relations:
+            inf.relate(relation, position)
         return instance
     if kind is BindingKind.FREE:
         if node.type is not None:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from iterir import FunCall
 from typeinf.core import runs
 from typeinf.core.constraints import GtirRule, RelationOf
-from typeinf.core.relations import Relation, Watch
+from typeinf.core.relations import Relation
 from typeinf.core.terms import Cell, Mismatch
 from typeinf.core.unify import Trail, undo, unify
 from typeinf.gtir import calls, iterators
@@ -65,12 +65,11 @@ class FastRun(runs.FastRun):
             return None
         return iterators.shift(inf, position, node)
 
-    def relate(self, relation: Relation, position: int, waiting: Watch | None = None) -> None:
-        """`relation` must hold, for the node at `position` (`waiting`: `Solver.relate`'s). Its
-        reason is left out: this run reads none (its `equal` and `GtirSolver.cannot_hold` take
-        no reason), and a `RelationOf` is a frozen dataclass, slow to make
-        (docs/performance.md, "GTIR inference")."""
-        self.solver.relate(relation, position, _UNSAID, waiting)
+    def relate(self, relation: Relation, position: int) -> None:
+        """`relation` must hold, for the node at `position`. Its reason is left out: this run
+        reads none (its `equal` and `GtirSolver.cannot_hold` take no reason), and a `RelationOf`
+        is a frozen dataclass, slow to make (docs/performance.md, "GTIR inference")."""
+        self.solver.relate(relation, position, _UNSAID)
 
 
 class ExplainingRun(runs.ExplainingRun):
@@ -89,10 +88,9 @@ class ExplainingRun(runs.ExplainingRun):
         """The type of the `shift(…)` call at `position`, a function its application unifies."""
         return iterators.shift(inf, position, node)
 
-    def relate(self, relation: Relation, position: int, waiting: Watch | None = None) -> None:
-        """`relation` must hold, because of the node at `position`, which its notes name
-        (`waiting`: `Solver.relate`'s)."""
-        self.solver.relate(relation, position, RelationOf(self.solver.nodes[position]), waiting)
+    def relate(self, relation: Relation, position: int) -> None:
+        """`relation` must hold, because of the node at `position`, which its notes name."""
+        self.solver.relate(relation, position, RelationOf(self.solver.nodes[position]))
 
 
 #: The reason the fast run gives its relations (see `FastRun.relate`): never read.
