@@ -32,7 +32,7 @@ from typeinf.core.unify import unify
 Watch = tuple[tuple[Cell, object, object], ...]
 #: A relation waiting for its inputs: the relation, the position and reason of what made it, and
 #: what it read when it last fired.
-Open = tuple[Relation, int, Reason, Watch]
+Open = tuple[Relation, int, Reason, Watch | None]
 
 
 class Solver:
@@ -139,13 +139,16 @@ class Solver:
         self.open = []
 
     # -- relations (see `relations`) ------------------------------------------------------------
-    def relate(self, relation: Relation, position: int, reason: Reason) -> None:
+    def relate(
+        self, relation: Relation, position: int, reason: Reason, waits: bool = False
+    ) -> None:
         """`relation` must hold, because of `reason` at `position`: fired at once, and kept open
-        if it must wait for its inputs, with what it read (fired again at `settle` once that
-        changes)."""
+        if it must wait for its inputs (fired again at `settle`). `waits`: it is known to wait
+        now, a copy for an instance of a definition's relation, which waited when the
+        definition was generalized (`instance`): kept open unfired."""
         self.related += 1
-        if not self.fire(relation, position, reason):
-            self.open.append((relation, position, reason, watched(relation)))
+        if waits or not self.fire(relation, position, reason):
+            self.open.append((relation, position, reason, None))
 
     def fire(self, relation: Relation, position: int, reason: Reason) -> bool:
         """Fire `relation`: whether it settled. Raise its error if it cannot hold."""
@@ -186,7 +189,8 @@ class Solver:
         while fired and self.open:
             waiting, self.open, fired = self.open, [], False
             for entry in waiting:
-                if not changed(entry[3]):
+                watch = entry[3]
+                if watch is not None and not changed(watch):
                     self.open.append(entry)
                     continue
                 fired = True
@@ -214,15 +218,18 @@ class Solver:
         scheme = self.schemes[definition]
         if not scheme.relations:
             return scheme.instantiate()
-        return self.instantiate(scheme, position)
+        return self.instantiate(scheme, position, waits=True)
 
-    def instantiate(self, scheme: Scheme | Template, position: int) -> Cell:
+    def instantiate(self, scheme: Scheme | Template, position: int, waits: bool = False) -> Cell:
         """A fresh instance of a scheme with relations, each copied with the instance's cells
-        and related at `position` (a use of a definition or builtin named there)."""
+        and related at `position` (a use of a definition or builtin named there). `waits`: the
+        scheme is a definition's, generalized once its relations were fired to a fixpoint, where
+        each waited: each copy, over a copy of that graph, would wait too and bind nothing, so
+        it is kept open unfired until `settle` (`relate`)."""
         cell, relations = scheme.instantiate_related()
         reason = RelationOf(self.nodes[position])
         for relation in relations:
-            self.relate(relation, position, reason)
+            self.relate(relation, position, reason, waits)
         return cell
 
     def cannot_hold(
@@ -248,15 +255,15 @@ def watched(relation: Relation) -> Watch:
     and arguments never change: it changes only by a link to an equal structure, which unifies
     their arguments, so a change of anything under it is a change of a variable reached here."""
     watch: list[tuple[Cell, object, object]] = []
-    seen: set[int] = set()
+    seen, _ = new_marks()  # a cell met already (no set of ids: this runs at every wait)
     stack = list(relation.cells)
     while stack:
         cell = stack.pop()
         while cell.parent is not None:  # `root_of` inline: see there
             cell = cell.parent
-        if id(cell) in seen:
+        if cell.mark == seen:
             continue
-        seen.add(id(cell))
+        cell.mark = seen
         ctor = cell.ctor
         if ctor is None:
             watch.append((cell, cell.sort, cell.family))

@@ -86,9 +86,11 @@ def symref(inf: GtirInference, position: int, node: SymRef) -> Cell | None:
         return builtin_value(inf, position, node)
     if kind is BindingKind.FUNCTION_DEFINITION:
         assert declared is not None
+        # A definition's relations all waited when it was generalized: their copies are kept
+        # open unfired until the use is settled (`Solver.instantiate`'s `waits`).
         instance, relations = inf.schemes[declared].instantiate_related()
         for relation in relations:
-            inf.relate(relation, position)
+            inf.run.relate(relation, position, waits=True)
         return instance
     if kind is BindingKind.FREE:
         if node.type is not None:

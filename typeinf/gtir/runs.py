@@ -65,11 +65,12 @@ class FastRun(runs.FastRun):
             return None
         return iterators.shift(inf, position, node)
 
-    def relate(self, relation: Relation, position: int) -> None:
-        """`relation` must hold, for the node at `position`. Its reason is left out: this run
-        reads none (its `equal` and `GtirSolver.cannot_hold` take no reason), and a `RelationOf`
-        is a frozen dataclass, slow to make (docs/performance.md, "GTIR inference")."""
-        self.solver.relate(relation, position, _UNSAID)
+    def relate(self, relation: Relation, position: int, waits: bool = False) -> None:
+        """`relation` must hold, for the node at `position` (`waits`: `Solver.relate`'s). Its
+        reason is left out: this run reads none (its `equal` and `GtirSolver.cannot_hold` take
+        no reason), and a `RelationOf` is a frozen dataclass, slow to make
+        (docs/performance.md, "GTIR inference")."""
+        self.solver.relate(relation, position, _UNSAID, waits)
 
 
 class ExplainingRun(runs.ExplainingRun):
@@ -88,9 +89,10 @@ class ExplainingRun(runs.ExplainingRun):
         """The type of the `shift(…)` call at `position`, a function its application unifies."""
         return iterators.shift(inf, position, node)
 
-    def relate(self, relation: Relation, position: int) -> None:
-        """`relation` must hold, because of the node at `position`, which its notes name."""
-        self.solver.relate(relation, position, RelationOf(self.solver.nodes[position]))
+    def relate(self, relation: Relation, position: int, waits: bool = False) -> None:
+        """`relation` must hold, because of the node at `position`, which its notes name
+        (`waits`: `Solver.relate`'s)."""
+        self.solver.relate(relation, position, RelationOf(self.solver.nodes[position]), waits)
 
 
 #: The reason the fast run gives its relations (see `FastRun.relate`): never read.
