@@ -211,3 +211,23 @@ def _copied(relations: tuple[Relation, ...], mapping: dict[int, Cell]) -> list[R
     """`relations` over the copies `mapping` holds (by the id of a cell's root), each cell not
     copied yet copied with `copy_graph` (and added to `mapping`)."""
     return [relation.copy(lambda cell: copy_graph(cell, mapping)) for relation in relations]
+
+
+class Shared:
+    """A definition's type for its one and only use, monomorphic as GT4Py types definitions
+    (the drop-in, `GtirInference`'s `as_gt4py`): instantiating gives the type itself, not a
+    copy, with its relations themselves, so that what the use says of it is what its body's
+    types become, and nothing is copied or fired again for a use that cannot differ."""
+
+    __slots__ = ("relations", "root")
+
+    def __init__(self, root: Cell, relations: tuple[Relation, ...] = ()) -> None:
+        self.root = root
+        self.relations = relations  # as a Scheme's: those still open when it was typed
+
+    def instantiate(self) -> Cell:
+        return self.root
+
+    def instantiate_related(self) -> tuple[Cell, list[Relation]]:
+        """The type itself and its relations themselves (see the class)."""
+        return self.root, list(self.relations)

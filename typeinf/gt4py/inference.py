@@ -309,7 +309,12 @@ def _specialize_definitions(inference: GtirInference) -> None:
     rejects and we generalize) keeps its general type."""
     uses: dict[int, int] = {}
     for position, (kind, _, declared) in inference.symbols.bindings.items():
-        if kind is BindingKind.FUNCTION_DEFINITION and declared is not None:
+        # One used once is typed at its use already (`GtirInference.used_once`).
+        if (
+            kind is BindingKind.FUNCTION_DEFINITION
+            and declared is not None
+            and declared not in inference.used_once
+        ):
             uses.setdefault(declared, position)
     for definition, use in sorted(uses.items()):
         trail: Trail = []

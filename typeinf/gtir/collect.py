@@ -15,6 +15,7 @@ builtin's call, a relation's reason, …) the collector and the rules ask their 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Collection, Mapping
 from typing import NoReturn, Protocol
 
@@ -54,7 +55,7 @@ from typeinf.core.errors import (
 )
 from typeinf.core.order import definition_order
 from typeinf.core.relations import Relation
-from typeinf.core.schemes import Scheme
+from typeinf.core.schemes import Scheme, Shared
 from typeinf.core.solve import Solver, check_finite
 from typeinf.core.terms import Cell, Mismatch, Sort, find, make, var
 from typeinf.core.unify import unify
@@ -222,7 +223,9 @@ class GtirInference:
         #: never which run it is in.
         self.run: FastRun | ExplainingRun = (ExplainingRun if explain else FastRun)(self.solver)
         self.relate = self.run.relate
-        self.schemes: dict[int, Scheme] = {}
+        self.schemes: dict[int, Scheme | Shared] = {}
+        #: The definitions typed monomorphic, at their one use (`as_gt4py`: `schemes.Shared`).
+        self.used_once: frozenset[int] = frozenset()
         self.errors: list[tuple[int, TypeInferenceError]] = []
         self.max_errors = max_errors
 
@@ -257,6 +260,8 @@ class GtirInference:
 
         if not self._guarded(0, ordered):
             return
+        if self.as_gt4py:
+            self.used_once = _used_once(self.symbols)
         for position in order:
             if not self._guarded(position, self._definition, position):
                 self.schemes[position] = Scheme(var(Sort.DTYPE))  # anything, to its users
@@ -293,7 +298,11 @@ class GtirInference:
 
     def _definition(self, position: int) -> None:
         self._part(position)
-        self.schemes[position] = Scheme(self.type_at(position), _distinct(self.solver.take_open()))
+        cell, relations = self.type_at(position), _distinct(self.solver.take_open())
+        if position in self.used_once:
+            self.schemes[position] = Shared(cell, relations)
+        else:
+            self.schemes[position] = Scheme(cell, relations)
 
     def _part(self, start: int) -> None:
         """Type the subtree at `start`, children before parents, in the run's order (reverse
@@ -445,6 +454,16 @@ class GtirInference:
 _ON_DOMAINS = frozenset(
     ("eq", "not_eq", "less", "greater", "less_equal", "greater_equal", "and_", "or_", "xor_")
 )
+
+
+def _used_once(symbols: SymbolTable) -> frozenset[int]:
+    """The positions of the function definitions named exactly once in the program."""
+    uses = Counter(
+        declared
+        for kind, _, declared in symbols.bindings.values()
+        if kind is BindingKind.FUNCTION_DEFINITION and declared is not None
+    )
+    return frozenset(position for position, count in uses.items() if count == 1)
 
 
 def _distinct(relations: tuple[Relation, ...]) -> tuple[Relation, ...]:

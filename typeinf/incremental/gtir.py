@@ -140,7 +140,9 @@ class _GtirRun:
         read_off(layout, range(position, position + len(tree.nodes)), typed)
         gtir_definition = typed[id(definition)]
         assert isinstance(gtir_definition, GtirDefinition)  # a definition's, with its scheme
-        entry = Entry(tree, layout.schemes[position], gtir_definition, typed)
+        scheme = layout.schemes[position]
+        assert isinstance(scheme, Scheme)  # generalized: only the drop-in types one `Shared`
+        entry = Entry(tree, scheme, gtir_definition, typed)
         self.entries[name] = entry
         meanings.builtins.update(
             (n, n in GTIR_BUILTINS) for n in tree.outside if n not in self.definitions
