@@ -492,7 +492,7 @@ untyped, and those whose type holds a `DeferredType` or an iterator of unknown p
 `gt4py_error`, and `nodes`.
 
 Used by `benchmarks/icon4py_inference.py` and `benchmarks/gt4py_pass_manager.py --corpus
-icon4py`, and by `tests/test_icon4py_corpus.py` and `tests/with_gt4py/test_icon4py_corpus.py`.
+icon4py`, and by `tests/test_icon4py_corpus.py` and `tests/with_gt4py/test_icon4py_dropin.py`.
 """
 
 
