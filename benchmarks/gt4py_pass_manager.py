@@ -17,6 +17,13 @@ Needs GT4Py, so it runs in the GT4Py venv, from the checkout's root:
 
     $(python3 -m tools.gt4py_venv) -m benchmarks.gt4py_pass_manager [--rounds 3] [--most 7000]
         [--ours-most 30000]
+    $(python3 -m tools.gt4py_venv) -m benchmarks.gt4py_pass_manager --corpus icon4py
+        [--largest 4] [--spread 0] [--rounds 3]
+
+`--corpus icon4py` takes its inputs from the icon4py corpus instead (benchmarks/data/icon4py:
+icon4py 0.4.1's programs, GTIR as GT4Py's backends hand it to the pass manager, with the simple
+grid's offset-provider types): its `--largest` programs and `--spread` more spread evenly over
+the rest by size (`benchmarks.icon4py_inference.select`), none repeated.
 
 Each round runs GT4Py's then ours on a fresh copy of the input; the figures are the medians
 over the rounds (the machine is shared: read the ratios).
@@ -142,20 +149,42 @@ class _Rename(eve.NodeTranslator):  # type: ignore[misc]
         return ir.SymRef(id=self.new, type=node.type) if node.id == self.old else node
 
 
-def measure(node: ir.Program, provider: dict, ours: bool) -> Run:
+class Failed(Exception):
+    """The pass manager raised: with which inference, and what."""
+
+
+def measure(node: ir.Program, provider: dict, ours: bool, who: str = "") -> Run:
     """One run of the pass manager on `node`; ours starts afresh (`timed`), with nothing of
-    the same input's run in the previous round to reuse."""
+    the same input's run in the previous round to reuse. What it raises is a `Failed`."""
     run = Run()
     with timed(ours, run):
         start = time.process_time()
-        pass_manager.apply_common_transforms(node, offset_provider=provider)
+        try:
+            pass_manager.apply_common_transforms(node, offset_provider=provider)
+        except Exception as error:
+            message = str(error).strip().splitlines()[0] if str(error).strip() else ""
+            raise Failed(
+                f"the pass manager with {who} inference fails: {type(error).__name__}: "
+                f"{message[:200]}"
+            ) from None
         run.total = time.process_time() - start
     return run
+
+
+def corpus_inputs(largest: int, count: int) -> Iterator[tuple[str, dict, int]]:
+    """(name, record, 1) for the icon4py corpus's `largest` programs and `count` more."""
+    from benchmarks.icon4py_inference import load_corpus, select, short
+
+    for record in select(load_corpus(), largest, count):
+        name = short(record["id"])
+        yield name if len(name) <= 58 else "…" + name[-57:], record, 1
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--corpus", choices=["samples", "icon4py"], default="samples")
+    parser.add_argument("--spread", type=int, default=0, help="with --corpus icon4py: N more")
     parser.add_argument("--largest", type=int, default=4, help="how many of the largest samples")
     parser.add_argument("--most", type=int, default=7_000, help="most nodes of a repeated one")
     parser.add_argument(
@@ -169,17 +198,25 @@ def main() -> None:
     )
     print(header)
     print("─" * len(header))
-    for name, sample, copies in inputs(options.largest, max(options.most, options.ours_most)):
+    if options.corpus == "icon4py":
+        chosen = corpus_inputs(options.largest, options.spread)
+    else:
+        chosen = inputs(options.largest, max(options.most, options.ours_most))
+    for name, sample, copies in chosen:
         node = program(sample, copies)
         both = sample["nodes"] * copies <= options.most
         nodes = sum(1 for _ in node.pre_walk_values() if isinstance(_, ir.Node))
         types = offset_types_to_gt4py(offset_types_from_json(sample["offset_provider_type"]))
         provider = offset_provider(types)
         theirs, ours = [], []
-        for _ in range(options.rounds):  # interleaved: a noisy moment hits both alike
-            if both:
-                theirs.append(measure(node, provider, ours=False))
-            ours.append(measure(node, provider, ours=True))
+        try:
+            for _ in range(options.rounds):  # interleaved: a noisy moment hits both alike
+                if both:
+                    theirs.append(measure(node, provider, ours=False, who="GT4Py's"))
+                ours.append(measure(node, provider, ours=True, who="ours"))
+        except Failed as failure:
+            print(f"{name[:58]:58} {nodes:>6} │ {failure}", flush=True)
+            continue
         o = _median(ours)
         if not both:
             print(

@@ -45,6 +45,7 @@ SLOW: frozenset[tuple[str, str]] = frozenset(
         ),
         ("test_wheel.py", "test_wheel_installs_and_infers"),
         ("test_inference.py", "test_deep_programs_infer"),
+        ("test_icon4py_dropin.py", "test_our_types_are_gt4pys_on_icon4py"),
     }
 )
 
