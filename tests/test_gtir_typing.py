@@ -52,6 +52,16 @@ SPEC = [
         "Field[[IDim, KDimᵥ], float64]",
     ),
     ("broadcast", "broadcast((a: Field[[IDimₕ], i32]), {KDimᵥ})", "Field[[IDim, KDimᵥ], int32]"),
+    (
+        "broadcast",  # axes known by their type (what GT4Py's `reinfer` leaves of a typed tuple)
+        "broadcast((a: Field[[IDimₕ], i32]), (t: tuple[Dimension[Cellₕ], Dimension[KDimᵥ]]))",
+        "Field[[Cell, IDim, KDimᵥ], int32]",
+    ),
+    (
+        "broadcast",
+        "broadcast((a: Field[[IDimₕ], i32]), (t: tuple[Dimension[Cellₕ], f64]))",
+        "GrammarBuiltinError: `broadcast` takes a tuple of axes, `{IDimₕ, KDimᵥ}`",
+    ),
     ("domains", "u⟨ Vertexₕ: [0, (n: i32)[, KDimᵥ: [0, 3[ ⟩", "Domain[[Vertex, KDimᵥ]]"),
     ("index", "{index(KDimᵥ), (x: i32)}[0]", "Field[[KDimᵥ], int32]"),
     (

@@ -22,7 +22,7 @@ from iterir.nodes import (
     CartesianOffset,
 )
 from iterir.offset_types import NeighborConnectivityType
-from typeinf.core.constructors import DTUPLE
+from typeinf.core.constructors import DEMPTY, DTUPLE, row_items
 from typeinf.core.errors import (
     GrammarBuiltinError,
     TypeInferenceError,
@@ -168,16 +168,21 @@ def rule_concat_where(inf: GtirInference, position: int, node: FunCall, args: li
 
 
 def rule_broadcast(inf: GtirInference, position: int, node: FunCall, args: list[int]) -> Cell:
-    """`broadcast(x, {IDimₕ, …})`: `x` over at least the dimensions listed."""
+    """`broadcast(x, {IDimₕ, …})`: `x` over at least the dimensions listed, written out or the
+    type of the second argument (a tuple of known `Dimension[…]`s: GT4Py's own passes give
+    one, such as a typed subtree that `reinfer` does not walk again)."""
     calls.arity(inf, node, 2)
     listed = node.args[1]
     axes = listed.args if isinstance(listed, FunCall) else ()
-    if not (
-        _is_builtin_call(listed, "make_tuple") and all(isinstance(a, AxisLiteral) for a in axes)
-    ):
-        raise GrammarBuiltinError("`broadcast` takes a tuple of axes, `{IDimₕ, KDimᵥ}`", listed)
+    if _is_builtin_call(listed, "make_tuple") and all(isinstance(a, AxisLiteral) for a in axes):
+        dimensions = [_dimension(a) for a in axes]  # type: ignore[arg-type]  # axes, as tested
+    else:
+        typed = _typed_axes(inf.type_at(args[1]))
+        if typed is None:
+            raise GrammarBuiltinError("`broadcast` takes a tuple of axes, `{IDimₕ, KDimᵥ}`", listed)
+        dimensions = typed
     try:
-        dims = g.dims(_dimension(a) for a in axes)  # type: ignore[arg-type]  # axes, as tested
+        dims = g.dims(dimensions)
     except g.DimensionSetError as error:
         raise unchained(TypeInferenceError(f"not a set of dimensions: {error}", listed)) from None
     result = var(Sort.DTYPE)
@@ -224,6 +229,23 @@ def rule_scan(inf: GtirInference, position: int, node: FunCall, args: list[int])
     inf.equal(g.scalar("bool"), inf.type_at(args[1]), args[1])
     inf.equal(state, inf.type_at(args[2]), args[2])
     return make(g.FUNCTION, inputs, state)
+
+
+def _typed_axes(cell: Cell) -> list[gt.Dimension] | None:
+    """The dimensions of a tuple of axes known by its type, `tuple[Dimension[Cellₕ], …]`;
+    None where the type is anything else or not known so far."""
+    items, tail = row_items(find(cell))
+    if find(tail).ctor is not DEMPTY:
+        return None
+    found = []
+    for item in map(find, items):
+        if item.ctor is not g.DIMENSION:
+            return None
+        label = find(item.args[0]).label
+        if not isinstance(label, gt.Dimension):
+            return None
+        found.append(label)
+    return found
 
 
 def _dimension(axis: AxisLiteral) -> gt.Dimension:
