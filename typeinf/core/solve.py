@@ -22,7 +22,7 @@ from typeinf.core.errors import InfiniteTypeError, UnsatisfiableConstraintError,
 from typeinf.core.history import History
 from typeinf.core.notation import pformat_all
 from typeinf.core.relations import CannotHold, Relation
-from typeinf.core.schemes import Scheme, Template
+from typeinf.core.schemes import Scheme, Shared, Template
 from typeinf.core.terms import Cell, Mismatch, Type, find, new_marks
 from typeinf.core.unify import unify
 
@@ -144,10 +144,13 @@ class Solver:
     ) -> None:
         """`relation` must hold, because of `reason` at `position`: fired at once, and kept open
         if it must wait for its inputs (fired again at `settle`). `waits`: it is known to wait
-        now, a copy for an instance of a definition's relation, which waited when the
-        definition was generalized (`instance`): kept open unfired."""
+        now, a definition's relation for an instance of it (`instantiate`): kept open unfired,
+        and counted there."""
+        if waits:
+            self.open.append((relation, position, reason, None))
+            return
         self.related += 1
-        if waits or not self.fire(relation, position, reason):
+        if not self.fire(relation, position, reason):
             self.open.append((relation, position, reason, None))
 
     def fire(self, relation: Relation, position: int, reason: Reason) -> bool:
@@ -220,14 +223,25 @@ class Solver:
             return scheme.instantiate()
         return self.instantiate(scheme, position, waits=True)
 
-    def instantiate(self, scheme: Scheme | Template, position: int, waits: bool = False) -> Cell:
+    def instantiate(
+        self,
+        scheme: Scheme | Template | Shared,
+        position: int,
+        waits: bool = False,
+        reason: Reason | None = None,
+    ) -> Cell:
         """A fresh instance of a scheme with relations, each copied with the instance's cells
-        and related at `position` (a use of a definition or builtin named there). `waits`: the
-        scheme is a definition's, generalized once its relations were fired to a fixpoint, where
-        each waited: each copy, over a copy of that graph, would wait too and bind nothing, so
-        it is kept open unfired until `settle` (`relate`)."""
+        and related at `position` (a use of a definition or builtin named there), because of
+        `reason` (a `RelationOf` that node, if None). `waits`: the scheme is a definition's,
+        generalized once its relations were fired to a fixpoint, where each waited: each copy,
+        over a copy of that graph, would wait too and bind nothing, so it is kept open unfired
+        until `settle` (`relate`). A `Shared` definition's relations are its own, moved to its
+        one use, and were counted when made."""
         cell, relations = scheme.instantiate_related()
-        reason = RelationOf(self.nodes[position])
+        if reason is None:
+            reason = RelationOf(self.nodes[position])
+        if waits and type(scheme) is not Shared:
+            self.related += len(relations)
         for relation in relations:
             self.relate(relation, position, reason, waits)
         return cell

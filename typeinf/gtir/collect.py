@@ -297,16 +297,17 @@ class GtirInference:
             pending.extend(reversed(children[1:]))
 
     def _definition(self, position: int) -> None:
-        self._part(position)
+        # One typed at its one use is settled there, where its parameters are known: settled
+        # here too, each of its relations would fire once more only to wait again.
+        once = position in self.used_once
+        self._part(position, settle=not once)
         cell, relations = self.type_at(position), _distinct(self.solver.take_open())
-        if position in self.used_once:
-            self.schemes[position] = Shared(cell, relations)
-        else:
-            self.schemes[position] = Scheme(cell, relations)
+        self.schemes[position] = Shared(cell, relations) if once else Scheme(cell, relations)
 
-    def _part(self, start: int) -> None:
+    def _part(self, start: int, settle: bool = True) -> None:
         """Type the subtree at `start`, children before parents, in the run's order (reverse
-        pre-order, in both runs: see `runs`)."""
+        pre-order, in both runs: see `runs`), then settle its relations (but where `settle` is
+        False: a definition typed at its one use, `_definition`)."""
         nodes, types, visit, bindings = self.nodes, self.types, _VISIT, self.symbols.bindings
         call, scalars = GtirInference.call, expressions.SCALARS
         for position in self.run.order(self.sizes, start):
@@ -348,7 +349,8 @@ class GtirInference:
             cell = rule(self, position, node)
             if types[position] is None:
                 types[position] = cell
-        self.solver.settle()
+        if settle:
+            self.solver.settle()
         # A type that contains itself (`λ(x) → x(x)`) is an error at its node, as for fencils,
         # before a definition is generalized (which needs finite types) or a value is read off.
         # Its cost: docs/performance.md, "GTIR inference".

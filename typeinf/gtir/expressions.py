@@ -86,12 +86,7 @@ def symref(inf: GtirInference, position: int, node: SymRef) -> Cell | None:
         return builtin_value(inf, position, node)
     if kind is BindingKind.FUNCTION_DEFINITION:
         assert declared is not None
-        # A definition's relations all waited when it was generalized: their copies are kept
-        # open unfired until the use is settled (`Solver.instantiate`'s `waits`).
-        instance, relations = inf.schemes[declared].instantiate_related()
-        for relation in relations:
-            inf.run.relate(relation, position, waits=True)
-        return instance
+        return inf.run.instance(inf.schemes[declared], position)
     if kind is BindingKind.FREE:
         if node.type is not None:
             return read(node.type, node)

@@ -26,6 +26,7 @@ from iterir import FunCall
 from typeinf.core import runs
 from typeinf.core.constraints import GtirRule, RelationOf
 from typeinf.core.relations import Relation
+from typeinf.core.schemes import Scheme, Shared
 from typeinf.core.terms import Cell, Mismatch
 from typeinf.core.unify import Trail, undo, unify
 from typeinf.gtir import calls, iterators
@@ -65,12 +66,17 @@ class FastRun(runs.FastRun):
             return None
         return iterators.shift(inf, position, node)
 
-    def relate(self, relation: Relation, position: int, waits: bool = False) -> None:
-        """`relation` must hold, for the node at `position` (`waits`: `Solver.relate`'s). Its
-        reason is left out: this run reads none (its `equal` and `GtirSolver.cannot_hold` take
-        no reason), and a `RelationOf` is a frozen dataclass, slow to make
-        (docs/performance.md, "GTIR inference")."""
-        self.solver.relate(relation, position, _UNSAID, waits)
+    def relate(self, relation: Relation, position: int) -> None:
+        """`relation` must hold, for the node at `position`. Its reason is left out: this run
+        reads none (its `equal` and `GtirSolver.cannot_hold` take no reason), and a `RelationOf`
+        is a frozen dataclass, slow to make (docs/performance.md, "GTIR inference")."""
+        self.solver.relate(relation, position, _UNSAID)
+
+    def instance(self, scheme: Scheme | Shared, position: int) -> Cell:
+        """An instance of a function definition's type for its use at `position`, its
+        relations related there (`Solver.instantiate`: they wait), without a reason, as
+        `relate`."""
+        return self.solver.instantiate(scheme, position, waits=True, reason=_UNSAID)
 
 
 class ExplainingRun(runs.ExplainingRun):
@@ -89,10 +95,14 @@ class ExplainingRun(runs.ExplainingRun):
         """The type of the `shift(…)` call at `position`, a function its application unifies."""
         return iterators.shift(inf, position, node)
 
-    def relate(self, relation: Relation, position: int, waits: bool = False) -> None:
-        """`relation` must hold, because of the node at `position`, which its notes name
-        (`waits`: `Solver.relate`'s)."""
-        self.solver.relate(relation, position, RelationOf(self.solver.nodes[position]), waits)
+    def relate(self, relation: Relation, position: int) -> None:
+        """`relation` must hold, because of the node at `position`, which its notes name."""
+        self.solver.relate(relation, position, RelationOf(self.solver.nodes[position]))
+
+    def instance(self, scheme: Scheme | Shared, position: int) -> Cell:
+        """An instance of a function definition's type for its use at `position`, its
+        relations related there (`Solver.instantiate`: they wait), which the notes name."""
+        return self.solver.instantiate(scheme, position, waits=True)
 
 
 #: The reason the fast run gives its relations (see `FastRun.relate`): never read.
