@@ -201,12 +201,15 @@ class Solver:
                 if not self.fire(relation, position, reason):
                     self.open.append((relation, position, reason, watched(relation)))
 
-    def take_open(self) -> tuple[Relation, ...]:
+    def take_open(self, printed: bool = True) -> tuple[Relation, ...]:
         """The relations still open, which the solver no longer fires: those of a definition
-        being generalized, which become part of its scheme."""
+        being generalized, which become part of its scheme. `printed`: by the position of the
+        node that made them (`in_order`), as its type prints them; else as they were made,
+        children's before their parents' (a definition typed at its one use, whose relations
+        are fired there: in that order, fewer fire before what they read is known)."""
         if not self.open:
             return ()
-        relations = self.in_order()
+        relations = self.in_order() if printed else tuple(entry[0] for entry in self.open)
         self.open = []
         return relations
 
