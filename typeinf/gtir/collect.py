@@ -301,7 +301,10 @@ class GtirInference:
         # here too, each of its relations would fire once more only to wait again.
         once = position in self.used_once
         self._part(position, settle=not once)
-        cell, relations = self.type_at(position), _distinct(self.solver.take_open(not once))
+        relations = self.solver.take_open(not once)
+        if not once:  # a scheme copies each relation at every use: each once
+            relations = _distinct(relations)
+        cell = self.type_at(position)
         self.schemes[position] = Shared(cell, relations) if once else Scheme(cell, relations)
 
     def _part(self, start: int, settle: bool = True) -> None:
