@@ -12,7 +12,7 @@ from typeinf.core.constructors import Constructor, fixed_params
 from typeinf.core.terms import Cell, Sort, find, new_marks, root_of
 
 if TYPE_CHECKING:
-    from typeinf.core.relations import Relation
+    from typeinf.core.relations import Relation, Watch
 
 
 #: What a constant is labelled with (any value, see `Cell.label`). Named here, not written
@@ -217,13 +217,23 @@ class Shared:
     """A definition's type for its one and only use, monomorphic as GT4Py types definitions
     (the drop-in, `GtirInference`'s `as_gt4py`): instantiating gives the type itself, not a
     copy, with its relations themselves, so that what the use says of it is what its body's
-    types become, and nothing is copied or fired again for a use that cannot differ."""
+    types become, and nothing is copied or fired again for a use that cannot differ.
 
-    __slots__ = ("relations", "root")
+    `reads` has, for each relation, what it read when it last waited (None if it was never
+    fired since it was made): moved to the use with it (`Solver.instantiate`), so that it is
+    fired there only once what it reads changes."""
 
-    def __init__(self, root: Cell, relations: tuple[Relation, ...] = ()) -> None:
+    __slots__ = ("reads", "relations", "root")
+
+    def __init__(
+        self,
+        root: Cell,
+        relations: tuple[Relation, ...] = (),
+        reads: tuple[Watch | None, ...] | None = None,
+    ) -> None:
         self.root = root
         self.relations = relations  # as a Scheme's: those still open when it was typed
+        self.reads = reads if reads is not None else (None,) * len(relations)
 
     def instantiate(self) -> Cell:
         return self.root

@@ -10,6 +10,7 @@ for cycles in the type graph at the end, which keeps unification near-linear.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import repeat
 
 from iterir import Node
 from typeinf.core import conflicts
@@ -21,15 +22,11 @@ from typeinf.core.constraints import (
 from typeinf.core.errors import InfiniteTypeError, UnsatisfiableConstraintError, unchained
 from typeinf.core.history import History
 from typeinf.core.notation import pformat_all
-from typeinf.core.relations import CannotHold, Relation
+from typeinf.core.relations import CannotHold, Relation, Watch, changed, watched
 from typeinf.core.schemes import Scheme, Shared, Template
 from typeinf.core.terms import Cell, Mismatch, Type, find, new_marks
 from typeinf.core.unify import unify
 
-#: What a waiting relation read when it last fired: each root reachable from its cells that can
-#: change (a variable, with its sort and family then; a structure whose constructor can relink
-#: it, `Constructor.meet`). Nothing else in a type graph changes (see `changed`).
-Watch = tuple[tuple[Cell, object, object], ...]
 #: A relation waiting for its inputs: the relation, the position and reason of what made it, and
 #: what it read when it last fired.
 Open = tuple[Relation, int, Reason, Watch | None]
@@ -151,7 +148,7 @@ class Solver:
             return
         self.related += 1
         if not self.fire(relation, position, reason):
-            self.open.append((relation, position, reason, None))
+            self.open.append((relation, position, reason, watched(relation)))
 
     def fire(self, relation: Relation, position: int, reason: Reason) -> bool:
         """Fire `relation`: whether it settled. Raise its error if it cannot hold."""
@@ -201,15 +198,19 @@ class Solver:
                 if not self.fire(relation, position, reason):
                     self.open.append((relation, position, reason, watched(relation)))
 
-    def take_open(self, printed: bool = True) -> tuple[Relation, ...]:
+    def take_waiting(self) -> tuple[tuple[Relation, ...], tuple[Watch | None, ...]]:
+        """The relations still open, as they were made (children's before their parents'),
+        and what each read when it last waited: those of a definition typed at its one use
+        (`schemes.Shared`), fired there (`instantiate`) once what they read changes."""
+        entries, self.open = self.open, []
+        return tuple(entry[0] for entry in entries), tuple(entry[3] for entry in entries)
+
+    def take_open(self) -> tuple[Relation, ...]:
         """The relations still open, which the solver no longer fires: those of a definition
-        being generalized, which become part of its scheme. `printed`: by the position of the
-        node that made them (`in_order`), as its type prints them; else as they were made,
-        children's before their parents' (a definition typed at its one use, whose relations
-        are fired there: in that order, fewer fire before what they read is known)."""
+        being generalized, which become part of its scheme."""
         if not self.open:
             return ()
-        relations = self.in_order() if printed else tuple(entry[0] for entry in self.open)
+        relations = self.in_order()
         self.open = []
         return relations
 
@@ -243,7 +244,10 @@ class Solver:
         cell, relations = scheme.instantiate_related()
         if reason is None:
             reason = RelationOf(self.nodes[position])
-        if waits and type(scheme) is not Shared:
+        if type(scheme) is Shared:
+            self.open += zip(relations, repeat(position), repeat(reason), scheme.reads)
+            return cell
+        if waits:
             self.related += len(relations)
         for relation in relations:
             self.relate(relation, position, reason, waits)
@@ -263,43 +267,6 @@ class Solver:
         return conflicts.unsatisfiable(
             self.nodes, self.types, self.history, constraint, mismatch, start
         )
-
-
-def watched(relation: Relation) -> Watch:
-    """What `relation` reads that can change: each root reachable from its cells that is a
-    variable (with its sort and family now) or a structure whose constructor relinks it when it
-    meets another (`Constructor.meet`). Any other root is a structure, whose constructor, label
-    and arguments never change: it changes only by a link to an equal structure, which unifies
-    their arguments, so a change of anything under it is a change of a variable reached here."""
-    watch: list[tuple[Cell, object, object]] = []
-    seen, _ = new_marks()  # a cell met already (no set of ids: this runs at every wait)
-    stack = list(relation.cells)
-    while stack:
-        cell = stack.pop()
-        while cell.parent is not None:  # `root_of` inline: see there
-            cell = cell.parent
-        if cell.mark == seen:
-            continue
-        cell.mark = seen
-        ctor = cell.ctor
-        if ctor is None:
-            watch.append((cell, cell.sort, cell.family))
-            continue
-        if ctor.meet is not None:
-            watch.append((cell, None, None))
-        stack += cell.args
-    return tuple(watch)
-
-
-def changed(watch: Watch) -> bool:
-    """Whether anything `watched` recorded changed: a root linked under another, or a variable
-    whose sort or family a meet of variables narrowed."""
-    for cell, sort, family in watch:
-        if cell.parent is not None or (
-            cell.ctor is None and (cell.sort is not sort or cell.family is not family)
-        ):
-            return True
-    return False
 
 
 class _Clash(Exception):

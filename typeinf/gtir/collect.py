@@ -301,11 +301,11 @@ class GtirInference:
         # here too, each of its relations would fire once more only to wait again.
         once = position in self.used_once
         self._part(position, settle=not once)
-        relations = self.solver.take_open(not once)
-        if not once:  # a scheme copies each relation at every use: each once
-            relations = _distinct(relations)
         cell = self.type_at(position)
-        self.schemes[position] = Shared(cell, relations) if once else Scheme(cell, relations)
+        if once:
+            self.schemes[position] = Shared(cell, *self.solver.take_waiting())
+        else:  # a scheme copies each relation at every use: each once
+            self.schemes[position] = Scheme(cell, _distinct(self.solver.take_open()))
 
     def _part(self, start: int, settle: bool = True) -> None:
         """Type the subtree at `start`, children before parents, in the run's order (reverse
