@@ -23,6 +23,7 @@ is what GT4Py's inference raises (its callers and tests expect that class).
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Mapping
 from functools import partial
 from typing import Any, NamedTuple, TypeVar, cast
@@ -306,7 +307,43 @@ class _Typed(NamedTuple):
 def _specialize_definitions(inference: GtirInference) -> None:
     """Give each used function definition the type of its first use, as GT4Py's monomorphic
     inference does (its body's types with it); a definition used at other types (which GT4Py
-    rejects and we generalize) keeps its general type."""
+    rejects and we generalize) keeps its general type.
+
+    The definition's type is unified with its first use's instance, and its scheme's
+    relations (over the definition's own cells, those of its body among them) are related
+    again and settled: what they determine is what their copies determined at the use. Three
+    things keep this second solve from costing as much as the first (most of a scheme's
+    relations wait for good, and the solver fires every open relation at each `settle`):
+
+    - a definition whose first use lies inside another definition comes after that one
+      (`_specialization_order`), so that its use's types are final when it is specialized:
+      the enclosing definition's specialization determined them (its scheme holds what the
+      use's copies of the relations left open);
+    - what is still open after a definition's `settle` is dropped (`forget`) before the
+      next: those relations are over this definition's cells, joined with its use's, which
+      are final, and the definitions after it join only their own cells to their uses',
+      adding nothing there that their copies had not determined: firing them again at every
+      later `settle` could determine nothing;
+    - the relations are related last first: a relation made by a node inside another's
+      (later in pre-order) determines what the enclosing one waits for, so that one `settle`
+      pass finds them settled or waiting, rather than one pass per link of such a chain.
+
+    (docs/performance.md, "Against GT4Py inside its pass manager".)"""
+    for definition, use in _specialization_order(inference):
+        trail: Trail = []
+        try:
+            unify(inference.type_at(definition), inference.type_at(use), trail)
+            for relation in reversed(inference.schemes[definition].relations):
+                inference.relate(relation, definition)
+            inference.solver.settle()
+        except (Mismatch, TypeInferenceError):
+            pass
+        inference.solver.forget()
+
+
+def _specialization_order(inference: GtirInference) -> list[tuple[int, int]]:
+    """Each used function definition's position with its first use's, a definition after the
+    one its first use lies in (if any), else in source order."""
     uses: dict[int, int] = {}
     for position, (kind, _, declared) in inference.symbols.bindings.items():
         # One used once is typed at its use already (`GtirInference.used_once`).
@@ -316,15 +353,25 @@ def _specialize_definitions(inference: GtirInference) -> None:
             and declared not in inference.used_once
         ):
             uses.setdefault(declared, position)
-    for definition, use in sorted(uses.items()):
-        trail: Trail = []
-        try:
-            unify(inference.type_at(definition), inference.type_at(use), trail)
-            for relation in inference.schemes[definition].relations:
-                inference.relate(relation, definition)
-            inference.solver.settle()
-        except (Mismatch, TypeInferenceError):
-            inference.solver.forget()
+    definitions = sorted(uses)
+    sizes = inference.sizes
+    inside: dict[int, int] = {}  # a definition → the definition its first use lies in
+    for definition in definitions:
+        use = uses[definition]
+        at = bisect_right(definitions, use) - 1
+        if at >= 0 and use < definitions[at] + sizes[definitions[at]]:
+            inside[definition] = definitions[at]
+    depths: dict[int, int] = {}
+    for definition in definitions:  # how many definitions its first use lies in, nested
+        chain = [definition]  # up to one whose depth is known, or that lies in none
+        while chain[-1] not in depths and chain[-1] in inside:
+            chain.append(inside[chain[-1]])
+        top = chain.pop()
+        depth = depths.setdefault(top, 0)
+        for link in reversed(chain):
+            depth += 1
+            depths[link] = depth
+    return [(d, uses[d]) for d in sorted(definitions, key=lambda d: (depths[d], d))]
 
 
 def _rebuilt(originals: list[GT4PyObject], types: list[GT4PyObject]) -> GT4PyObject:

@@ -16,6 +16,7 @@ import numpy as np
 from gt4py._core import definitions as core_defs
 from gt4py.next import common
 
+from iterir import gtir_types as gt
 from iterir import vocabulary as voc
 from iterir.offset_types import NeighborConnectivityType, OffsetType, max_neighbors_problem
 from typeinf.gt4py.errors import ConversionError, a_class
@@ -49,10 +50,36 @@ def offset_types_to_gt4py(types: Mapping[str, OffsetType]) -> dict[str, GT4PyObj
 def offset_types_from_gt4py(types: Mapping[str, GT4PyObject]) -> dict[str, OffsetType]:
     """iterir's offset-provider types for GT4Py's."""
     out: dict[str, OffsetType] = {}
+    # The drop-ins convert the provider at every call, and a provider names a few dimensions
+    # and dtypes many times (icon4py's: 13 connectivities over 4 dimensions): each converted
+    # once a call (docs/performance.md, "Against GT4Py inside its pass manager").
+    dimensions: dict[tuple[str, common.DimensionKind], gt.Dimension] = {}
+    dtypes: dict[type, str] = {}
+
+    def dimension_from(dim: GT4PyObject, path: str) -> gt.Dimension:
+        if type(dim) is not common.Dimension:
+            return dimension_from_gt4py(dim, path)  # its error
+        value, kind = dim.value, dim.kind
+        if type(value) is not str or type(kind) is not common.DimensionKind:
+            return dimension_from_gt4py(dim, path)  # its error, or a str subclass as before
+        key = (value, kind)
+        made = dimensions.get(key)
+        if made is None:
+            made = dimensions[key] = dimension_from_gt4py(dim, path)
+        return made
+
+    def dtype_name(dtype: GT4PyObject, path: str) -> str:
+        if type(dtype) is not core_defs.DType or dtype.tensor_shape:
+            return _dtype_name(dtype, path)  # its error, or a DType's subclass as before
+        name = dtypes.get(dtype.scalar_type)
+        if name is None:
+            name = dtypes[dtype.scalar_type] = _dtype_name(dtype, path)
+        return name
+
     for name, value in types.items():
         path = f"$.{name}"
         if type(value) is common.Dimension:
-            out[name] = dimension_from_gt4py(value, path)
+            out[name] = dimension_from(value, path)
             continue
         if type(value) is not common.NeighborConnectivityType:
             raise ConversionError(
@@ -63,7 +90,7 @@ def offset_types_from_gt4py(types: Mapping[str, GT4PyObject]) -> dict[str, Offse
         if len(value.domain) != 2:
             raise ConversionError("expected [source dimension, local dimension]", f"{path}.domain")
         source, local = (
-            dimension_from_gt4py(d, f"{path}.domain[{i}]") for i, d in enumerate(value.domain)
+            dimension_from(d, f"{path}.domain[{i}]") for i, d in enumerate(value.domain)
         )
         problem = max_neighbors_problem(value.max_neighbors)
         if problem is not None:
@@ -73,9 +100,9 @@ def offset_types_from_gt4py(types: Mapping[str, GT4PyObject]) -> dict[str, Offse
             raise ConversionError(f"skip_value must be an integer, not {skip!r}", path)
         out[name] = NeighborConnectivityType(
             (source, local),
-            dimension_from_gt4py(value.codomain, f"{path}.codomain"),
+            dimension_from(value.codomain, f"{path}.codomain"),
             None if skip is None else int(skip),
-            _dtype_name(value.dtype, f"{path}.dtype"),
+            dtype_name(value.dtype, f"{path}.dtype"),
             value.max_neighbors,
         )
     return out
