@@ -24,11 +24,12 @@ from tests.conftest import needs_pure_python
 from tests.test_incremental import gtir_edit_chains
 from typeinf.core.constraints import GtirRule
 from typeinf.core.constructors import PRIM, prim
-from typeinf.core.relations import Equate, Relation, changed, known, watched
+from typeinf.core.relations import Equate, Relation, known
 from typeinf.core.schemes import Scheme, Shared
 from typeinf.core.solve import Solver
 from typeinf.core.terms import FAMILIES, Cell, Sort, find, var
 from typeinf.core.unify import unify
+from typeinf.core.watch import changed, watched
 from typeinf.gtir import terms as g
 from typeinf.gtir.collect import GtirInference
 from typeinf.gtir.notation import pformat_gtir

@@ -43,6 +43,7 @@ COMPILED = (
     "typeinf/core/runs.py",
     "typeinf/core/schemes.py",
     "typeinf/core/solve.py",
+    "typeinf/core/watch.py",
     "typeinf/core/typetokens.py",
     "typeinf/core/typesyntax.py",
     "typeinf/core/typeparser.py",

@@ -48,14 +48,10 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Self
 
-from typeinf.core.terms import Cell, new_marks, root_of
+from typeinf.core.terms import Cell, root_of
 
 #: `equate(cell, value)`: the two are one type (the run's `equal`, at the relation's node).
 Equate = Callable[[Cell, Cell], None]
-#: What a waiting relation read when it last fired: each root reachable from its cells that can
-#: change (a variable, with its sort and family then; a structure whose constructor can relink
-#: it, `Constructor.meet`). Nothing else in a type graph changes (see `changed`).
-Watch = tuple[tuple[Cell, object, object], ...]
 
 
 class CannotHold(Exception):
@@ -104,40 +100,3 @@ def known(cell: Cell) -> Cell | None:
     relation asks of its inputs before it fires."""
     root = root_of(cell)
     return None if root.ctor is None else root
-
-
-def watched(relation: Relation) -> Watch:
-    """What `relation` reads that can change: each root reachable from its cells that is a
-    variable (with its sort and family now) or a structure whose constructor relinks it when it
-    meets another (`Constructor.meet`). Any other root is a structure, whose constructor, label
-    and arguments never change: it changes only by a link to an equal structure, which unifies
-    their arguments, so a change of anything under it is a change of a variable reached here."""
-    watch: list[tuple[Cell, object, object]] = []
-    seen, _ = new_marks()  # a cell met already (no set of ids: this runs at every wait)
-    stack = list(relation.cells)
-    while stack:
-        cell = stack.pop()
-        while cell.parent is not None:  # `root_of` inline: see there
-            cell = cell.parent
-        if cell.mark == seen:
-            continue
-        cell.mark = seen
-        ctor = cell.ctor
-        if ctor is None:
-            watch.append((cell, cell.sort, cell.family))
-            continue
-        if ctor.meet is not None:
-            watch.append((cell, None, None))
-        stack += cell.args
-    return tuple(watch)
-
-
-def changed(watch: Watch) -> bool:
-    """Whether anything `watched` recorded changed: a root linked under another, or a variable
-    whose sort or family a meet of variables narrowed."""
-    for cell, sort, family in watch:
-        if cell.parent is not None or (
-            cell.ctor is None and (cell.sort is not sort or cell.family is not family)
-        ):
-            return True
-    return False

@@ -12,7 +12,8 @@ from typeinf.core.constructors import Constructor, fixed_params
 from typeinf.core.terms import Cell, Sort, find, new_marks, root_of
 
 if TYPE_CHECKING:
-    from typeinf.core.relations import Relation, Watch
+    from typeinf.core.relations import Relation
+    from typeinf.core.watch import Watch
 
 
 #: What a constant is labelled with (any value, see `Cell.label`). Named here, not written

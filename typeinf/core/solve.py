@@ -22,10 +22,11 @@ from typeinf.core.constraints import (
 from typeinf.core.errors import InfiniteTypeError, UnsatisfiableConstraintError, unchained
 from typeinf.core.history import History
 from typeinf.core.notation import pformat_all
-from typeinf.core.relations import CannotHold, Relation, Watch, changed, watched
+from typeinf.core.relations import CannotHold, Relation
 from typeinf.core.schemes import Scheme, Shared, Template
 from typeinf.core.terms import Cell, Mismatch, Type, find, new_marks
 from typeinf.core.unify import unify
+from typeinf.core.watch import Watch, changed, watched
 
 #: A relation waiting for its inputs: the relation, the position and reason of what made it, and
 #: what it read when it last fired.
