@@ -19,8 +19,10 @@ Both versions infer the same programs: this checkout builds each shape
 offset-provider types they name) and prints it to text, and each worker parses that text with its
 own parser (not timed), infers it once to warm up, then times the call on request. The workload
 `gt4py_samples` is GT4Py's own programs instead: the `--size` largest records of
-tests/data/gtir-samples (20 if `--size` is larger), each with its offset-provider types, read
-from their JSON by each worker and inferred one after the other, the time of all of them taken.
+tests/data/gtir-samples (20 if `--size` is larger); and `icon4py`, real programs: the `--size`
+largest of benchmarks/data/icon4py (60 if `--size` is larger). Each comes with its
+offset-provider types, read from their JSON by each worker, and they are inferred one after the
+other, the time of all of them taken.
 Requests alternate between the versions and which goes first (A B, B A, …), so that the shared
 machine's load, which varies by tens of percent, falls on both alike; the ratio HEAD/BASE is
 taken per pair and its median and range reported. The calibration loop of `benchmarks.runner`
@@ -57,6 +59,8 @@ TIMED = {
 
 #: The workload of GT4Py's own programs (tests/data/gtir-samples), beside the generated shapes.
 SAMPLES = "gt4py_samples"
+#: The workload of real programs: icon4py's (benchmarks/data/icon4py).
+ICON4PY = "icon4py"
 
 
 class CompareError(Exception):
@@ -298,6 +302,7 @@ def compare(args: argparse.Namespace) -> None:
     import iterir
     from benchmarks.gtir_inference import largest_samples
     from benchmarks.gtir_shapes import GTIR_SHAPES
+    from benchmarks.icon4py_inference import load_corpus, select
     from benchmarks.runner import calibration
     from benchmarks.shapes import SHAPES
 
@@ -352,8 +357,12 @@ def compare(args: argparse.Namespace) -> None:
         for shape in args.shapes:
             program = scratch / "program.itir"
             gtir = shape in GTIR_SHAPES
-            if shape == SAMPLES:
-                records = largest_samples(min(args.size, 20))
+            if shape in (SAMPLES, ICON4PY):
+                records = (
+                    largest_samples(min(args.size, 20))
+                    if shape == SAMPLES
+                    else select(load_corpus(), min(args.size, 60), 0)
+                )
                 program.write_text(json.dumps(records), encoding="utf-8")
             else:
                 made = (GTIR_SHAPES if gtir else SHAPES)[shape](args.size)
@@ -364,7 +373,7 @@ def compare(args: argparse.Namespace) -> None:
                         "cmd": "load",
                         "path": str(program),
                         "gtir": gtir,
-                        "samples": shape == SAMPLES,
+                        "samples": shape in (SAMPLES, ICON4PY),
                     },
                     f"parsing and warming up on {shape}",
                 )["nodes"]
@@ -422,7 +431,10 @@ def main() -> None:
         "--size", type=int, default=100_000, help="target node count of each program"
     )
     parser.add_argument(
-        "--shapes", nargs="+", default=DEFAULT_SHAPES, choices=[*SHAPES, *GTIR_SHAPES, SAMPLES]
+        "--shapes",
+        nargs="+",
+        default=DEFAULT_SHAPES,
+        choices=[*SHAPES, *GTIR_SHAPES, SAMPLES, ICON4PY],
     )
     parser.add_argument(
         "--compiled",

@@ -1,5 +1,5 @@
 """`benchmarks.compare` runs two versions side by side: a smoke run of one pair on GT4Py's
-samples and on a small generated shape, HEAD against the working tree."""
+samples, on icon4py's programs and on a small generated shape, HEAD against the working tree."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ def test_compare_times_both_versions_on_samples_and_shapes() -> None:
             "3",
             "--shapes",
             "gt4py_samples",
+            "icon4py",
             "plus_chain",
         ],
         cwd=ROOT,
@@ -34,7 +35,7 @@ def test_compare_times_both_versions_on_samples_and_shapes() -> None:
     )
     assert done.returncode == 0, done.stderr[-2000:]
     out = done.stdout
-    for shape in ("gt4py_samples", "plus_chain"):
+    for shape in ("gt4py_samples", "icon4py", "plus_chain"):
         assert re.search(rf"^{shape} +HEAD/BASE throughput \d+\.\d\d× \(pairs ", out, re.M), out
     # Both workers typed the three largest samples: the same node count for both versions.
     rows = re.findall(r"^gt4py_samples +(\d+) +BASE", out, re.M)
