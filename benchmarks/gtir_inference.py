@@ -36,10 +36,8 @@ import argparse
 import gc
 import json
 import lzma
-import os
 import resource
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -171,22 +169,7 @@ def compare(samples: int, budget: float, rounds: int) -> None:
 
 def in_gt4py_venv(arguments: list[str]) -> int:
     """Run this module with `arguments` in the GT4Py environment (made if missing)."""
-    try:
-        python = gt4py_venv.find_python312()
-        if python is None:
-            raise gt4py_venv.VenvError("no Python ≥ 3.12 found (set TYPEINF_PYTHON312)")
-        venv, seconds = gt4py_venv.ensure_venv(python)
-    except gt4py_venv.VenvError as error:
-        print(f"benchmarks.gtir_inference: {error}", file=sys.stderr)
-        return 2
-    made = "reused" if seconds is None else f"made in {seconds:.0f} s"
-    print(f"GT4Py environment: {venv} ({made})", flush=True)
-    env = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
-    }
-    command = [str(venv / "bin" / "python"), "-m", "benchmarks.gtir_inference", *arguments]
-    return subprocess.run(command, cwd=ROOT, env=env).returncode
+    return gt4py_venv.run_module("benchmarks.gtir_inference", arguments)
 
 
 def main() -> None:

@@ -33,10 +33,8 @@ import gc
 import io
 import json
 import lzma
-import os
 import pstats
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -280,22 +278,7 @@ def profile(record: dict[str, Any], rounds: int) -> int:
 
 def in_gt4py_venv(arguments: list[str]) -> int:
     """Run this module with `arguments` in the GT4Py environment (made if missing)."""
-    try:
-        python = gt4py_venv.find_python312()
-        if python is None:
-            raise gt4py_venv.VenvError("no Python ≥ 3.12 found (set TYPEINF_PYTHON312)")
-        venv, seconds = gt4py_venv.ensure_venv(python)
-    except gt4py_venv.VenvError as error:
-        print(f"benchmarks.icon4py_inference: {error}", file=sys.stderr)
-        return 2
-    made = "reused" if seconds is None else f"made in {seconds:.0f} s"
-    print(f"GT4Py environment: {venv} ({made})", flush=True)
-    env = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
-    }
-    command = [str(venv / "bin" / "python"), "-m", "benchmarks.icon4py_inference", *arguments]
-    return subprocess.run(command, cwd=ROOT, env=env).returncode
+    return gt4py_venv.run_module("benchmarks.icon4py_inference", arguments)
 
 
 def main(argv: list[str]) -> int:

@@ -192,6 +192,23 @@ def run_tests(venv: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+def run_module(module: str, arguments: list[str]) -> int:
+    """`python -m module arguments` in the environment (made if missing), on this checkout,
+    its output not captured (a benchmark that moves itself there); its exit code, or 2 with
+    the reason printed if the environment cannot be made."""
+    try:
+        venv, seconds = environment()
+    except VenvError as error:
+        print(f"{module}: {error}", file=sys.stderr)
+        return 2
+    made = "reused" if seconds is None else f"made in {seconds:.0f} s"
+    print(f"GT4Py environment: {venv} ({made})", flush=True)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    command = [str(venv / "bin" / "python"), "-m", module, *arguments]
+    return subprocess.run(command, cwd=ROOT, env=env, check=False).returncode
+
+
 def _names_tests(arg: str) -> bool:
     """Whether a pytest argument names tests (a test file, a node in one, or a folder under
     tests/), not an option or an option's value (`-k docs`, `--rootdir .`)."""
@@ -201,12 +218,18 @@ def _names_tests(arg: str) -> bool:
     return (ROOT / path).exists()
 
 
+def environment() -> tuple[Path, float | None]:
+    """The environment for the first Python ≥ 3.12 found, made if missing, and the seconds
+    making it took (None: it was there); a VenvError if there is none or it cannot be made."""
+    python = find_python312()
+    if python is None:
+        raise VenvError("no Python ≥ 3.12 found (set TYPEINF_PYTHON312)")
+    return ensure_venv(python)
+
+
 def main(argv: list[str]) -> int:
     try:
-        python = find_python312()
-        if python is None:
-            raise VenvError("no Python ≥ 3.12 found (set TYPEINF_PYTHON312)")
-        venv, seconds = ensure_venv(python)
+        venv, seconds = environment()
     except VenvError as error:
         print(f"tools.gt4py_venv: {error}", file=sys.stderr)
         return 2

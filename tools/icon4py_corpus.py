@@ -37,7 +37,6 @@ wrong outside one program is a message and exit code 2, never a traceback.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import hashlib
 import importlib
 import json
@@ -46,7 +45,6 @@ import os
 import pkgutil
 import subprocess
 import sys
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -54,6 +52,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from iterir.files import write_bytes
 from tools import gt4py_venv
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -130,22 +129,6 @@ def run_in(python: Path, out: Path, max_bytes: int) -> int:
 
 
 # --- the files ---------------------------------------------------------------------------------
-
-
-def write_whole(path: Path, data: bytes) -> None:
-    """`data` at `path`, whole or not at all (a temporary file beside it, renamed over it)."""
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as file:
-            file.write(data)
-            file.flush()
-            os.fsync(file.fileno())
-        os.chmod(temporary, 0o644)
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temporary)
-        raise
 
 
 def encoded(records: list[dict[str, Any]]) -> bytes:
@@ -516,9 +499,9 @@ def extract(out: Path, max_bytes: int) -> int:
         packed = compressed(raw)
     try:
         out.mkdir(parents=True, exist_ok=True)
-        write_whole(out / CORPUS_NAME, packed)
+        write_bytes(out / CORPUS_NAME, packed)
         text = readme(harvest, raw, packed, connectivities)
-        write_whole(out / "README.md", text.encode("utf-8"))
+        write_bytes(out / "README.md", text.encode("utf-8"))
     except OSError as error:
         raise CorpusError(f"cannot write to {out}: {error}") from None
     print(

@@ -5,8 +5,6 @@ type errors are our located errors and AssertionErrors, as GT4Py's callers expec
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from gt4py.eve import concepts
 from gt4py.next import common
@@ -17,6 +15,7 @@ from gt4py.next.iterator.type_system import type_specifications as it_ts
 from gt4py.next.type_system import type_specifications as ts
 
 import iterir
+from benchmarks.icon4py_inference import walk
 from iterir.offset_types import offset_types_from_json
 from tests.test_gtir_samples import SAMPLES
 from typeinf import TypeInferenceError
@@ -32,21 +31,6 @@ from typeinf.gt4py import (
 TYPED = [s for s in SAMPLES if "gt4py_error" not in s]
 IDim = common.Dimension("IDim")
 F64, I32 = ts.ScalarType(kind=ts.ScalarKind.FLOAT64), ts.ScalarType(kind=ts.ScalarKind.INT32)
-
-
-def _walk(node: ir.Node) -> Iterator[ir.Node]:
-    """Every node occurrence, in pre-order (as GT4Py's fields hold them)."""
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        children: list[ir.Node] = []
-        for _, value in current.iter_children_items():
-            if isinstance(value, ir.Node):
-                children.append(value)
-            elif isinstance(value, list):
-                children.extend(v for v in value if isinstance(v, ir.Node))
-        stack.extend(reversed(children))
 
 
 def _ground(type_: object) -> bool:
@@ -83,6 +67,20 @@ def compatible(gt4pys: object, ours: object) -> bool:
     return gt4pys == ours
 
 
+def typed_alike(expected: ir.Node, ours: ir.Node) -> list[tuple[ir.Node, ir.Node]]:
+    """Assert that `ours`, a copy typed by the drop-in, has on each node the type GT4Py's
+    copy `expected` has where that is ground, and one compatible with it elsewhere; the pairs
+    of nodes, in pre-order."""
+    pairs = list(zip(walk(expected), walk(ours), strict=True))
+    for gt4pys, mine in pairs:
+        assert type(gt4pys) is type(mine)
+        if _ground(gt4pys.type):
+            assert mine.type == gt4pys.type, f"{gt4pys}: {gt4pys.type} != {mine.type}"
+        else:
+            assert compatible(gt4pys.type, mine.type), f"{gt4pys}: {gt4pys.type} vs {mine.type}"
+    return pairs
+
+
 def test_compatible_says_what_it_should() -> None:
     deferred = ts.DeferredType(constraint=None)
     field = ts.FieldType(dims=[IDim], dtype=F64)
@@ -112,13 +110,8 @@ def test_our_types_are_gt4pys_where_it_knows_them(sample: dict) -> None:
     )
     ours = infer(node, offset_provider_type=provider, allow_undeclared_symbols=standalone)
     assert ours == node and ours is not node  # a copy, as GT4Py's
-    pairs = list(zip(_walk(expected), _walk(ours), strict=True))
+    pairs = typed_alike(expected, ours)
     for gt4pys, mine in pairs:
-        assert type(gt4pys) is type(mine)
-        if _ground(gt4pys.type):
-            assert mine.type == gt4pys.type, f"{gt4pys}: {gt4pys.type} != {mine.type}"
-        else:
-            assert compatible(gt4pys.type, mine.type), f"{gt4pys}: {gt4pys.type} vs {mine.type}"
         if isinstance(gt4pys, (ir.Lambda, ir.FunctionDefinition, ir.Program)):
             theirs_table, ours_table = gt4pys.annex.symtable, mine.annex.symtable
             assert list(ours_table) == list(theirs_table)
@@ -175,7 +168,7 @@ def test_a_program_inferred_again_is_typed_as_gt4py_types_it() -> None:
         program.body.pop()  # the mismatch `_program_adding` keeps for the error tests
         expected = theirs.infer(program, offset_provider_type=provider)
         ours = infer(program, offset_provider_type=provider, reuse=reuse)
-        for gt4pys, mine in zip(_walk(expected), _walk(ours), strict=True):
+        for gt4pys, mine in zip(walk(expected), walk(ours), strict=True):
             assert mine.type == gt4pys.type or compatible(gt4pys.type, mine.type)
             if _ground(gt4pys.type):
                 assert mine.type == gt4pys.type
@@ -211,7 +204,7 @@ def test_a_name_keeps_its_given_type_only_where_declared_nowhere() -> None:
     wrong = []
     for sample in SAMPLES:
         node = to_gt4py(iterir.from_json(sample["ir"]))
-        for each in _walk(node):
+        for each in walk(node):
             if type(each) is ir.SymRef and each.type is None:
                 each.__dict__["type"] = F64
         stand_ins = _StandIns(node, allow_undeclared=False, given=False)
@@ -255,13 +248,13 @@ def test_reinfer_types_what_is_untyped_in_place_as_gt4py_does() -> None:
         kwargs = {"offset_provider_type": provider, "allow_undeclared_symbols": standalone}
         expected, ours = theirs.infer(node, **kwargs), theirs.infer(node, **kwargs)
         for each in (expected, ours):  # forget the types of every call under the root's
-            for inner in _walk(each):
+            for inner in walk(each):
                 if isinstance(inner, ir.FunCall) and inner is not each:
                     inner.type = None
             each.type = None
         assert theirs.reinfer(expected, offset_provider_type=provider) is expected
         assert reinfer(ours, offset_provider_type=provider) is ours
-        for gt4pys, mine in zip(_walk(expected), _walk(ours), strict=True):
+        for gt4pys, mine in zip(walk(expected), walk(ours), strict=True):
             if _ground(gt4pys.type):
                 assert mine.type == gt4pys.type, f"{sample['id']}: {gt4pys}"
             else:

@@ -14,7 +14,7 @@ import pytest
 from gt4py.next.iterator.type_system import inference as theirs
 
 from benchmarks.icon4py_inference import built, load_corpus
-from tests.with_gt4py.test_dropin import _ground, _walk, compatible
+from tests.with_gt4py.test_dropin import typed_alike
 from typeinf.gt4py import infer
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -26,13 +26,7 @@ def test_our_types_are_gt4pys_on_icon4py(record: dict) -> None:
     node, offsets = built(record)
     expected = theirs.infer(node, offset_provider_type=offsets)
     ours = infer(node, offset_provider_type=offsets)
-    pairs = list(zip(_walk(expected), _walk(ours), strict=True))
-    for gt4pys, mine in pairs:
-        assert type(gt4pys) is type(mine)
-        if _ground(gt4pys.type):
-            assert mine.type == gt4pys.type, f"{gt4pys}: {gt4pys.type} != {mine.type}"
-        else:
-            assert compatible(gt4pys.type, mine.type), f"{gt4pys}: {gt4pys.type} vs {mine.type}"
+    typed_alike(expected, ours)
 
 
 def test_the_benchmark_times_one_program() -> None:
