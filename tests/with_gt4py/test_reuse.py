@@ -21,12 +21,12 @@ from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 
 import iterir
+from benchmarks.icon4py_inference import walk
 from iterir import nodes as n
 from iterir.offset_types import offset_types_from_json
 from iterir.traversal import preorder
 from tests.test_gtir_properties import gtir
 from tests.test_gtir_samples import SAMPLES
-from tests.with_gt4py.test_dropin import _walk
 from typeinf.gt4py import (
     ConversionError,
     Reuse,
@@ -77,7 +77,7 @@ def _outcome(node: ir.Node, provider: dict, reuse: Reuse | None = None) -> list[
         )
     except AssertionError as error:
         return str(error)
-    return [each.type for each in _walk(typed)]
+    return [each.type for each in walk(typed)]
 
 
 def _built(tree: dict, provider: dict) -> tuple[ir.Node, dict]:
@@ -156,7 +156,7 @@ def test_programs_differing_in_one_literal_are_typed_as_gt4py_types_each() -> No
         program = _constant(kind)
         expected = theirs.infer(program, offset_provider_type={})
         typed = infer(program, offset_provider_type={}, reuse=reuse)
-        for gt4pys, mine in zip(_walk(expected), _walk(typed), strict=True):
+        for gt4pys, mine in zip(walk(expected), walk(typed), strict=True):
             assert mine.type == gt4pys.type, f"{kind}: {gt4pys}"
 
 
