@@ -147,9 +147,8 @@ def write_text(path: str | Path, text: str) -> None:
     folder, flushed to disk, then renamed over `path`, so that a failure (a name that cannot be
     encoded, a full disk, a size limit) leaves the old file as it was. An existing file keeps its
     permissions; a new one gets the usual ones (0666 less the umask)."""
-    write_bytes(
-        path, text.encode("utf-8")
-    )  # a lone surrogate fails here, before anything is written
+    # A lone surrogate fails in the encoding, before anything is written.
+    write_bytes(path, text.encode("utf-8"))
 
 
 def write_bytes(path: str | Path, data: bytes) -> None:

@@ -227,14 +227,11 @@ class Shared:
     __slots__ = ("reads", "relations", "root")
 
     def __init__(
-        self,
-        root: Cell,
-        relations: tuple[Relation, ...] = (),
-        reads: tuple[Watch | None, ...] | None = None,
+        self, root: Cell, relations: tuple[Relation, ...], reads: tuple[Watch | None, ...]
     ) -> None:
         self.root = root
         self.relations = relations  # as a Scheme's: those still open when it was typed
-        self.reads = reads if reads is not None else (None,) * len(relations)
+        self.reads = reads
 
     def instantiate(self) -> Cell:
         return self.root

@@ -22,7 +22,7 @@ from iterir.nodes import (
     CartesianOffset,
 )
 from iterir.offset_types import NeighborConnectivityType
-from typeinf.core.constructors import DEMPTY, DTUPLE, row_items
+from typeinf.core.constructors import DTUPLE
 from typeinf.core.errors import (
     GrammarBuiltinError,
     TypeInferenceError,
@@ -38,6 +38,7 @@ from typeinf.gtir.rules import (
     Moves,
     OnDomain,
     Spread,
+    known_tuple,
 )
 from typeinf.gtir.shifts import shifts_read
 
@@ -234,8 +235,8 @@ def rule_scan(inf: GtirInference, position: int, node: FunCall, args: list[int])
 def _typed_axes(cell: Cell) -> list[gt.Dimension] | None:
     """The dimensions of a tuple of axes known by its type, `tuple[Dimension[Cellₕ], …]`;
     None where the type is anything else or not known so far."""
-    items, tail = row_items(find(cell))
-    if find(tail).ctor is not DEMPTY:
+    items = known_tuple(cell)
+    if items is None:
         return None
     found = []
     for item in map(find, items):

@@ -174,9 +174,7 @@ def to_ascii_gtir(text: str) -> str:
 def pformat_gtir(type_: Type) -> str:
     """A GTIR type in the notation, with its `where` clause; raises TypeTooLargeError for a
     type too large to write out (as `notation.pformat`)."""
-    check_printable([type_])
-    printer = GtirPrinter([type_])
-    return printer.format(type_) + printer.where()
+    return pformat_gtir_where(type_)[0]
 
 
 def pformat_gtir_where(type_: Type) -> tuple[str, tuple[str, ...]]:

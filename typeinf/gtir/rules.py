@@ -95,7 +95,7 @@ def call_plan(name: str) -> tuple[Callable[[], Cell], int] | None:
     return compiled(Scheme(make(_PARTS, *params, function.args[1]))), len(params)
 
 
-def _known_tuple(cell: Cell) -> list[Cell] | None:
+def known_tuple(cell: Cell) -> list[Cell] | None:
     """The items of a tuple known to end, or None."""
     items, tail = row_items(cell)
     return items if tail.ctor is DEMPTY else None
@@ -118,7 +118,7 @@ def _mapped(
     if kind != "tuple":
         other(root)
         return True
-    items = _known_tuple(root) or []
+    items = known_tuple(root) or []
     results = [var(Sort.DTYPE) for _ in items]
     equate(result, g.tuple_of(results))
     return all(each(item, out) for item, out in zip(items, results, strict=True))
@@ -139,7 +139,7 @@ def _shape(cell: Cell) -> tuple[str, Cell] | None:
     if root.ctor is PRIM:
         return "scalar", root
     if root.ctor is DTUPLE or root.ctor is DEMPTY:
-        return ("tuple", root) if _known_tuple(root) is not None else None
+        return ("tuple", root) if known_tuple(root) is not None else None
     return "other", root
 
 
@@ -199,7 +199,7 @@ def _seen(argument: Cell) -> tuple[list[Dimension], Cell] | None:
         raise CannotHold("an input of `as_fieldop` is a field, a scalar or a tuple of them")
     every: list[Dimension] = []
     dtypes = []
-    for item in _known_tuple(root) or []:
+    for item in known_tuple(root) or []:
         seen = _seen(item)
         if seen is None:
             return None
@@ -287,7 +287,7 @@ class Spread(Relation):
         if "other" in kinds or ("tuple" in kinds and kinds != {"tuple"}):
             raise CannotHold("only fields, scalars and tuples of them alike are spread")
         if kinds == {"tuple"}:
-            rows = [_known_tuple(r) or [] for r in roots]
+            rows = [known_tuple(r) or [] for r in roots]
             if len({len(r) for r in rows}) > 1:
                 raise CannotHold("tuples of different lengths")
             results = [var(Sort.DTYPE) for _ in rows[0]]
@@ -396,7 +396,7 @@ def _leaf_dimensions(cell: Cell) -> list[tuple[Dimension, ...]] | None:
         seen = iterated(root)
         return None if seen is None else [seen[0]]
     found: list[tuple[Dimension, ...]] = []
-    items = (_known_tuple(root) or []) if kind == "tuple" else []  # "other": no leaves
+    items = (known_tuple(root) or []) if kind == "tuple" else []  # "other": no leaves
     for item in items:
         leaves = _leaf_dimensions(item)
         if leaves is None:
