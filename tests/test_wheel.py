@@ -50,15 +50,19 @@ def test_wheel_installs_and_infers(tmp_path: Path) -> None:
 
 
 def _check_contents(wheel: Path) -> None:
-    """Two packages and their metadata, nothing else; the docs, licence and typing marker in."""
+    """Two packages, their metadata and the `.pth` file of `TYPEINF_GT4PY`, nothing else; the
+    docs, licence and typing marker in."""
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()
         metadata = archive.read(f"itir_typeinf-{__version__}.dist-info/METADATA").decode()
+        startup = archive.read("itir_typeinf.pth")
     assert {name.split("/")[0] for name in names} == {
         "iterir",
         "typeinf",
         f"itir_typeinf-{__version__}.dist-info",
+        "itir_typeinf.pth",
     }
+    assert startup == (ROOT / "typeinf" / "frontends" / "itir_typeinf.pth").read_bytes()
     for needed in (
         "typeinf/py.typed",
         "iterir/py.typed",

@@ -10,6 +10,9 @@ when they differ. The name is the test's whole node id, escaped so that two test
 file: what a file name cannot hold, `.` and `%` become `%XX` (`int/32` → `int%2F32`).
 `pytest --typeinf-update` writes the files instead. Registered through the `pytest11` entry
 point, so installing typeinf is enough.
+
+`pytest --typeinf-gt4py=on` (or `strict`, or `off`) switches typeinf's drop-in for GT4Py's type
+inference on for the session (`gt4py_switches`), and the session's report ends with what it did.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from iterir import Node, ParseError
 from iterir.files import read_text, write_text
 from typeinf.core.diagnostics import Source
 from typeinf.core.offsets import OffsetProvider
+from typeinf.frontends import gt4py_switches
 from typeinf.frontends.snapshots import EXPECTED_SUFFIX, expected_text
 from typeinf.infer import AllowFree
 from typeinf.route import solve_either
@@ -41,6 +45,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=False,
         help="write the expected types of typeinf_snapshot checks instead of comparing",
     )
+    parser.addoption(
+        "--typeinf-gt4py",
+        metavar="MODE",
+        default=None,
+        help="typeinf's drop-in for GT4Py's type inference in this session: off (GT4Py's own), "
+        "on (ours, GT4Py's where they disagree, with a DisagreementWarning) or strict (ours, "
+        f"its errors raised); default: as the environment variable {gt4py_switches.VARIABLE} "
+        "says",
+    )
 
 
 #: The files `--typeinf-update` wrote in this run, each with "created" or "updated": said at
@@ -48,11 +61,34 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 WRITTEN = pytest.StashKey[list[tuple[str, Path]]]()
 
 
+#: The drop-in's mode that `--typeinf-gt4py` gave the session (None: the option was not given).
+SWITCHED = pytest.StashKey[str | None]()
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.stash[WRITTEN] = []
+    given: str | None = config.getoption("--typeinf-gt4py")
+    mode = None
+    if given is not None:
+        try:
+            mode = gt4py_switches.mode_of(given, "--typeinf-gt4py")
+            gt4py_switches.switch(mode)
+        except (gt4py_switches.ModeError, ImportError) as error:
+            raise pytest.UsageError(str(error)) from None
+    config.stash[SWITCHED] = mode
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if config.stash.get(SWITCHED, None) not in (None, "off"):
+        gt4py_switches.switch("off")
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    dropin = gt4py_switches.summary_text()
+    if dropin is not None:
+        terminalreporter.write_sep("-", "typeinf drop-in")
+        terminalreporter.write_line(dropin)
+        gt4py_switches.summary_reported()
     written = config.stash.get(WRITTEN, [])
     if not written:
         return

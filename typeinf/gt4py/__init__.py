@@ -1,7 +1,7 @@
 """typeinf inside GT4Py 1.2: GT4Py's GTIR nodes, types and offset-provider types to iterir's
 and back (`to_gt4py`, `from_gt4py`, …), without loss; drop-ins for GT4Py's type inference
 (`infer`, `reinfer`; `Reuse`, what a series of their calls carries over), and the switch that
-makes GT4Py use them (`install`, `uninstall`, `installed`).
+makes GT4Py use them (`install`, `uninstall`, `installed`; `summary`, what they did).
 
 Needs GT4Py, which the extra installs: `pip install "itir-typeinf[gt4py]"` (GT4Py 1.2 needs
 Python ≥ 3.12). Importing this package without it is an ImportError that says so.
@@ -22,7 +22,7 @@ from typeinf.gt4py.errors import ConversionError, DisagreementWarning
 from typeinf.gt4py.inference import GT4PyTypeInferenceError, Reuse, infer, reinfer
 from typeinf.gt4py.nodes import from_gt4py, location_from_gt4py, location_to_gt4py, to_gt4py
 from typeinf.gt4py.offsets import offset_types_from_gt4py, offset_types_to_gt4py
-from typeinf.gt4py.switch import install, installed, is_installed, uninstall
+from typeinf.gt4py.switch import Summary, install, installed, is_installed, summary, uninstall
 from typeinf.gt4py.types import type_from_gt4py, type_to_gt4py
 
 __all__ = [
@@ -30,6 +30,7 @@ __all__ = [
     "DisagreementWarning",
     "GT4PyTypeInferenceError",
     "Reuse",
+    "Summary",
     "from_gt4py",
     "infer",
     "install",
@@ -40,6 +41,7 @@ __all__ = [
     "offset_types_from_gt4py",
     "offset_types_to_gt4py",
     "reinfer",
+    "summary",
     "to_gt4py",
     "type_from_gt4py",
     "type_to_gt4py",

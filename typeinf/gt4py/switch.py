@@ -29,9 +29,12 @@ is made again; `uninstall` restores the mode.
 from __future__ import annotations
 
 import importlib
+import threading
+import time
 import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -53,18 +56,71 @@ REPORT = (
 )
 
 
+@dataclass(frozen=True)
+class Summary:
+    """What the drop-ins of one installation did so far: the calls of each of ours (`infer`,
+    `reinfer`), the seconds spent in them (wall clock, GT4Py's own inference included where
+    the fallback asked it), and each `DisagreementWarning` as (the program, the first line of
+    our message), in the order they were raised."""
+
+    strict: bool
+    calls: tuple[tuple[str, int], ...]
+    seconds: float
+    disagreements: tuple[tuple[str, str], ...]
+
+    def text(self) -> str:
+        """The summary as the pytest option and the environment variable print it."""
+        mode = "strict" if self.strict else "on, with GT4Py's inference as the fallback"
+        calls = ", ".join(f"{count} of `{name}`" for name, count in self.calls) or "none"
+        lines = [
+            f"typeinf's drop-in for GT4Py's type inference ({mode}):",
+            f"  calls: {calls}; {self.seconds:.3f} s in inference",
+            f"  DisagreementWarnings: {len(self.disagreements)}",
+        ]
+        lines += [f"    {program}: {first}" for program, first in self.disagreements]
+        return "\n".join(lines)
+
+
 class _Installation:
     """What the drop-ins of one `install` share: `strict`, the programs warned of (at any
-    site), what their `infer` calls reuse, and GT4Py's build mode that `install` replaced
-    (None: it left the mode as it was)."""
+    site), what their `infer` calls reuse, GT4Py's build mode that `install` replaced (None: it
+    left the mode as it was), and what `summary` reports (counted under `lock`: GT4Py may call
+    the drop-ins from several threads)."""
 
-    __slots__ = ("build_mode", "reuse", "strict", "warned")
+    __slots__ = (
+        "build_mode",
+        "calls",
+        "disagreements",
+        "lock",
+        "reuse",
+        "seconds",
+        "strict",
+        "warned",
+    )
 
     def __init__(self, strict: bool) -> None:
         self.strict = strict
         self.warned: set[str] = set()
         self.reuse = inference.Reuse()
         self.build_mode: Any = None
+        self.lock = threading.Lock()
+        self.calls: dict[str, int] = {}
+        self.seconds = 0.0
+        self.disagreements: list[tuple[str, str]] = []
+
+    def counted(self, name: str, seconds: float) -> None:
+        with self.lock:
+            self.calls[name] = self.calls.get(name, 0) + 1
+            self.seconds += seconds
+
+    def summary(self) -> Summary:
+        with self.lock:
+            return Summary(
+                self.strict,
+                tuple(sorted(self.calls.items())),
+                self.seconds,
+                tuple(self.disagreements),
+            )
 
 
 class _DropIn:
@@ -83,6 +139,13 @@ class _DropIn:
             self.mine = partial(ours, reuse=installation.reuse)
 
     def __call__(self, node: Any, **options: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return self._called(node, options)
+        finally:
+            self.installation.counted(self.ours.__name__, time.perf_counter() - start)
+
+    def _called(self, node: Any, options: dict[str, Any]) -> Any:
         if self.installation.strict:
             return self.mine(node, **options)
         try:
@@ -101,16 +164,18 @@ class _DropIn:
     def _warn(self, node: Any, error: Exception) -> None:
         program = getattr(node, "id", None)
         key = str(program) if isinstance(program, str) else str(error).partition("\n")[0]
-        warned = self.installation.warned
-        if key in warned:
-            return
-        warned.add(key)
+        installation = self.installation
         what = f"program `{program}`" if isinstance(program, str) else "a node"
+        with installation.lock:
+            if key in installation.warned:
+                return
+            installation.warned.add(key)
+            installation.disagreements.append((what, str(error).partition("\n")[0]))
         warnings.warn(
             f"typeinf rejected {what}, which GT4Py's own type inference accepts, so GT4Py's "
             f"types were used: {error}\n{REPORT}",
             DisagreementWarning,
-            stacklevel=3,
+            stacklevel=4,  # GT4Py's call of the drop-in
         )
 
 
@@ -153,10 +218,21 @@ def _new_runner() -> None:
 
 def is_installed() -> bool:
     """Whether one of GT4Py's sites calls ours."""
-    return any(
-        isinstance(getattr(importlib.import_module(module), attribute), _DropIn)
-        for module, attribute, _ in SITES
-    )
+    return _installation() is not None
+
+
+def summary() -> Summary | None:
+    """What the drop-ins installed now did since `install` (None: not installed)."""
+    installation = _installation()
+    return None if installation is None else installation.summary()
+
+
+def _installation() -> _Installation | None:
+    for module, attribute, _ in SITES:
+        drop_in = getattr(importlib.import_module(module), attribute)
+        if isinstance(drop_in, _DropIn):
+            return drop_in.installation
+    return None
 
 
 @contextmanager
