@@ -32,6 +32,7 @@ _TERMINAL_NAMES = {
     # GTIR's grammar (gtir_grammar.lark) only:
     "RANGE_END": "`[`",
     "INFINITY": "`∞`",
+    "FLOAT_WORD": "a number",
     "BOOL": "a typed boolean",
     "PROGRAM": "`program`",
 }
@@ -137,7 +138,7 @@ def _expected(
     parts = []
     if names >= _OPERAND_STARTS:
         parts.append("an expression" if {"LAMBDA", "IF"} <= names else "an operand")
-        names = names - _OPERAND_STARTS - {"LAMBDA", "IF", "BOOL", "INFINITY"}
+        names = names - _OPERAND_STARTS - {"LAMBDA", "IF", "BOOL", "INFINITY", "FLOAT_WORD"}
     for name in sorted(names):
         if name in _TERMINAL_NAMES:
             parts.append(_TERMINAL_NAMES[name])

@@ -22,6 +22,27 @@ SPEC = [
     ("literals", "(x: i64)", "int64"),
     ("literals", "{(x: i64), 1.0:f32, True}", "tuple[int64, float32, bool]"),
     ("infinity", "c⟨ IDimₕ: [-∞, ∞[ ⟩", "Domain[[IDim]]"),
+    # GT4Py prints a float literal's value as Python's `str` of it: `inf`, `-inf`, `nan`, with
+    # `:f32` for a float32 (its `str()` of `im.literal("inf", "float32")` is `inf:f32`). A bare
+    # `inf` or `nan` is a name; where nothing binds it, some float.
+    ("inf and nan", "(x: f32) × inf + nan", "float32"),
+    ("inf and nan", "(x: f64) + -inf", "float64"),
+    (
+        "inf and nan",
+        "{inf, nan:f32, -inf:f32, -inf, inf:float64, (b: bool)}",
+        "tuple[T₀, float32, float32, float64, float64, bool] where T₀: float",
+    ),
+    ("inf and nan", "λ(inf) → inf + (x: i32)", "(int32) → int32"),
+    (
+        "inf and nan",
+        "(x: i32) + nan:f32",
+        "UnsatisfiableConstraintError: `plus` takes `(T₀, T₀) → T₀`, not `(int32, float32) → T₁`",
+    ),
+    (
+        "inf and nan",  # GT4Py 1.2.3's str() of the program, its parameters typed here
+        f"clip({F}) {{ out @ {D} ← (⇑(λ(x) → ·x + (inf - nan)))(a); }}",
+        "{clip(Field[[IDim], float64], Field[[IDim], float64], int32)}",
+    ),
     ("arithmetic", "λ(x, y) → x + y + (z: i32)", "(int32, int32) → int32"),
     ("arithmetic", "(x: i32) + 1", "int32"),
     ("comparison", "(x: f64) < 1.0", "bool"),

@@ -31,7 +31,7 @@ from typeinf.core.errors import (
     TypeInferenceError,
     unchained,
 )
-from typeinf.core.terms import Cell, Sort, make, var
+from typeinf.core.terms import FAMILIES, Cell, Sort, make, var
 from typeinf.gtir import iterators
 from typeinf.gtir import terms as g
 from typeinf.gtir.rules import (
@@ -80,6 +80,12 @@ def temporary(inf: GtirInference, position: int, node: Temporary) -> Cell:
     return result
 
 
+#: The names GT4Py prints a literal infinity or NaN as (its literal's value is Python's `str` of
+#: the float, printed bare when the float is a float64): where nothing binds them, the float
+#: literal they stand for, of a float type the context decides.
+FLOAT_WORDS = frozenset({"inf", "nan"})
+
+
 def symref(inf: GtirInference, position: int, node: SymRef) -> Cell | None:
     kind, declaration, declared = inf.symbols.bindings[position]
     if kind is _BUILTIN:
@@ -93,6 +99,8 @@ def symref(inf: GtirInference, position: int, node: SymRef) -> Cell | None:
         allowed = inf.allow_free
         if allowed is True or (allowed is not False and node.id in allowed):
             return inf.unknowns.setdefault(node.id, var(Sort.DTYPE))
+        if node.id in FLOAT_WORDS:  # GT4Py's text of a literal: some float, each time anew
+            return var(Sort.DTYPE, FAMILIES["float"])
         raise TypeInferenceError(
             f"`{node.id}` is not defined (give it a type, or allow it to be free)", node
         )
