@@ -7,6 +7,7 @@ next release; each warns (`DeprecationWarning`) when it is read, naming what rep
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
 from typeinf.core import diagnostics
 
@@ -17,7 +18,7 @@ MOVED = {
 }
 
 
-def __getattr__(name: str) -> object:
+def __getattr__(name: str) -> Any:  # Any: old code type-checks as it did, calling them
     """`render` and `Source` as 0.1.0 had them, with a `DeprecationWarning` naming the new way."""
     if name not in MOVED:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
