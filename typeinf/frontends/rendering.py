@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+from types import NoneType
+
 from iterir import Node
-from typeinf.core import diagnostics
+from typeinf.core import arguments, diagnostics
 from typeinf.core.diagnostics import Source, source_of
 from typeinf.core.errors import TypeInferenceError
 
@@ -26,6 +28,12 @@ def render(
     and columns: given the tree read as `program` (with its JSON `text`, or without a text, as
     after `iterir.load`), its nodes are located by their JSON paths in it. `color`: the
     terminal's colours, as `typeinf infer --color always` prints them."""
+    name = "typeinf.render"
+    arguments.an_instance(name, "error", error, TypeInferenceError, "a TypeInferenceError")
+    arguments.an_instance(name, "text", text, (str, NoneType), "None or a str")
+    arguments.an_instance(name, "filename", filename, (str, NoneType), "None or a str")
+    arguments.an_instance(name, "program", program, (Node, NoneType), "None or an IR node")
+    arguments.a_flag(name, "color", color)
     if program is None:
         source = Source(filename, text)
     elif text is None:
