@@ -14,10 +14,10 @@ Found, and checked:
   method, a field, or `self.name = …` in a method). A module whose docstring starts
   "Deprecated" is kept for old code only: naming it, or a name in it, is stale too;
 - in backquotes, a dotted name that starts with a module's own name (`solve.Solver.equal`,
-  `terms.DIM`): in a Python file, the module it imports by that name or its package's module of
-  that name, if any, must define the rest; on a page, one of our modules of that name must (but
-  `NOT_MODULES`, words that are something else there, and `HISTORY`, code the page says was
-  deleted);
+  `terms.DIM`): the module meant must define the rest. In a Python file that is the module it
+  imports by that name, or else its package's module of that name, if any; on a page, any of
+  our modules of that name. Not checked: `NOT_MODULES`, words that are something else in prose,
+  and `HISTORY`, code that a page says was deleted;
 - a path (`typeinf/core/solve.py`, `gtir/relations.py`, `docs/examples/…`): it must exist from
   the repository's root, from `typeinf/`, or from the folder of the file naming it;
 - a module's name from before the modules moved into packages (`RENAMED`: GTIR's lost their
@@ -82,10 +82,10 @@ ELSEWHERE = {
     "tests/test_a.py": "an example of a pytest node id",
     "docs/examples/offsets-vertex-diff.offsets.json": "an example of a file that is missing",
 }
-#: Words that are a module's name and, on a page, something else.
+#: Words that are a module's own name and, in prose, something else.
 NOT_MODULES = {
-    "gt4py": "GT4Py's own package (`gt4py.next.…`), not `typeinf.gt4py`",
-    "inference": "the collector, an `Inference` object (`inference.run`)",
+    "gt4py": "GT4Py's own package (`gt4py.next.…`): ours is written `typeinf.gt4py`",
+    "inference": "the collector, an `Inference` object (`inference.run`), or GT4Py's module",
 }
 #: Names of code since deleted, where the text says it was deleted: (file, name) and why.
 HISTORY = {
@@ -321,8 +321,10 @@ def modules_named() -> dict[str, list[str]]:
 def modules_meant(stem: str, path: Path) -> list[str]:
     """The modules `stem.…` may mean in `path`: in a Python file, the one it imports by that
     name or its package's module of that name; on a page, any module of that name."""
+    if stem in NOT_MODULES:
+        return []
     if path.suffix != ".py":
-        return [] if stem in NOT_MODULES else modules_named().get(stem, [])
+        return modules_named().get(stem, [])
     origin = imported(path).get(stem)
     if origin is not None:
         return [origin] if module_file(origin) is not None else []
