@@ -10,7 +10,7 @@ what `typeinf.infer` does, only this:
 3. give every declared name (parameter, function definition, temporary) a fresh type
    variable, which each of its uses then shares;
 4. at every call of a builtin that has a signature, make a fresh instance of it (the same
-   generated code inference uses, `gtir_rules.call_plan`) and unify each argument's type with
+   generated code inference uses, `typeinf.gtir.rules.call_plan`) and unify each argument's type with
    its parameter, the call's type being the instance's result; at a call of anything else
    but a builtin (a lambda, a function definition, a parameter), a fresh variable, the
    callee's type unified with a function of the arguments' types to it; at a lambda, a

@@ -204,6 +204,31 @@ def test_a_malformed_tree_has_an_error_whose_text_can_be_printed() -> None:
             "typeinf.pformat: type_ must be a type (as `infer` or `parse_type` give), not ['int32']",
         ),
         (
+            lambda: typeinf.render("t.itir:1:1: error: …"),
+            TypeError,
+            "typeinf.render: error must be a TypeInferenceError, not 't.itir:1:1: error: …'",
+        ),
+        (
+            lambda: typeinf.render(typeinf.UnboundSymbolError("x"), b"x"),
+            TypeError,
+            "typeinf.render: text must be None or a str, not b'x'",
+        ),
+        (
+            lambda: typeinf.render(typeinf.UnboundSymbolError("x"), "x", Path("t.itir")),
+            TypeError,
+            "typeinf.render: filename must be None or a str, not PosixPath('t.itir')",
+        ),
+        (
+            lambda: typeinf.render(typeinf.UnboundSymbolError("x"), program={"expr": 1}),
+            TypeError,
+            "typeinf.render: program must be None or an IR node, not {'expr': 1}",
+        ),
+        (
+            lambda: typeinf.render(typeinf.UnboundSymbolError("x"), color="always"),
+            TypeError,
+            "typeinf.render: color must be True or False, not 'always'",
+        ),
+        (
             lambda: typeinf.is_instance(typeinf.parse_type("T₀¹"), 2),
             TypeError,
             "typeinf.substitution: specific must be a type (as `infer` or `parse_type` give), "

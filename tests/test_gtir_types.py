@@ -1,6 +1,6 @@
-"""GTIR's types as terms (`typeinf.gtir.terms`): printed (`gtir_notation`), read back
-(`gtir_reader`), as public values (`gtir_values`), and converted to and from GT4Py's structured
-form (`gtir_structured`), on every type of the samples and on generated ones; and every GTIR
+"""GTIR's types as terms (`typeinf.gtir.terms`): printed (`typeinf.gtir.notation`), read back
+(`typeinf.gtir.reader`), as public values (`typeinf.gtir.values`), and converted to and from
+GT4Py's structured form (`typeinf.gtir.structured`), on every type of the samples and on generated ones; and every GTIR
 constructor through the core's unification, schemes, instantiation and `is_instance`."""
 
 from __future__ import annotations

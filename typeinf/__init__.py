@@ -7,6 +7,8 @@
         within=fencil: a function definition of the fencil, typed with the ones it calls)
     pformat(type, locations=False) / parse_type(text)    the notation (docs/notation.md)
     register_builtin(name, signature)                    a compiler's own builtin
+    render(error, text, filename)                        an error as the command line prints
+        it: where, the line quoted and underlined, the reasons (docs/api.md)
     Reinference(offset_provider).check(root)            `check` again after a pass, reusing
         the definitions the pass left alone (docs/api.md, "Re-inference after a pass")
     is_instance(general, specific) / substitution(…)     whether a type is at least as general
@@ -36,6 +38,7 @@ from typeinf.core.errors import (
 from typeinf.core.offsets import Connectivity, Dimension, load_offset_provider
 from typeinf.core.reader import TypeSyntaxError
 from typeinf.core.signatures import register_builtin
+from typeinf.frontends.rendering import render
 from typeinf.incremental.reinference import Reinference, Reused
 from typeinf.infer import Checked, check, infer, infer_all, pformat
 
@@ -67,6 +70,7 @@ __all__ = [
     "parse_type",
     "pformat",
     "register_builtin",
+    "render",
     "substitution",
     "types",
 ]

@@ -25,6 +25,14 @@ def a_string(function: str, argument: str, value: object) -> None:
         raise _wrong(function, argument, "a str", value)
 
 
+def an_instance(
+    function: str, argument: str, value: object, kind: type | tuple[type, ...], expected: str
+) -> None:
+    """`value` must be of `kind`, which `expected` says in words."""
+    if not isinstance(value, kind):
+        raise _wrong(function, argument, expected, value)
+
+
 def a_flag(function: str, argument: str, value: object) -> None:
     if not isinstance(value, bool):
         raise _wrong(function, argument, "True or False", value)

@@ -96,7 +96,7 @@ class Source:
         return self._paths.get(id(node))
 
 
-def source_of(filename: str, text: str, node: Node) -> Source:
+def source_of(filename: str | None, text: str, node: Node) -> Source:
     """The source of `node`, read from `text` (JSON or the text syntax) in `filename`."""
     if is_json(text, filename):
         return Source(filename, json_root=node)

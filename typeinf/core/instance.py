@@ -64,7 +64,7 @@ def substitution(
 
 def _known_rows_as_tuples(cells: list[Cell]) -> None:
     """Make each row of values whose number of items is known the tuple of its items, which it
-    is (`↑deref`'s `ValTuple` of one iterator, from `signatures.for_arity`): the text prints it
+    is (`↑deref`'s `ValTuple` of one iterator, from `typeinf.fencil.shaped.for_arity`): the text prints it
     as that tuple and reads it back as one, and a specific type's row must not stay a row that
     the general type's tuple could not bind."""
     for cell in cells:

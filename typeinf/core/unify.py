@@ -240,7 +240,7 @@ def _merge_variables(x: Cell, y: Cell) -> None:
 
 def binds_directly(variable: Cell, structure: Cell) -> bool:
     """The binding rule's fast case: a variable of the structure's own sort, restricted to no
-    family, stands for it by pointing at it. The hot paths (here, `runs.FastRun.equal`, the
+    family, stands for it by pointing at it. The hot paths (here, `solve.Solver.equal`, the
     generated matchers) inline this test: it runs for nearly every constraint."""
     return variable.family is None and variable.sort is structure.sort
 

@@ -1,5 +1,5 @@
 """GTIR behind `typeinf.infer`, `infer_all` and `check` (docs/gtir.md, "Typing"): runs a
-`gtir_collect.GtirInference` and hands out its types as `typeinf.gtir.values`, a program's as
+`typeinf.gtir.collect.GtirInference` and hands out its types as `typeinf.gtir.values`, a program's as
 a `GtirProgram` (its function definitions' types, then its parameters')."""
 
 from __future__ import annotations
@@ -210,7 +210,7 @@ def typed_nodes(inference: GtirInference) -> list[tuple[Node, GtirInferred]]:
 
 
 class GtirNodeTypes(Mapping[int, GtirInferred]):
-    """A GTIR program's node types by `id(node)`, read-only (as `infer.NodeTypes`)."""
+    """A GTIR program's node types by `id(node)`, read-only (as `typeinf.infer.NodeTypes`)."""
 
     def __init__(self, types: dict[int, GtirInferred]) -> None:
         self._types = types

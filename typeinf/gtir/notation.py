@@ -173,7 +173,7 @@ def to_ascii_gtir(text: str) -> str:
 
 def pformat_gtir(type_: Type) -> str:
     """A GTIR type in the notation, with its `where` clause; raises TypeTooLargeError for a
-    type too large to write out (as `notation.pformat`)."""
+    type too large to write out (as `typeinf.core.notation.pformat`)."""
     return pformat_gtir_where(type_)[0]
 
 

@@ -13,7 +13,7 @@
 
 A variable's place gives its sort (a dimension set is written `D₀`, anything else `T₀`; one
 number is one variable). `->` reads as `→`, and `KDim^v` as `KDimᵥ` (the ASCII spelling,
-`gtir_notation.to_ascii_gtir`); a scalar may be abbreviated as GT4Py's text writes it
+`notation.to_ascii_gtir`); a scalar may be abbreviated as GT4Py's text writes it
 (`f64`, `i1`); a dimension's kind is `ₕ`, `ᵥ` or `ₗ` after its name, horizontal when there is
 none. A set of dimensions must be written in GT4Py's canonical order (horizontal < local <
 vertical, then by name): a set written otherwise is an error, not silently reordered. Types
@@ -281,7 +281,7 @@ class _Reader:
         return make(CARTESIAN_OFFSET, tag, self.dim())
 
 
-#: A kind's ASCII spelling (`gtir_notation.GTIR_ASCII_SPELLING`), by the kind it stands for.
+#: A kind's ASCII spelling (`notation.GTIR_ASCII_SPELLING`), by the kind it stands for.
 _ASCII_KINDS = {GTIR_ASCII_SPELLING[suffix]: kind for suffix, kind in SUFFIX_KINDS.items()}
 
 

@@ -1,5 +1,5 @@
 """GT4Py's structured types (`iterir.gtir_types`: `FieldType(dims, dtype)`, …, whose JSON is
-`{"t": "FieldType", …}`) to GTIR's cells and back (`gtir_values` turns cells into values).
+`{"t": "FieldType", …}`) to GTIR's cells and back (`values` turns cells into values).
 
 What GT4Py leaves open becomes a variable: `DeferredType` a fresh type variable, `"unknown"`
 positions (or domain dimensions, which iterir's JSON reads) a fresh dimension-set variable;

@@ -1,5 +1,5 @@
 """Re-inference in proportion to the edit, for compiler passes: `Reinference` keeps what the
-last inference of a fencil (or GTIR program, `gtir_incremental`) found and, given the one a
+last inference of a fencil (or GTIR program, `incremental.gtir`) found and, given the one a
 pass made of it (sharing the subtrees it left alone, by identity), numbers, resolves, infers
 and reads off again only the parts the edit can have changed, and patches the rest of what it
 keeps. The result is `check`'s, node for node (docs/architecture.md, "Incremental
@@ -124,7 +124,7 @@ class Reinference:
         return check(root, self.offset_provider)
 
     def _gtir(self, root: Program) -> Checked:
-        """A GTIR program's re-inference (`gtir_incremental`)."""
+        """A GTIR program's re-inference (`incremental.gtir`)."""
         program, types, state, inferred = reinfer(root, self.offset_provider, self._gtir_state)
         self._gtir_state = state
         names = [d.id for d in root.function_definitions]
