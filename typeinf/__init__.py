@@ -5,7 +5,8 @@
     check(node, offset_provider=None, max_errors=None)   every independent error, with reasons
         (each also takes allow_free={"x"} or True: free names as unknowns, else errors; and
         within=fencil: a function definition of the fencil, typed with the ones it calls)
-    pformat(type, locations=False) / parse_type(text)    the notation (docs/notation.md)
+    pformat(type, locations=False) / parse_type(text)    the notation (docs/notation.md);
+        to_ascii(text) its ASCII spelling
     register_builtin(name, signature)                    a compiler's own builtin
     render(error, text, filename)                        an error as the command line prints
         it: where, the line quoted and underlined, the reasons (docs/api.md)
@@ -35,9 +36,16 @@ from typeinf.core.errors import (
     UnboundSymbolError,
     UnsatisfiableConstraintError,
 )
-from typeinf.core.offsets import Connectivity, Dimension, load_offset_provider
+from typeinf.core.notation import to_ascii
+from typeinf.core.offsets import (
+    Connectivity,
+    Dimension,
+    OffsetProviderFormatError,
+    load_offset_provider,
+)
 from typeinf.core.reader import TypeSyntaxError
 from typeinf.core.signatures import register_builtin
+from typeinf.core.sizes import TypeTooLargeError
 from typeinf.frontends.rendering import render
 from typeinf.incremental.reinference import Reinference, Reused
 from typeinf.infer import Checked, check, infer, infer_all, pformat
@@ -55,11 +63,13 @@ __all__ = [
     "InternalError",
     "MalformedIRError",
     "OffsetProviderError",
+    "OffsetProviderFormatError",
     "RecursionCycleError",
     "Reinference",
     "Reused",
     "TypeInferenceError",
     "TypeSyntaxError",
+    "TypeTooLargeError",
     "UnboundSymbolError",
     "UnsatisfiableConstraintError",
     "check",
@@ -72,5 +82,6 @@ __all__ = [
     "register_builtin",
     "render",
     "substitution",
+    "to_ascii",
     "types",
 ]
