@@ -278,7 +278,7 @@ def ratios(runs: Sequence[IconRun]) -> list[str]:
             ("CPU", run.cpu, baseline.cpu),
         ):
             if mine is not None and theirs:
-                said.append(f"{what} {mine / theirs:.2f} ({(1 - mine / theirs) * 100:+.0f} %)")
+                said.append(f"{what} {mine / theirs:.2f} ({(mine / theirs - 1) * 100:+.0f} %)")
         if said:
             lines.append(f"{run.name} / {baseline.name}: {', '.join(said)}")
     return ["", *lines] if lines else []
@@ -379,26 +379,23 @@ def one_run(
 
 def environment() -> Path:
     """The environment's python, made once (`PINS`) and reused."""
-    python = gt4py_venv.find_python312()
-    if python is None:
+    found = gt4py_venv.find_python312()
+    if found is None:
         raise OracleError("no Python ≥ 3.12 found (set TYPEINF_PYTHON312)")
-    print(f"environment: {', '.join(PINS)} …", flush=True)
-    venv, made = gt4py_venv.ensure_venv(python, PINS)
-    print(f"environment: {venv} ({'reused' if made is None else f'made in {made:.0f} s'})")
+    venv, made = gt4py_venv.ensure_venv(found, PINS)
+    how = "reused" if made is None else f"made in {made:.0f} s"
+    print(f"environment: {venv} ({how}; {', '.join(PINS)})", flush=True)
     return venv / "bin" / "python"
 
 
 def checkout_commit(checkout: Path) -> str:
+    """The commit the checkout is at, as git says it, or "unknown"."""
+    asked = ["git", "-C", str(checkout), "rev-parse", "HEAD"]
     try:
-        done = subprocess.run(
-            ["git", "-C", str(checkout), "rev-parse", "HEAD"],
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
+        said = subprocess.check_output(asked, text=True, stderr=subprocess.DEVNULL, timeout=60)
     except (OSError, subprocess.SubprocessError):
         return "unknown"
-    return done.stdout.strip() if done.returncode == 0 else "unknown"
+    return said.strip()
 
 
 def parse_modes(given: str) -> list[str]:

@@ -121,9 +121,12 @@ def step_name(line: str) -> str:
     return match.group(1) if match else line.strip()
 
 
-def traceback_frames(error: BaseException) -> tuple[list[Frame], list[FrameType]] | None:
-    """The frames of the traceback, in `error` or its causes and contexts, that passes through
-    the drop-in, outermost first, with Python's frame objects (whose locals hold the node)."""
+def traceback_frames(
+    error: BaseException,
+) -> tuple[BaseException, list[Frame], list[FrameType]] | None:
+    """The error, of `error` and its causes and contexts, whose traceback passes through the
+    drop-in, and its frames, outermost first, with Python's frame objects (whose locals hold the
+    node)."""
     seen: set[int] = set()
     pending: list[BaseException] = [error]
     while pending:
@@ -133,7 +136,7 @@ def traceback_frames(error: BaseException) -> tuple[list[Frame], list[FrameType]
         seen.add(id(current))
         frames, objects = _frames(current.__traceback__)
         if any((f.module, f.function) == DROP_IN for f in frames):
-            return frames, objects
+            return current, frames, objects
         pending += [e for e in (current.__context__, current.__cause__) if e is not None]
     return None
 
@@ -171,7 +174,7 @@ class Rejections:
         traced = traceback_frames(error)
         if traced is None:
             return
-        frames, objects = traced
+        raised, frames, objects = traced
         located = site_of(frames)
         if located is None:
             return
@@ -188,8 +191,8 @@ class Rejections:
                 site.step,
                 site.where,
                 site.caller,
-                first_line(error),
-                type(error).__name__,
+                first_line(raised),
+                type(raised).__name__,
                 stem,
             )
         )
@@ -283,8 +286,6 @@ def pytest_configure(config: pytest.Config) -> None:
     warned = config.getoption("oracle_warned")
     _state["warned_file"] = Path(warned) if warned else None
     _state["warned"] = set()
-    if warned:  # a checkout's `filterwarnings = error` must not make a warning a failure
-        config.addinivalue_line("filterwarnings", "always::typeinf.gt4py.DisagreementWarning")
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
