@@ -117,6 +117,7 @@ def test_each_mode_has_its_command(tmp_path: Path) -> None:
     assert not [arg for arg in off if arg.startswith("--oracle-")]
     on = oracle.pytest_command(python, "gtfn-on", "on", oracle.GTFN_PASSES, tmp_path)
     assert f"--oracle-warned={tmp_path / 'gtfn-on'}-warned.txt" in on
+    assert "--oracle-serial-builds" in on and "--oracle-serial-builds" not in off
     strict = oracle.pytest_command(python, "strict", "strict", oracle.ROUNDTRIP, tmp_path)
     assert f"--oracle-rejections={tmp_path / 'strict'}-rejections" in strict
 

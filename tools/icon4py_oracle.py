@@ -13,7 +13,9 @@ raised). Each run is one pytest process in CHECKOUT, on a backend that runs GT4P
 and needs no C++: GT4Py's roundtrip backend (`--backend ROUNDTRIP`), or with `--gtfn-options`
 the roundtrip backend with the pass-manager options of GT4Py's gtfn backend (temporaries
 extracted, reductions unrolled: `tools.icon4py_oracle_plugin`'s `GTFN_PASSES`), whose
-intermediates are those gtfn types. Then it prints a table: per run the tests passed, failed, in
+intermediates are those gtfn types; there GT4Py compiles in the test's own thread, so that a
+rejection fails the test that compiles the program even under icon4py's
+`--skip-stenciltest-verification`. Then it prints a table: per run the tests passed, failed, in
 error, skipped and expected to fail, the wall and CPU time of the pytest process (its children
 included), the seconds the drop-in spent in inference (its summary), the ratio of each run's
 times to the `off` run's; every test that passed with GT4Py's inference and not in another run
@@ -351,6 +353,8 @@ def pytest_command(python: Path, name: str, mode: str, backend: str, out: Path) 
         command.append(f"--oracle-warned={out / name}-warned.txt")
     if mode == "strict":
         command.append(f"--oracle-rejections={out / name}-rejections")
+    if backend == GTFN_PASSES:  # each rejection in the test that compiles it
+        command.append("--oracle-serial-builds")
     return command
 
 

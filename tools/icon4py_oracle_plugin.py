@@ -10,10 +10,14 @@ drop-in), in each of its runs:
   (`typeinf.gt4py.from_gt4py` and `iterir.to_json`), `NNN.offsets.json` (the offset-provider
   types it was given, beside it so that `typeinf infer DIR/NNN.json` reads them) and, where the
   node is part of a program, `NNN.program.itir` (the program the pass manager held). A node
-  rejected in several tests is saved once. `DIR/rejections.json` lists them, written at the end
-  of the session.
+  rejected in several tests is saved once. `DIR/rejections.json` lists them, written again at
+  each rejection and at the end of the session (an empty list when there was none).
 - `--oracle-warned FILE` (the `on` run): the pytest ids of the tests that emitted a
   `typeinf.gt4py.DisagreementWarning`, one a line, sorted, written at the end of the session.
+- `--oracle-serial-builds`: GT4Py compiles in the calling thread (`BUILD_JOBS_MODE` serial), so
+  that a program's compilation, and a rejection in it, happens in the test that compiles it:
+  GT4Py's `compile()` otherwise queues it in worker threads or processes, and a test that never
+  calls its program (icon4py's `--skip-stenciltest-verification`) never sees its error.
 - The backend `tools.icon4py_oracle_plugin:GTFN_PASSES` (for icon4py's `--backend`): GT4Py's
   roundtrip backend (the program run as Python, no C++) with the pass-manager options of GT4Py's
   gtfn backend (`GTFNTranslationStep._preprocess_program`: temporaries extracted, reductions
@@ -196,6 +200,7 @@ class Rejections:
                 stem,
             )
         )
+        self.write()  # as found: a run stopped half-way keeps what it found
 
     def save(self, node: Any, program: Any, offset_types: Any) -> str:
         text = str(node)
@@ -278,6 +283,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("typeinf-oracle", "tools.icon4py_oracle")
     group.addoption("--oracle-rejections", metavar="DIR", help="save strict rejections here")
     group.addoption("--oracle-warned", metavar="FILE", help="list the tests that warned here")
+    group.addoption(
+        "--oracle-serial-builds", action="store_true", help="GT4Py compiles in the test's thread"
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -286,6 +294,16 @@ def pytest_configure(config: pytest.Config) -> None:
     warned = config.getoption("oracle_warned")
     _state["warned_file"] = Path(warned) if warned else None
     _state["warned"] = set()
+    if config.getoption("oracle_serial_builds"):
+        serial_builds()
+
+
+def serial_builds() -> None:
+    """GT4Py's compilation in the calling thread, its runner made again in that mode (typeinf's
+    drop-in leaves a serial mode as it is)."""
+    gt4py_config = importlib.import_module("gt4py.next.config")
+    gt4py_config.BUILD_JOBS_MODE = gt4py_config.BuildJobsMode.SERIAL
+    importlib.import_module("gt4py.next.otf.runners").reset_default_runner()
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
