@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tools import gt4py_venv
+from tools import gt4py_oracle, gt4py_venv
 from tools import icon4py_oracle as oracle
 from tools import icon4py_oracle_plugin as plugin
 from tools.gt4py_oracle import OracleError, Outcome, Run
@@ -555,6 +555,4 @@ def test_the_plugin_lists_the_tests_that_warned_and_the_rejections(
 
 def test_the_checkouts_commit_is_said_or_unknown(tmp_path: Path) -> None:
     assert oracle.checkout_commit(tmp_path / "none") == "unknown"
-    assert (
-        oracle.checkout_commit(oracle.gt4py_oracle.ROOT) == oracle.gt4py_oracle.typeinf_state()[:40]
-    )
+    assert oracle.checkout_commit(gt4py_oracle.ROOT) == gt4py_oracle.typeinf_state()[:40]

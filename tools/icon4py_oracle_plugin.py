@@ -301,7 +301,7 @@ def pytest_configure(config: pytest.Config) -> None:
 def serial_builds() -> None:
     """GT4Py's compilation in the calling thread, its runner made again in that mode (typeinf's
     drop-in leaves a serial mode as it is)."""
-    gt4py_config = importlib.import_module("gt4py.next.config")
+    gt4py_config: Any = importlib.import_module("gt4py.next.config")
     gt4py_config.BUILD_JOBS_MODE = gt4py_config.BuildJobsMode.SERIAL
     importlib.import_module("gt4py.next.otf.runners").reset_default_runner()
 
