@@ -42,7 +42,7 @@ from iterir.offset_types import OffsetType
 from iterir.symbols import BindingKind, SymbolTable, resolve
 from iterir.traversal import Tree, child_positions
 from iterir.vocabulary import GTIR_BUILTINS
-from typeinf.core.constraints import GtirRule
+from typeinf.core.constraints import Equal, Reason
 from typeinf.core.constructors import Constructor
 from typeinf.core.diagnostics import MAX_REASONS, reason_text
 from typeinf.core.errors import (
@@ -58,7 +58,6 @@ from typeinf.core.relations import Relation
 from typeinf.core.schemes import Scheme, Shared
 from typeinf.core.solve import Solver, check_finite
 from typeinf.core.terms import Cell, Mismatch, Sort, find, make, var
-from typeinf.core.unify import unify
 from typeinf.gtir import calls, expressions, fieldops, iterators, tuples
 from typeinf.gtir import terms as g
 from typeinf.gtir.notation import GtirPrinter, pformat_gtir_all
@@ -66,63 +65,36 @@ from typeinf.gtir.relations import set_difference
 from typeinf.gtir.rules import (
     SIGNATURES,
 )
-from typeinf.gtir.runs import ExplainingRun, FastRun
+from typeinf.gtir.runs import SHOWS_FAST_ERRORS, ExplainingRun, FastRun
 
 _PARAMETER = BindingKind.PARAMETER
 _BUILTIN = BindingKind.BUILTIN
 
 
-def rule_name(node: Node) -> str:
-    """What a node's constraints come from, in words: `` `as_fieldop` `` for a call (or an
-    applied call) of a builtin or definition, `` `it` `` for a name, else the node's kind."""
-    callee = node.fun if isinstance(node, FunCall) else node
-    if isinstance(callee, FunCall):
-        callee = callee.fun
-    if isinstance(callee, SymRef):
-        return f"`{callee.id}`"
-    return f"a {type(node).__name__}"
-
-
 class Equate(Protocol):
-    """What a rule says two types are one through: `GtirSolver.equal`."""
+    """What a rule says two types are one through: `Solver.equal`."""
 
-    def __call__(self, expected: Cell, actual: Cell, position: int, reason: object = None) -> None:
+    def __call__(
+        self, expected: Cell, actual: Cell, position: int, reason: Reason | None = None
+    ) -> None:
         """`expected` and `actual` are one type, for the node at `position` (`reason`: why, if
         not that node's rule)."""
 
 
 class GtirSolver(Solver):
-    """The solver, with GTIR's equality (`equal`: postponing nothing, a mismatch said in GTIR's
-    notation) and a relation's error said in GTIR's notation."""
+    """The solver, its errors said in GTIR's notation: a mismatch (`unsatisfiable`) and a
+    relation that cannot hold (`cannot_hold`); its fast run's errors are shown as they are
+    (`runs.SHOWS_FAST_ERRORS`)."""
 
-    def equal(self, expected: Cell, actual: Cell, position: int, reason: object = None) -> None:
-        """`expected` and `actual` are one type: else a located error showing both. The
-        explaining run (with a history) keeps what it joins, with its reason (a relation's, or
-        the typing rule of the node at `position`), and gives the error a note for each rule
-        that gave either side its type."""
-        history = self.history
-        if history is None:
-            try:
-                undecided = unify(expected, actual, [])
-            except Mismatch:
-                raise unchained(self.mismatch(expected, actual, position)) from None
-            for x, y in undecided:
-                self.equal(x, y, position)
-            return
-        start = len(history.joins)
-        try:
-            undecided = unify(expected, actual, [], history.joins)
-        except Mismatch:
-            history.forget(start)
-            raise unchained(self.mismatch(expected, actual, position)) from None
-        cause = reason if reason is not None else GtirRule(rule_name(self.nodes[position]))
-        history.record(start, position, cause)  # type: ignore[arg-type]  # a Reason
-        for x, y in undecided:
-            self.equal(x, y, position, reason)
+    def __init__(self, nodes: list[Node], types: list[Cell | None], explain: bool = False) -> None:
+        super().__init__(nodes, types, explain, SHOWS_FAST_ERRORS)
 
-    def mismatch(self, expected: Cell, actual: Cell, position: int) -> TypeInferenceError:
-        """The error two types that cannot be one are; in the explaining run, with a note for
-        each rule that gave either side its type."""
+    def unsatisfiable(
+        self, constraint: Equal, mismatch: Mismatch, start: int | None = None
+    ) -> UnsatisfiableConstraintError:
+        """The error two types that cannot be one are, showing both; in the explaining run,
+        with a note for each rule that gave either side its type."""
+        expected, actual, position, _ = constraint
         shown, found = pformat_gtir_all([expected, actual])
         notes = []
         if self.history is not None:
@@ -143,7 +115,7 @@ class GtirSolver(Solver):
         )
 
     def cannot_hold(
-        self, relation: Relation, position: int, reason: object, why: str
+        self, relation: Relation, position: int, reason: Reason, why: str
     ) -> UnsatisfiableConstraintError:
         shown = relation.show(GtirPrinter(list(relation.cells)).render)
         return UnsatisfiableConstraintError(
@@ -157,7 +129,7 @@ class GtirInference:
 
     #: The free names without a type that are unknowns (True: all); see `__init__`.
     allow_free: bool | Collection[str]
-    #: `GtirSolver.equal` of this run's solver (see `_start`).
+    #: `Solver.equal` of this run's solver (see `_start`).
     equal: Equate
     #: `relate` of this run (`runs.FastRun.relate`, `runs.ExplainingRun.relate`): a relation
     #: that must hold, for the node at a position (see `_start`).
@@ -215,7 +187,7 @@ class GtirInference:
         self.symbols = symbols
         self.types: list[Cell | None] = [None] * len(self.nodes)
         self.solver = GtirSolver(self.nodes, self.types, explain)
-        #: Every constraint goes through the solver, which knows the run it is in (`GtirSolver.equal`):
+        #: Every constraint goes through the solver, which knows the run it is in (`Solver.equal`):
         #: the inference holds its solver, never the other way round, so that a run is freed by
         #: reference counting when its caller drops it (inside GT4Py's pass manager too).
         self.equal = self.solver.equal

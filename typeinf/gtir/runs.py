@@ -107,3 +107,10 @@ class ExplainingRun(runs.ExplainingRun):
 
 #: The reason the fast run gives its relations (see `FastRun.relate`): never read.
 _UNSAID = GtirRule("a relation")
+
+#: GTIR's fast run's errors are shown as they are: the GT4Py drop-in (`typeinf.gt4py`) raises
+#: them with no second run. So its unification undoes a mismatch, for the error to show the
+#: types as they were (`Solver.equal`), and its explaining run visits nodes in the same order
+#: (`ExplainingRun.order`), to find the same error, in the same words (`gtir.infer` compares
+#: them).
+SHOWS_FAST_ERRORS = True
