@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Collection, Mapping
-from typing import NoReturn, Protocol
 
 from iterir import (
     AxisLiteral,
@@ -45,6 +44,7 @@ from iterir.vocabulary import GTIR_BUILTINS
 from typeinf.core.constraints import Equal, Reason
 from typeinf.core.constructors import Constructor
 from typeinf.core.diagnostics import MAX_REASONS, reason_text
+from typeinf.core.driver import Collector
 from typeinf.core.errors import (
     GrammarBuiltinError,
     MalformedIRError,
@@ -69,16 +69,6 @@ from typeinf.gtir.runs import SHOWS_FAST_ERRORS, ExplainingRun, FastRun
 
 _PARAMETER = BindingKind.PARAMETER
 _BUILTIN = BindingKind.BUILTIN
-
-
-class Equate(Protocol):
-    """What a rule says two types are one through: `Solver.equal`."""
-
-    def __call__(
-        self, expected: Cell, actual: Cell, position: int, reason: Reason | None = None
-    ) -> None:
-        """`expected` and `actual` are one type, for the node at `position` (`reason`: why, if
-        not that node's rule)."""
 
 
 class GtirSolver(Solver):
@@ -123,17 +113,18 @@ class GtirSolver(Solver):
         )
 
 
-class GtirInference:
+class GtirInference(Collector):
     """One inference over a GTIR program or expression: the type of every node, by pre-order
-    position; the first error raised, or with `max_errors` > 1 one per part kept in `errors`."""
+    position; the first error raised, or with `max_errors` > 1 one per part kept in `errors`
+    (`Collector`, the driver both dialects share)."""
 
     #: The free names without a type that are unknowns (True: all); see `__init__`.
     allow_free: bool | Collection[str]
-    #: `Solver.equal` of this run's solver (see `_start`).
-    equal: Equate
     #: `relate` of this run (`runs.FastRun.relate`, `runs.ExplainingRun.relate`): a relation
     #: that must hold, for the node at a position (see `_start`).
     relate: Callable[[Relation, int], None]
+    #: The definitions typed monomorphic, at their one use (`as_gt4py`: `schemes.Shared`).
+    used_once: frozenset[int]
 
     def __init__(
         self,
@@ -160,65 +151,15 @@ class GtirInference:
         symbols = resolve(root, GTIR_BUILTINS, tree=tree)
         self._start(root, tree, symbols, offset_types, max_errors, explain, as_gt4py)
         self.allow_free = allow_free
-        for position, first in self.symbols.duplicates:
-            self._guarded(position, self._duplicate, position, first)
-        if isinstance(root, Program):
+        self.drive(self._collect)
+
+    # -- driving ----------------------------------------------------------------------------------
+    def _collect(self) -> None:
+        """Type the program's parts, or the statement or expression at the root."""
+        if isinstance(self.root, Program):
             self._program()
         else:
             self._statement(0)
-
-    def _start(
-        self,
-        root: Node,
-        tree: Tree,
-        symbols: SymbolTable,
-        offset_types: Mapping[str, OffsetType] | None,
-        max_errors: int,
-        explain: bool = False,
-        as_gt4py: bool = False,
-    ) -> None:
-        """The state of a run over `tree` (nodes in pre-order, sizes) before anything is typed:
-        shared with `typeinf.incremental.gtir`, which lays out only the parts it types again."""
-        self.offset_types = offset_types
-        self.as_gt4py = as_gt4py
-        self.allow_free = False  # a free name without a type is an error unless allowed
-        self.unknowns: dict[str, Cell] = {}
-        self.root, (self.nodes, self.sizes) = root, tree
-        self.symbols = symbols
-        self.types: list[Cell | None] = [None] * len(self.nodes)
-        self.solver = GtirSolver(self.nodes, self.types, explain)
-        #: Every constraint goes through the solver, which knows the run it is in (`Solver.equal`):
-        #: the inference holds its solver, never the other way round, so that a run is freed by
-        #: reference counting when its caller drops it (inside GT4Py's pass manager too).
-        self.equal = self.solver.equal
-        #: What the fast and the explaining run do differently (see `runs`): the rules ask it,
-        #: never which run it is in.
-        self.run: FastRun | ExplainingRun = (ExplainingRun if explain else FastRun)(self.solver)
-        self.relate = self.run.relate
-        self.schemes: dict[int, Scheme | Shared] = {}
-        #: The definitions typed monomorphic, at their one use (`as_gt4py`: `schemes.Shared`).
-        self.used_once: frozenset[int] = frozenset()
-        self.errors: list[tuple[int, TypeInferenceError]] = []
-        self.max_errors = max_errors
-
-    # -- driving ----------------------------------------------------------------------------------
-    def _guarded(self, position: int, step: Callable[..., object], *args: object) -> bool:
-        try:
-            step(*args)
-        except TypeInferenceError as error:
-            if self.max_errors <= 1:
-                raise
-            self.errors.append((position, error))
-            self.solver.forget()
-            return False
-        return True
-
-    def _duplicate(self, position: int, first: int) -> NoReturn:
-        node = self.nodes[position]
-        name = getattr(node, "id", "?")
-        raise TypeInferenceError(
-            f"`{name}` is declared twice", node, notes=[(f"the first `{name}`", self.nodes[first])]
-        )
 
     def _program(self) -> None:
         root = self.root
@@ -230,18 +171,18 @@ class GtirInference:
         def ordered() -> None:
             order.extend(definition_order(self.nodes, self.sizes, self.symbols, children[:ndefs]))
 
-        if not self._guarded(0, ordered):
+        if not self.guarded(0, ordered):
             return
         if self.as_gt4py:
             self.used_once = _used_once(self.symbols)
         for position in order:
-            if not self._guarded(position, self._definition, position):
+            if not self.guarded(position, self._definition, position):
                 self.schemes[position] = Scheme(var(Sort.DTYPE))  # anything, to its users
         nodes = self.nodes
         for position in children[ndefs:]:
             node = nodes[position]
             if type(node) is Sym:  # a parameter: its declared type, nothing to settle or check
-                self._guarded(position, self._parameter, position, node)
+                self.guarded(position, self._parameter, position, node)
             else:
                 self._statement(position)
 
@@ -261,11 +202,11 @@ class GtirInference:
             at = pending.pop()
             node = self.nodes[at]
             if not isinstance(node, IfStmt):
-                self._guarded(at, self._part, at)
+                self.guarded(at, self._part, at)
                 continue
             children = child_positions(self.sizes, at, node.child_count())
-            if self._guarded(children[0], self._part, children[0]):
-                self._guarded(at, self.if_stmt, at, node)
+            if self.guarded(children[0], self._part, children[0]):
+                self.guarded(at, self.if_stmt, at, node)
             pending.extend(reversed(children[1:]))
 
     def _definition(self, position: int) -> None:
@@ -330,6 +271,31 @@ class GtirInference:
         # before a definition is generalized (which needs finite types) or a value is read off.
         # Its cost: docs/performance.md, "GTIR inference".
         check_finite(nodes, self.types, range(start, start + self.sizes[start]), pformat_gtir_all)
+
+    # -- the state of a run -----------------------------------------------------------------------
+    def _start(
+        self,
+        root: Node,
+        tree: Tree,
+        symbols: SymbolTable,
+        offset_types: Mapping[str, OffsetType] | None,
+        max_errors: int,
+        explain: bool = False,
+        as_gt4py: bool = False,
+    ) -> None:
+        """The state of a run over `tree` (nodes in pre-order, sizes) before anything is typed:
+        shared with `typeinf.incremental.gtir`, which lays out only the parts it types again."""
+        self.offset_types = offset_types
+        self.as_gt4py = as_gt4py
+        self.allow_free = False  # a free name without a type is an error unless allowed
+        self.unknowns: dict[str, Cell] = {}
+        self.begin(root, tree, symbols, GtirSolver, explain, max_errors)
+        #: What the fast and the explaining run do differently (see `runs`): the rules ask it,
+        #: never which run it is in.
+        self.run: FastRun | ExplainingRun = (ExplainingRun if explain else FastRun)(self.solver)
+        self.relate = self.run.relate
+        self.schemes: dict[int, Scheme | Shared] = {}
+        self.used_once = frozenset()
 
     # -- helpers ----------------------------------------------------------------------------------
     def visit(self, position: int, node: Node) -> Cell | None:
@@ -471,6 +437,7 @@ _VISIT: dict[type, Callable[..., Cell | None]] = {
     SetAt: GtirInference.set_at,
     Program: GtirInference.nothing,
 }
+
 
 #: The rules of the builtins typed by a rule of their own, by name: each `rule_<name>` of the
 #: rule modules, one per construct.
