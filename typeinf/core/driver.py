@@ -1,19 +1,27 @@
-"""The one driver of inference, for both dialects: what a collector does alike whatever IR it
-types.
+"""The one driver of inference, for both dialects (docs/architecture.md, "One driver"): what a
+collector does alike whatever IR it types, and the order of its two runs.
 
 - `Collector`, the base of both dialects' collectors: the names declared twice reported
   first, then each part typed under a guard (`guarded`) that keeps its error, once per node
   and message, up to the error limit, and the errors put in source order at the end (`drive`);
-- `check_arity`: a builtin typed by a rule, called with another number of arguments.
+- `check_arity`: a builtin typed by a rule, called with another number of arguments;
+- `typed` and `checked`: the fast run first, and only on an error the explaining run, whose
+  errors are the ones reported (`typed` raises the first, `checked` keeps them all); a
+  disagreement of the two runs is an `InternalError` (`errors.runs_disagree`).
 
 A dialect gives its hooks: which parts it types, in which order (the `collect` given to
-`drive`), and what a failed part leaves behind besides the solver's (`failed`).
+`drive`); what a failed part leaves behind besides the solver's (`failed`); and whether its
+fast run's errors are shown as they are (`shows_fast_errors`, the solver's). GTIR's are: the
+GT4Py drop-in raises them with no second run, so both runs must say the same words, and the
+driver checks that they do. The fencil IR's are never shown: its explaining run visits in
+post-order, to blame the later of two conflicting uses, and may word an error otherwise.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
-from typing import NoReturn, Protocol
+from typing import NoReturn, Protocol, TypeVar
 
 from iterir import FunCall, FunctionDefinition, Node, Sym
 from iterir.nodes import Temporary
@@ -21,7 +29,7 @@ from iterir.symbols import SymbolTable
 from iterir.traversal import Tree
 from typeinf.core.constraints import Reason
 from typeinf.core.diagnostics import declared_twice_error, rule_arity_error
-from typeinf.core.errors import TypeInferenceError
+from typeinf.core.errors import TypeInferenceError, runs_disagree
 from typeinf.core.solve import Solver
 from typeinf.core.terms import Cell
 
@@ -141,3 +149,56 @@ def check_arity(call: FunCall, count: int) -> None:
     an error."""
     if len(call.args) != count:
         raise rule_arity_error(call, count)
+
+
+C = TypeVar("C", bound=Collector)
+
+
+def typed(run: Callable[[bool, int], C], shows_fast_errors: bool) -> C:
+    """The fast run's inference (`run(explain, max_errors)`); on a type error, the explaining
+    run's first error, with its reasons, raised instead: an `InternalError` if it finds none,
+    or, where the fast run's errors are shown (`shows_fast_errors`), one in other words."""
+    try:
+        return run(False, 1)
+    except TypeInferenceError as error:
+        fast = error
+    # Outside the handler, so that the error with reasons is raised alone, not "during
+    # handling" of the fast run's.
+    try:
+        run(True, 1)
+    except TypeInferenceError as error:
+        _confirm(fast, [error], shows_fast_errors)
+        raise
+    raise runs_disagree("fast", "explaining", fast) from fast
+
+
+def checked(
+    run: Callable[[bool, int], C], max_errors: int | None, shows_fast_errors: bool
+) -> tuple[C | None, list[TypeInferenceError]]:
+    """Every independent error (at most `max_errors`), with its reasons, and the inference
+    to read the types off: the fast run's when it finds no error; else the explaining run's,
+    whose errors those are (`typed` says when the two disagree). None with a tree that no
+    part of can be typed, whose error is then the only one."""
+    try:
+        return run(False, 1), []
+    except TypeInferenceError as error:
+        fast = error
+    try:
+        # Two at least, so that the first error is kept rather than raised.
+        inference = run(True, max(max_errors or sys.maxsize, 2))
+    except TypeInferenceError as error:  # before any part could be typed: a malformed tree
+        return None, [error]
+    errors = [error for _, error in inference.errors]
+    _confirm(fast, errors, shows_fast_errors)
+    return inference, errors[:max_errors]
+
+
+def _confirm(
+    fast: TypeInferenceError, explained: list[TypeInferenceError], shows_fast_errors: bool
+) -> None:
+    """Raise `InternalError` unless the explaining run found an error where the fast run found
+    `fast`, and, where the fast run's errors are shown, one in its words."""
+    if not explained or (
+        shows_fast_errors and all(error.message != fast.message for error in explained)
+    ):
+        raise runs_disagree("fast", "explaining", fast) from fast

@@ -41,7 +41,7 @@ class Solver:
     With `explain`, it also keeps the history of what unification joined and why (`history`),
     so that an error can tell the reasons behind each of its types (the explaining run, see
     `runs`, unifies through `unify_recorded`). `shows_fast_errors`: the fast run's errors are
-    shown as they are (GTIR's, which the GT4Py drop-in raises: `gtir.runs`), so its
+    shown as they are (GTIR's, which the GT4Py drop-in raises; `typeinf.core.driver`), so its
     unification undoes a mismatch too, for the error to show the types as they were.
     """
 
