@@ -19,10 +19,7 @@ from typeinf.core.errors import (
 )
 from typeinf.core.terms import Cell, Sort, find, var
 from typeinf.gtir import terms as g
-from typeinf.gtir.rules import (
-    call_plan,
-    scheme,
-)
+from typeinf.gtir.signatures import call_plan, scheme
 
 if TYPE_CHECKING:
     from typeinf.gtir.collect import GtirInference

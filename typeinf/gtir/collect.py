@@ -1,6 +1,7 @@
 """Typing GTIR (docs/gtir.md, "Typing"): a `Program`, or a standalone expression whose free
-names carry their types, walked once, children before parents, each typing rule unifying what
-it relates and relating (`gtir_rules`, `gtir_relations`) what unification cannot say.
+names carry their types, walked once, children before parents, each typing rule (a builtin's:
+`rules.RULES`, or its signature) unifying what it relates and relating what unification cannot
+say (`relations`).
 
 A program's function definitions are typed first, each after the ones it uses (`order`:
 recursion is an error naming the cycle) and generalized (let-polymorphism: each use is a fresh
@@ -58,14 +59,13 @@ from typeinf.core.relations import Relation
 from typeinf.core.schemes import Scheme, Shared
 from typeinf.core.solve import Solver, check_finite
 from typeinf.core.terms import Cell, Mismatch, Sort, find, make, var
-from typeinf.gtir import calls, expressions, fieldops, iterators, tuples
+from typeinf.gtir import calls, expressions
 from typeinf.gtir import terms as g
 from typeinf.gtir.notation import GtirPrinter, pformat_gtir_all
 from typeinf.gtir.relations import set_difference
-from typeinf.gtir.rules import (
-    SIGNATURES,
-)
+from typeinf.gtir.rules import RULES
 from typeinf.gtir.runs import SHOWS_FAST_ERRORS, ExplainingRun, FastRun
+from typeinf.gtir.signatures import SIGNATURES
 
 _PARAMETER = BindingKind.PARAMETER
 _BUILTIN = BindingKind.BUILTIN
@@ -327,44 +327,39 @@ class GtirInference(Collector):
         self.equal(make(ctor, part), cell, position)
         return part
 
-    # -- declarations -----------------------------------------------------------------------------
-
-    # -- expressions ------------------------------------------------------------------------------
-
+    # -- calls ------------------------------------------------------------------------------------
     def call(self, position: int, node: FunCall) -> Cell | None:
+        """A call: of a builtin by its rule (`rules.RULES`) or its signature; of a call of a
+        builtin typed where it is applied (`as_fieldop(stencil)(inputs…)`) by that rule; any
+        other by its callee's type."""
         callee = node.fun
-        # Dispatched by the callee's name through `_APPLIED`, the arguments' positions found
-        # only where a rule reads them, rather than a test of each applied builtin in turn
-        # (docs/performance.md, "GTIR inference").
-        builtin = self.types[position + 1] is None  # a builtin called: a rule types the call
-        if builtin and type(callee) is SymRef:
-            name = callee.id
-            if name in _APPLIED:  # typed by the call that applies it
-                if name != "shift":
-                    return None
-                return self.run.shift(self, position, node)
-            # The arguments' positions, after the callee's one node (`args`, inline, as
-            # `_part` dispatches directly: see there).
-            sizes, args, child = self.sizes, [], position + 2
-            for _ in node.args:
-                args.append(child)
-                child += sizes[child]
-            rule = _RULES.get(name)
-            if rule is not None:
-                return rule(self, position, node, args)
-            if name in _ON_DOMAINS and fieldops.on_domains(self, args):
-                return fieldops.domain_condition(self, position, node, args)
-            if name in SIGNATURES:
-                return calls.by_signature(self, name, position, node, args)
-            raise TypeInferenceError(f"builtin `{name}` is not typed yet on GTIR", node)
-        args = self.args(position, node)
-        if isinstance(callee, FunCall) and isinstance(callee.fun, SymRef):
-            applied = _APPLIED.get(callee.fun.id)
-            if applied is not None and (builtin or callee.fun.id != "shift"):
-                return applied(self, position, callee, args)
-        return calls.apply(self, self.type_at(position + 1), position, args)
-
-    # -- rules ------------------------------------------------------------------------------------
+        # A callee without a type: a builtin called, which `_part` skips, or a call of one typed
+        # where it is applied. Found by its name in one table, the arguments' positions found
+        # only where a rule reads them (docs/performance.md, "GTIR inference").
+        if self.types[position + 1] is None:
+            if type(callee) is SymRef:
+                name = callee.id
+                rule = RULES.get(name)
+                called = None if rule is None else rule.called
+                if rule is not None and called is None:
+                    return None  # typed by the call that applies it
+                # The arguments' positions, after the callee's one node (`args`, inline, as
+                # `_part` dispatches directly: see there).
+                sizes, args, child = self.sizes, [], position + 2
+                for _ in node.args:
+                    args.append(child)
+                    child += sizes[child]
+                if called is not None:
+                    return called(self, position, node, args)
+                if name in SIGNATURES:
+                    return calls.by_signature(self, name, position, node, args)
+                raise TypeInferenceError(f"builtin `{name}` is not typed yet on GTIR", node)
+            if isinstance(callee, FunCall) and isinstance(callee.fun, SymRef):
+                rule = RULES.get(callee.fun.id)
+                applied = None if rule is None else rule.applied
+                if applied is not None:
+                    return applied(self, position, callee, self.args(position, node))
+        return calls.apply(self, self.type_at(position + 1), position, self.args(position, node))
 
     # -- statements -------------------------------------------------------------------------------
     def set_at(self, position: int, node: SetAt) -> None:
@@ -389,14 +384,6 @@ class GtirInference(Collector):
 
     def nothing(self, position: int, node: Node) -> None:
         return None
-
-
-#: The scalar type of each kind of literal.
-
-#: The builtins that build a `concat_where` condition when given a dimension or a domain.
-_ON_DOMAINS = frozenset(
-    ("eq", "not_eq", "less", "greater", "less_equal", "greater_equal", "and_", "or_", "xor_")
-)
 
 
 def _used_once(symbols: SymbolTable) -> frozenset[int]:
@@ -436,26 +423,4 @@ _VISIT: dict[type, Callable[..., Cell | None]] = {
     Temporary: expressions.temporary,
     SetAt: GtirInference.set_at,
     Program: GtirInference.nothing,
-}
-
-
-#: The rules of the builtins typed by a rule of their own, by name: each `rule_<name>` of the
-#: rule modules, one per construct.
-_RULES: dict[str, Callable[[GtirInference, int, FunCall, list[int]], Cell]] = {
-    name[len("rule_") :]: rule
-    for module in (fieldops, iterators, tuples)
-    for name, rule in vars(module).items()
-    if name.startswith("rule_")
-}
-
-#: The rules of the builtins typed where they are applied (`as_fieldop(stencil)(inputs…)`), by
-#: name; `map_tuple` maps a function over a tuple, `tree_map_tuple` over its leaves.
-_APPLIED: dict[str, Callable[[GtirInference, int, FunCall, list[int]], Cell]] = {
-    "shift": iterators.shifted,
-    "as_fieldop": fieldops.as_fieldop,
-    "lift": fieldops.lift,
-    "reduce": iterators.reduce,
-    "map_list": iterators.map_list,
-    "map_tuple": tuples.map_tuple,
-    "tree_map_tuple": tuples.map_tuple,
 }

@@ -30,14 +30,15 @@ from typeinf.core.errors import (
     unchained,
 )
 from typeinf.core.terms import INTEGERS, Cell, Sort, find, make, var
+from typeinf.gtir import calls
 from typeinf.gtir import terms as g
-from typeinf.gtir.relations import Union
-from typeinf.gtir.rules import (
+from typeinf.gtir.relations import (
     Deduced,
     Lifted,
     Moves,
     OnDomain,
     Spread,
+    Union,
     known_tuple,
 )
 from typeinf.gtir.shifts import shifts_read
@@ -131,10 +132,15 @@ def lift(inf: GtirInference, position: int, inner: FunCall, args: list[int]) -> 
     return result
 
 
-def on_domains(inf: GtirInference, args: list[int]) -> bool:
-    """Whether a comparison or `and_`/`or_`/`xor_` builds a domain (a `concat_where`
-    condition): an argument is known to be a dimension or a domain."""
-    return any(find(inf.type_at(a)).ctor in (g.DIMENSION, g.DOMAIN) for a in args)
+def rule_comparison(inf: GtirInference, position: int, node: FunCall, args: list[int]) -> Cell:
+    """A comparison or `and_`/`or_`/`xor_`: a domain (a `concat_where` condition,
+    `domain_condition`) where an argument is known to be a dimension or a domain, else typed by
+    its signature."""
+    if any(find(inf.type_at(a)).ctor in (g.DIMENSION, g.DOMAIN) for a in args):
+        return domain_condition(inf, position, node, args)
+    callee = node.fun
+    assert isinstance(callee, SymRef)  # a builtin, called by its name
+    return calls.by_signature(inf, callee.id, position, node, args)
 
 
 def domain_condition(inf: GtirInference, position: int, node: FunCall, args: list[int]) -> Cell:
@@ -204,10 +210,6 @@ def rule_cartesian_domain(
         return make(g.DOMAIN, g.dims(found))
     except g.DimensionSetError as error:
         raise unchained(TypeInferenceError(f"not a domain: {error}", node)) from None
-
-
-#: An unstructured domain is typed as a Cartesian one: dimensions and their ranges.
-rule_unstructured_domain = rule_cartesian_domain
 
 
 def rule_index(inf: GtirInference, position: int, node: FunCall, args: list[int]) -> Cell:

@@ -24,12 +24,7 @@ from typeinf.core.errors import (
 from typeinf.core.terms import Cell, Sort, find, make, var
 from typeinf.gtir import calls
 from typeinf.gtir import terms as g
-from typeinf.gtir.relations import Subset
-from typeinf.gtir.rules import (
-    Along,
-    Index,
-    Shifted,
-)
+from typeinf.gtir.relations import Along, Index, Shifted, Subset
 
 if TYPE_CHECKING:
     from typeinf.gtir.collect import GtirInference
@@ -38,6 +33,12 @@ if TYPE_CHECKING:
 def rule_deref(inf: GtirInference, position: int, node: FunCall, args: list[int]) -> Cell:
     check_arity(node, 1)
     return deref_of(inf, position, inf.type_at(args[0]))
+
+
+def deref_value(inf: GtirInference, position: int) -> Cell:
+    """`deref` as a value (`as_fieldop(deref, …)`): a function of an iterator to its element."""
+    argument = var(Sort.DTYPE)
+    return g.function([argument], deref_of(inf, position, argument))
 
 
 def deref_of(inf: GtirInference, position: int, argument: Cell) -> Cell:
@@ -51,6 +52,12 @@ def deref_of(inf: GtirInference, position: int, argument: Cell) -> Cell:
     inf.equal(g.iterator(positions, defined, element), argument, position)
     inf.relate(Subset(defined, positions), position)
     return element
+
+
+def rule_shift(inf: GtirInference, position: int, node: FunCall, args: list[int]) -> Cell | None:
+    """`shift(…)`: typed as its run types it (`runs.FastRun.shift`, `runs.ExplainingRun.shift`):
+    here, a function its application unifies, or where it is applied, by `shifted`."""
+    return inf.run.shift(inf, position, node)
 
 
 def shift(inf: GtirInference, position: int, node: FunCall) -> Cell:

@@ -30,7 +30,7 @@ from typeinf.core.schemes import Scheme, Shared
 from typeinf.core.terms import Cell, Mismatch
 from typeinf.core.unify import Trail, undo, unify
 from typeinf.gtir import calls, iterators
-from typeinf.gtir.rules import call_plan
+from typeinf.gtir.signatures import call_plan
 
 if TYPE_CHECKING:
     from typeinf.gtir.collect import GtirInference

@@ -26,14 +26,8 @@ from typeinf.core.terms import Cell, Sort, find, var
 from typeinf.gtir import calls
 from typeinf.gtir import terms as g
 from typeinf.gtir.notation import pformat_gtir_all
-from typeinf.gtir.rules import (
-    SIGNATURES,
-    Scalar,
-    TupleMapped,
-    as_lists,
-    promoted,
-    scheme,
-)
+from typeinf.gtir.relations import Scalar, TupleMapped, as_lists, promoted
+from typeinf.gtir.signatures import SIGNATURES, scheme
 
 if TYPE_CHECKING:
     from typeinf.gtir.collect import GtirInference
