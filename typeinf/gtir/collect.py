@@ -19,23 +19,21 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Collection, Mapping
 
-from iterir import (
+from iterir.nodes import (
     AxisLiteral,
+    CartesianOffset,
     FunCall,
     FunctionDefinition,
+    IfStmt,
+    InfinityLiteral,
     Lambda,
     Literal,
     Node,
     OffsetLiteral,
-    Sym,
-    SymRef,
-)
-from iterir.nodes import (
-    CartesianOffset,
-    IfStmt,
-    InfinityLiteral,
     Program,
     SetAt,
+    Sym,
+    SymRef,
     Temporary,
 )
 from iterir.offset_types import OffsetType
