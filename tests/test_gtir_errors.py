@@ -104,6 +104,12 @@ ERRORS = [
         "e.itir:2:4: error: `D₀ = shift([IDim], Offset[Vertex→Edge])` cannot hold: a shift from "
         "[Vertex] applies to an iterator at [IDim]",
     ),
+    (
+        "tuple_get without its tuple (an IndexError before)",
+        "{(x: f32),\n tuple_get(0)}",
+        None,
+        "e.itir:2:2: error: `tuple_get` takes 2 arguments, not 1",
+    ),
 ]
 
 

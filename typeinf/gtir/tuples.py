@@ -38,6 +38,7 @@ def rule_make_tuple(inf: GtirInference, position: int, node: FunCall, args: list
 
 
 def rule_tuple_get(inf: GtirInference, position: int, node: FunCall, args: list[int]) -> Cell:
+    check_arity(node, 2)
     index = node.args[0]
     if not (isinstance(index, Literal) and index.value.isdigit()):
         raise GrammarBuiltinError("the index of `tuple_get` must be an integer literal", index)
