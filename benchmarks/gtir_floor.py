@@ -10,7 +10,7 @@ what `typeinf.infer` does, only this:
 3. give every declared name (parameter, function definition, temporary) a fresh type
    variable, which each of its uses then shares;
 4. at every call of a builtin that has a signature, make a fresh instance of it (the same
-   generated code inference uses, `typeinf.gtir.rules.call_plan`) and unify each argument's type with
+   generated code inference uses, `typeinf.gtir.signatures.call_plan`) and unify each argument's type with
    its parameter, the call's type being the instance's result; at a call of anything else
    but a builtin (a lambda, a function definition, a parameter), a fresh variable, the
    callee's type unified with a function of the arguments' types to it; at a lambda, a
@@ -38,9 +38,10 @@ from iterir.traversal import child_positions, preorder
 from typeinf.core.terms import Cell, Mismatch, Sort, var
 from typeinf.core.unify import unify
 from typeinf.gtir import terms as g
-from typeinf.gtir.collect import _ON_DOMAINS
 from typeinf.gtir.expressions import SCALARS
-from typeinf.gtir.rules import SIGNATURES, call_plan
+from typeinf.gtir.fieldops import rule_comparison
+from typeinf.gtir.rules import RULES
+from typeinf.gtir.signatures import SIGNATURES, call_plan
 
 
 def floor(root: Node) -> int:
@@ -93,8 +94,11 @@ def floor(root: Node) -> int:
     return early
 
 
-#: The builtins whose calls the floor types by an instance of their signature.
-_INSTANCES = frozenset(SIGNATURES) - _ON_DOMAINS
+#: The builtins whose calls the floor types by an instance of their signature: all but the
+#: comparisons, which inference types by a rule where they compare domains.
+_INSTANCES = frozenset(SIGNATURES) - {
+    name for name, rule in RULES.items() if rule.called is rule_comparison
+}
 
 #: The nodes that declare a name.
 _DECLARATIONS = frozenset((Sym, FunctionDefinition, Temporary))

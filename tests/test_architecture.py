@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import ast
+import itertools
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -174,3 +175,126 @@ def test_the_rules_are_read_from_real_imports() -> None:
     assert "typeinf.fencil.collect" not in IMPORTS["typeinf.fencil.runs"]
     assert "typeinf.gtir.collect" not in IMPORTS["typeinf.gtir.runs"]
     assert layer("typeinf.gtir.rules") == "gtir" and layer("typeinf.infer") == "api"
+
+
+# -- one driver: no function of one dialect has a twin in the other -------------------------------
+#: How many statements (nested ones counted, a docstring not) a function holds before a twin of
+#: it counts: shorter ones (`return x`, a test and a raise) are alike by nature.
+TWIN_STATEMENTS = 3
+
+
+class _Anonymous(ast.NodeTransformer):
+    """A function's shape: every name, attribute, argument, keyword and constant made one and the
+    same, annotations, decorators and the docstring dropped; what is left is its statements and
+    expressions, nested as they are."""
+
+    def visit_Name(self, node: ast.Name) -> ast.Name:
+        return ast.Name("_", node.ctx)
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.Attribute:
+        return ast.Attribute(self.visit(node.value), "_", node.ctx)
+
+    def visit_arg(self, node: ast.arg) -> ast.arg:
+        return ast.arg("_")
+
+    def visit_keyword(self, node: ast.keyword) -> ast.keyword:
+        return ast.keyword(None if node.arg is None else "_", self.visit(node.value))
+
+    def visit_Constant(self, node: ast.Constant) -> ast.Constant:
+        return ast.Constant(None)
+
+    def visit_JoinedStr(self, node: ast.JoinedStr) -> ast.Constant:
+        return ast.Constant(None)
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.FunctionDef:
+        body = node.body[1:] if ast.get_docstring(node) is not None else node.body
+        return ast.FunctionDef(
+            "_", self.visit(node.args), [self.visit(s) for s in body] or [ast.Pass()], [], None
+        )
+
+
+def shapes(source: str) -> Iterator[tuple[str, str]]:
+    """(name, shape) of each function and method of `source` that holds `TWIN_STATEMENTS`
+    statements or more."""
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef):
+            body = node.body[1:] if ast.get_docstring(node) is not None else node.body
+            count = sum(isinstance(inner, ast.stmt) for s in body for inner in ast.walk(s))
+            if count >= TWIN_STATEMENTS:
+                yield f"{node.name}:{node.lineno}", ast.dump(_Anonymous().visit(node))
+
+
+def twins(dialects: dict[str, dict[str, str]]) -> list[tuple[str, str]]:
+    """The pairs of functions of the same shape in two dialects (each dialect: its modules'
+    sources by name), each as `dialect.module.function:line`."""
+    seen: dict[str, list[tuple[str, str]]] = {}
+    for dialect, modules in sorted(dialects.items()):
+        for module, source in sorted(modules.items()):
+            for name, shape in shapes(source):
+                seen.setdefault(shape, []).append((dialect, f"{dialect}.{module}.{name}"))
+    return [
+        (first, second)
+        for places in seen.values()
+        for (one, first), (other, second) in itertools.combinations(places, 2)
+        if one != other
+    ]
+
+
+DIALECTS = {
+    dialect: {
+        path.stem: path.read_text(encoding="utf-8")
+        for path in sorted((ROOT / "typeinf" / dialect).glob("*.py"))
+    }
+    for dialect in ("fencil", "gtir")
+}
+
+
+def test_no_function_of_one_dialect_has_a_twin_in_the_other() -> None:
+    """What both dialects do alike is written once, in the core (`typeinf.core.driver`), and
+    parametrized by the dialect: a function copied from one dialect into the other, with other
+    names, fails here."""
+    assert twins(DIALECTS) == []
+
+
+def test_a_planted_twin_is_caught() -> None:
+    """A function of GTIR's collector copied into the fencil IR with every name and constant
+    changed is a twin; with one statement more, it is not."""
+    source = DIALECTS["gtir"]["collect"]
+    original = next(
+        node
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.FunctionDef) and node.name == "_statement"
+    )
+    line = original.lineno
+    renamed = ast.unparse(_Renamed().visit(original))
+    planted = {**DIALECTS, "fencil": {**DIALECTS["fencil"], "planted": renamed}}
+    assert twins(planted) == [
+        ("fencil.planted._statement_copy:1", f"gtir.collect._statement:{line}")
+    ]
+    planted["fencil"]["planted"] = renamed + "\n    pending_copy.clear()"
+    assert twins(planted) == []
+
+
+class _Renamed(ast.NodeTransformer):
+    """Every name, attribute and argument with `_copy` added, every number one more, every
+    string another."""
+
+    def visit_Name(self, node: ast.Name) -> ast.Name:
+        return ast.Name(f"{node.id}_copy", node.ctx)
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.Attribute:
+        return ast.Attribute(self.visit(node.value), f"{node.attr}_copy", node.ctx)
+
+    def visit_arg(self, node: ast.arg) -> ast.arg:
+        return ast.arg(f"{node.arg}_copy")
+
+    def visit_Constant(self, node: ast.Constant) -> ast.Constant:
+        if isinstance(node.value, int) and not isinstance(node.value, bool):
+            return ast.Constant(node.value + 1)
+        return ast.Constant(f"{node.value!r}, copied")
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.FunctionDef:
+        self.generic_visit(node)
+        node.name = f"{node.name}_copy"
+        node.lineno = 1
+        return node

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from iterir.vocabulary import GTIR_BUILTINS, PRIMITIVES
 from typeinf.core import constructors as c
 from typeinf.core.codegen import compiled, compiled_call, compiled_matcher
 from typeinf.core.instance import is_instance
@@ -150,3 +151,21 @@ def test_the_grammar_builtins_have_a_rule_each() -> None:
 
     ruled = {name for name, signature in BUILTINS.items() if signature.how == "rule"}
     assert ruled == set(RULES)
+
+
+def test_every_gtir_builtin_has_a_rule_or_a_signature() -> None:
+    """GTIR's one table of rules and its signatures (`builtins/gtir.gsig`) type every builtin
+    of GTIR's vocabulary but the type names (which `cast_` reads); those in both are typed by
+    their rule, which falls back on the signature (`if_` but of lists, a comparison but of
+    dimensions and domains). Each rule applies somewhere: to a call of its builtin or to the
+    call that applies one."""
+    from typeinf.gtir.rules import RULES
+    from typeinf.gtir.signatures import SIGNATURES
+
+    assert sorted(set(GTIR_BUILTINS) - set(RULES) - set(SIGNATURES)) == sorted(PRIMITIVES)
+    assert set(RULES) | set(SIGNATURES) <= set(GTIR_BUILTINS)
+    assert sorted(set(RULES) & set(SIGNATURES)) == [
+        "and_", "eq", "greater", "greater_equal", "if_", "less", "less_equal", "not_eq", "or_",
+        "xor_",
+    ]  # fmt: skip
+    assert [name for name, rule in RULES.items() if rule.called is rule.applied is None] == []

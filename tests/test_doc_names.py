@@ -94,12 +94,7 @@ HISTORY = {
 }
 #: Stale names left in files being reworked on another branch, as (file, name): a ratchet, each
 #: must go and then off the list, so that the list only shrinks.
-KNOWN = {
-    ("typeinf/gtir/collect.py", "gtir_relations"),
-    ("typeinf/gtir/collect.py", "gtir_rules"),
-    ("typeinf/gtir/rules.py", "gtir_reader"),
-    ("typeinf/gtir/rules.py", "gtir_shifts"),
-}
+KNOWN: set[tuple[str, str]] = set()
 
 _ROOTS = "|".join(PACKAGES)
 _DOTTED = re.compile(rf"(?<![\w./-])(?:{_ROOTS})(?:\.[A-Za-z_]\w*)+")

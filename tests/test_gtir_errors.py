@@ -104,6 +104,12 @@ ERRORS = [
         "e.itir:2:4: error: `D₀ = shift([IDim], Offset[Vertex→Edge])` cannot hold: a shift from "
         "[Vertex] applies to an iterator at [IDim]",
     ),
+    (
+        "tuple_get without its tuple (an IndexError before)",
+        "{(x: f32),\n tuple_get(0)}",
+        None,
+        "e.itir:2:2: error: `tuple_get` takes 2 arguments, not 1",
+    ),
 ]
 
 
@@ -300,3 +306,23 @@ def test_a_misplaced_node_the_printer_cannot_show_is_named_by_its_parents_class(
     assert str(error).splitlines()[0] == (
         "<ir> a CartesianOffset: error: a Literal cannot stand inside the `domain` of a CartesianOffset"
     )
+
+
+def test_a_name_declared_twice_is_said_as_in_the_fencil_ir() -> None:
+    """A program parameter and a lambda's parameter declared twice: a `DuplicateNameError`
+    each, in the fencil IR's words (GTIR said a plain `TypeInferenceError`, its note "the first
+    `a`")."""
+    text = f"{HEAD}, a: f64) {{\n  out @ {D} ← as_fieldop(λ(x, x) → ·x, {D})(a, a);\n}}"
+    program = iterir.parse(text, "e.itir")
+    errors = typeinf.check(program).errors
+    assert [type(error) for error in errors] == [typeinf.DuplicateNameError] * 2
+    assert [render(error, source_of("e.itir", text, program), False) for error in errors] == [
+        "e.itir:1:61: error: `a` is declared twice\n"
+        f"    {HEAD}, a: f64) {{\n"
+        f"{' ' * 64}^\n"
+        "  note: the first `a` is declared at 1:3",
+        "e.itir:2:46: error: `x` is declared twice\n"
+        f"      out @ {D} ← as_fieldop(λ(x, x) → ·x, {D})(a, a);\n"
+        f"{' ' * 49}^\n"
+        "  note: the first `x` is declared at 2:43",
+    ]

@@ -29,9 +29,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The modules compiled: the unifier, the solver and both collectors with their rules, where
-#: inference spends its time; the incremental layouts, which subclass the collectors (an
-#: interpreted class cannot inherit from a compiled one); the type reader's tokens, parser and
-#: cell builder, which every run that reads a signature uses. Each compiles unchanged from its
+#: inference spends its time, and the driver whose `Collector` they subclass (a compiled class
+#: cannot inherit from an interpreted one); the incremental layouts, which subclass the
+#: collectors (an interpreted class cannot inherit from a compiled one); the type reader's
+#: tokens, parser and cell builder, which every run that reads a signature uses. Each compiles unchanged from its
 #: typed source. The relations stay interpreted: `Relation` is an extension point, subclassed by
 #: a compiler's own relations (docs/architecture.md, "Where relations live").
 COMPILED = (
@@ -39,6 +40,7 @@ COMPILED = (
     "typeinf/core/unify.py",
     "typeinf/core/constructors.py",
     "typeinf/core/constraints.py",
+    "typeinf/core/driver.py",
     "typeinf/core/history.py",
     "typeinf/core/runs.py",
     "typeinf/core/schemes.py",

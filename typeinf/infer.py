@@ -20,7 +20,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import islice
 from os import PathLike
@@ -31,13 +31,15 @@ from iterir.gcpause import gc_paused
 from iterir.traversal import Tree, child_positions, walk
 from typeinf.core import arguments, convert, type_map
 from typeinf.core.convert import Converter, result_value
-from typeinf.core.errors import TypeInferenceError, runs_disagree
+from typeinf.core.driver import checked, typed
+from typeinf.core.errors import TypeInferenceError
 from typeinf.core.offsets import OffsetProvider, fencil_provider, loaded
 from typeinf.core.relations import Relation
 from typeinf.core.sizes import check_node_types
 from typeinf.core.terms import ClosureType, DefinitionType, FencilType, Type
 from typeinf.dialect import Dialect, decide
 from typeinf.fencil.collect import Inference
+from typeinf.fencil.runs import SHOWS_FAST_ERRORS
 from typeinf.gtir import infer as gtir_infer
 from typeinf.types import Inferred
 from typeinf.within import Subject, subject
@@ -49,18 +51,22 @@ AllowFree = gtir_infer.AllowFree
 
 
 def _solved(program: Subject, offset_provider: Provider, tree: Tree | None = None) -> Inference:
-    """The solved inference of `program`; on a type error, inference runs again keeping the history that
-    gives the error its reasons (errors are rare: the fast run keeps none). That the explaining
-    run then finds no error is a bug of ours, said as one."""
-    provider = provider_of(offset_provider)
-    try:
-        return _inference(program, provider, tree)
-    except TypeInferenceError as error:
-        fast = error
-    # Outside the handler, so that the error with reasons is raised once, not "during handling"
-    # of the fast run's.
-    _inference(program, provider, tree, explain=True)  # raises the same error, with reasons
-    raise runs_disagree("fast", "explaining", fast) from fast
+    """The solved inference of `program`; on a type error, inference runs again keeping the
+    history that gives the error its reasons (errors are rare: the fast run keeps none), and
+    raises that (the driver's `typed`)."""
+    return typed(_runs(program, provider_of(offset_provider), tree), SHOWS_FAST_ERRORS)
+
+
+def _runs(
+    program: Subject, provider: OffsetProvider | None, tree: Tree | None
+) -> Callable[[bool, int], Inference]:
+    """Inference of `program`, run as the driver asks: explaining or not, keeping how many
+    errors."""
+
+    def run(explain: bool, max_errors: int) -> Inference:
+        return _inference(program, provider, tree, explain=explain, max_errors=max_errors)
+
+    return run
 
 
 def _inference(
@@ -80,17 +86,6 @@ def _inference(
         known=program.known,
         tree=tree,
     )
-
-
-def _confirmed(
-    program: Subject, offset_provider: Provider, tree: Tree | None, error: TypeInferenceError
-) -> None:
-    """Raise InternalError unless the fast run finds a type error too."""
-    try:
-        _inference(program, provider_of(offset_provider), tree)
-    except TypeInferenceError:
-        return
-    raise runs_disagree("explaining", "fast", error)
 
 
 def provider_of(offset_provider: Provider) -> OffsetProvider | None:
@@ -374,9 +369,10 @@ def solve(
     tree: Tree | None = None,
 ) -> Solved:
     """`check`, in cells: every independent error (at least one per failing function definition
-    and closure, one per free name, at most `max_errors`) instead of the first. Errors are rare,
-    and the fast run is cheap beside this one: it confirms them (a disagreement is a bug of
-    ours, said as one). `tree`: `node` numbered in pre-order already (`dialect.decide`)."""
+    and closure, one per free name, at most `max_errors`) instead of the first. The fast run
+    first; only where it finds an error, the explaining run, which gives every error its
+    reasons (the driver's `checked`). `tree`: `node` numbered in pre-order already
+    (`dialect.decide`)."""
     return _solve(subject(node, allow_free, within), offset_provider, max_errors, tree)
 
 
@@ -385,13 +381,10 @@ def _solve(
 ) -> Solved:
     """`solve` of a subject already made (`within`'s fencil of the callees built once)."""
     with gc_paused():
-        try:
-            inference = _every_error(program, offset_provider, tree, max_errors)
-        except TypeInferenceError as error:  # before any part could be typed: a malformed tree
-            return Solved(None, {}, [error])
-        errors = [error for _, error in inference.errors][:max_errors]
-        if errors:
-            _confirmed(program, offset_provider, tree, errors[0])
+        runs = _runs(program, provider_of(offset_provider), tree)
+        inference, errors = checked(runs, max_errors, SHOWS_FAST_ERRORS)
+        if inference is None:  # before any part could be typed: a malformed tree
+            return Solved(None, {}, errors)
         result = _node_types(inference, complete=not errors)
         too_large = None if errors else check_node_types(inference.nodes, result)
         del inference

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
-from iterir import Node
+from iterir import FunCall, Node, SymRef
 from typeinf.core.terms import Cell, Why
 
 
@@ -127,6 +127,18 @@ class GtirRule:
     """The typing rule of a GTIR construct (`typeinf.gtir.collect`): `what` names it."""
 
     what: str
+
+
+def rule_of(node: Node) -> GtirRule:
+    """The reason of a constraint whose rule gives none (`Solver.equal`): the typing rule of
+    its node, `` `as_fieldop` `` for a call (or an applied call) of a builtin or definition,
+    `` `it` `` for a name, else the node's kind."""
+    callee = node.fun if isinstance(node, FunCall) else node
+    if isinstance(callee, FunCall):
+        callee = callee.fun
+    if isinstance(callee, SymRef):
+        return GtirRule(f"`{callee.id}`")
+    return GtirRule(f"a {type(node).__name__}")
 
 
 Reason = (

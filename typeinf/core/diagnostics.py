@@ -14,10 +14,11 @@ from __future__ import annotations
 import shlex
 from dataclasses import dataclass, field
 
-from iterir import FunCall, Literal, Node, SymRef, pformat_short
+from iterir import FunCall, FunctionDefinition, Literal, Node, Sym, SymRef, pformat_short
 from iterir.display import escaped, shown
 from iterir.errors import excerpt, source_line
 from iterir.files import is_json
+from iterir.nodes import Temporary
 from iterir.trojan import BidiWarning
 from typeinf.core.constraints import (
     Annotation,
@@ -44,6 +45,8 @@ from typeinf.core.constraints import (
 )
 from typeinf.core.constructors import VAL, fixed_params
 from typeinf.core.errors import (
+    DuplicateNameError,
+    GrammarBuiltinError,
     TypeInferenceError,
     UnboundSymbolError,
     UnsatisfiableConstraintError,
@@ -194,6 +197,26 @@ def arity_error(node: FunCall, params: int, given: int) -> UnsatisfiableConstrai
         node,
         str(params),
         str(given),
+    )
+
+
+def rule_arity_error(call: FunCall, count: int) -> GrammarBuiltinError:
+    """The error of a call of a builtin typed by a rule, which takes `count` arguments, with
+    another number of them."""
+    return GrammarBuiltinError(
+        f"{callee_text(call.fun)} takes {count} arguments, not {len(call.args)}", call
+    )
+
+
+def declared_twice_error(
+    node: Sym | FunctionDefinition | Temporary, first: Node
+) -> DuplicateNameError:
+    """The error of the name declared at `node` that `first` declared already, in one
+    parameter list, or among a program's definitions, parameters and temporaries."""
+    return DuplicateNameError(
+        f"`{node.id}` is declared twice",
+        node,
+        notes=[(f"the first `{node.id}` is declared", first)],
     )
 
 

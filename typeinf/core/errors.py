@@ -110,7 +110,8 @@ class UnboundSymbolError(TypeInferenceError):
 
 
 class DuplicateNameError(TypeInferenceError):
-    """A name declared twice in one parameter list, or by two function definitions of a fencil."""
+    """A name declared twice in one parameter list, by two function definitions of a fencil or
+    a GTIR program, or by two of a GTIR program's parameters and temporaries."""
 
 
 class GrammarBuiltinError(TypeInferenceError):

@@ -13,8 +13,9 @@ joined without a reason to show, and states every constraint.
 Both runs visit a part's nodes children before parents. The fast runs, and GTIR's explaining run,
 do so in reverse pre-order (`reverse_preorder`: nothing to compute); the fencil IR's explaining
 run in post-order (`postorder`: the order of evaluation, so that an error blames the later of
-two conflicting uses), where GTIR's must find the very error its fast run found (`gtir.infer`
-compares their messages).
+two conflicting uses), where GTIR's must find the very error its fast run found (the driver
+compares their messages: `typeinf.core.driver`, `gtir.runs.SHOWS_FAST_ERRORS`). Which run goes
+first, and which errors are reported, is the driver's too.
 
 Each dialect builds its own runs on these (`typeinf.fencil.runs`, `typeinf.gtir.runs`) with
 what its rules do differently in each; a collector and its rules ask their run (`inf.run`) and

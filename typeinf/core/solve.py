@@ -18,6 +18,7 @@ from typeinf.core.constraints import (
     Equal,
     Reason,
     RelationOf,
+    rule_of,
 )
 from typeinf.core.errors import InfiniteTypeError, UnsatisfiableConstraintError, unchained
 from typeinf.core.history import History
@@ -39,11 +40,20 @@ class Solver:
 
     With `explain`, it also keeps the history of what unification joined and why (`history`),
     so that an error can tell the reasons behind each of its types (the explaining run, see
-    `runs`, unifies through `unify_recorded`).
+    `runs`, unifies through `unify_recorded`). `shows_fast_errors`: the fast run's errors are
+    shown as they are (GTIR's, which the GT4Py drop-in raises; `typeinf.core.driver`), so its
+    unification undoes a mismatch too, for the error to show the types as they were.
     """
 
-    def __init__(self, nodes: list[Node], types: list[Cell | None], explain: bool = False) -> None:
+    def __init__(
+        self,
+        nodes: list[Node],
+        types: list[Cell | None],
+        explain: bool = False,
+        shows_fast_errors: bool = False,
+    ) -> None:
         self.nodes, self.types = nodes, types
+        self.shows_fast_errors = shows_fast_errors
         self.schemes: dict[
             int, Scheme | Template
         ] = {}  # definition position → its generalized type
@@ -55,12 +65,16 @@ class Solver:
         #: What unification joined, and why (the explaining run's; None in the fast run).
         self.history: History | None = History(nodes) if explain else None
 
-    def equal(self, expected: Cell, actual: Cell, position: int, reason: Reason) -> None:
-        """`expected` and `actual` are one type, because of `reason` at `position`: what every
-        typing rule and relation says through. The fast run (no history) unifies without undo: a
-        mismatch leaves the graph half-changed, which is fine since the run then stops. The
-        explaining run unifies with an undo trail and records what it joined
-        (`unify_recorded`). Pairs `unify` cannot decide yet are postponed to `settle`."""
+    def equal(
+        self, expected: Cell, actual: Cell, position: int, reason: Reason | None = None
+    ) -> None:
+        """`expected` and `actual` are one type, because of `reason` at `position` (None: the
+        typing rule of the node there, `rule_of`): what every typing rule and relation of both
+        dialects says through. The fast run (no history) unifies without undo, unless its
+        errors are shown (`shows_fast_errors`): a mismatch leaves the graph half-changed, which
+        is fine since the run then stops. The explaining run unifies with an undo trail and
+        records what it joined (`unify_recorded`). Pairs `unify` cannot decide yet are
+        postponed to `settle`. A mismatch is said in the dialect's words (`unsatisfiable`)."""
         if self.history is None:
             # The most frequent case first (this runs once per constraint): a fresh variable binds
             # directly to a structure (`unify.binds_directly`).
@@ -71,28 +85,31 @@ class Solver:
                     actual.parent = expected
                     return
             try:
-                undecided = unify(expected, actual)
+                undecided = unify(expected, actual, [] if self.shows_fast_errors else None)
             except Mismatch as mismatch:
-                raise unchained(
-                    self.unsatisfiable(Equal(expected, actual, position, reason), mismatch)
-                ) from None
+                said = Equal(expected, actual, position, reason or rule_of(self.nodes[position]))
+                raise unchained(self.unsatisfiable(said, mismatch)) from None
         else:
             undecided = self.unify_recorded(expected, actual, position, reason)
         if undecided:
-            self.postpone(undecided, Equal(expected, actual, position, reason))
+            said = Equal(expected, actual, position, reason or rule_of(self.nodes[position]))
+            self.postpone(undecided, said)
 
     def postpone(self, undecided: list[tuple[Cell, Cell]], constraint: Equal) -> None:
         """Pairs `unify` could not decide yet, because of `constraint`: `settle` decides them."""
         self.postponed += [(x, y, constraint) for x, y in undecided]
 
     def unify_recorded(
-        self, expected: Cell, actual: Cell, position: int, reason: Reason
+        self, expected: Cell, actual: Cell, position: int, reason: Reason | None
     ) -> list[tuple[Cell, Cell]]:
         """`expected` and `actual` are one type (the explaining run): unified with an undo trail,
-        what it joined kept in the history; a mismatch is the error, with the reasons behind
-        each side. Returns the pairs `unify` could not decide yet."""
+        what it joined kept in the history with `reason` (None: `rule_of` the node at
+        `position`); a mismatch is the error, with the reasons behind each side. Returns the
+        pairs `unify` could not decide yet."""
         history = self.history
         assert history is not None  # only the explaining run, which keeps history, records
+        if reason is None:
+            reason = rule_of(self.nodes[position])
         start = len(history.joins)
         try:
             undecided = unify(expected, actual, [], history.joins)
@@ -264,7 +281,9 @@ class Solver:
     def unsatisfiable(
         self, constraint: Equal, mismatch: Mismatch, start: int | None = None
     ) -> UnsatisfiableConstraintError:
-        """The error `constraint` is, failing with `mismatch` (`conflicts.unsatisfiable`)."""
+        """The error `constraint` is, failing with `mismatch`, in the fencil IR's words
+        (`conflicts.unsatisfiable`; `start`: where its joins begin in the history); GTIR's
+        solver says it in its own."""
         return conflicts.unsatisfiable(
             self.nodes, self.types, self.history, constraint, mismatch, start
         )

@@ -6,8 +6,9 @@ Each definition and closure is collected children before parents in the order it
 (`runs`: the fast run in reverse pre-order; the explaining run, for errors, in post-order: left
 to right, the order of evaluation, so that an error blames the later of two conflicting uses);
 a fencil's definitions come first, each after the definitions it uses. No recursion is
-involved. Names declared twice and free names are reported first (`names`); what the two runs
-do differently is asked of the run (`self.run`), never which run it is.
+involved. Names declared twice (the driver, `typeinf.core.driver`) and free names (`names`)
+are reported first; what the two runs do differently is asked of the run (`self.run`), never
+which run it is.
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ from typeinf.core.constructors import (
     val,
 )
 from typeinf.core.diagnostics import arity_error
+from typeinf.core.driver import Collector
 from typeinf.core.errors import (
     GrammarBuiltinError,
     MalformedIRError,
@@ -69,9 +71,10 @@ from typeinf.fencil import names, rules
 from typeinf.fencil.runs import ExplainingRun, FastRun, Run
 
 
-class Inference:
+class Inference(Collector):
     """One inference run over one program: the solved type of every node, by pre-order
-    position (constraints collected from each typing rule and solved as they come)."""
+    position (constraints collected from each typing rule and solved as they come; `Collector`,
+    the driver both dialects share)."""
 
     def __init__(
         self,
@@ -99,12 +102,7 @@ class Inference:
         self._start(root, (nodes, sizes), symbols, offset_provider, explain, max_errors)
         self.allow_free: bool | frozenset[str] = allow_free
         self.known: tuple[str, ...] = known
-        try:
-            self._collect()
-            self._guarded(0, check_finite, self.nodes, self.types, range(len(self.nodes)))
-        except _EnoughErrors:
-            pass
-        self.errors.sort(key=_source_order)
+        self.drive(self._collect)
 
     def _start(
         self,
@@ -117,65 +115,45 @@ class Inference:
     ) -> None:
         """The state of a run over `tree` (nodes in pre-order, sizes) before anything is typed:
         shared with `typeinf.incremental.reinference`, which lays out only the parts it infers again."""
-        self.errors: list[tuple[int, TypeInferenceError]] = []  # (position, error), in source order
-        self.reported: set[tuple[int, str]] = set()  # each error's node and message, once
-        self.max_errors = max_errors
-        self.root, (self.nodes, self.sizes) = root, tree
+        self.begin(root, tree, symbols, Solver, explain, max_errors)
         self.offset_provider = offset_provider
-        self.symbols = symbols
-        self.types: list[Cell | None] = [None] * len(self.nodes)
-        self.solver = Solver(self.nodes, self.types, explain)
         #: What the fast and the explaining run do differently (see `runs`).
         self.run: Run = (ExplainingRun if explain else FastRun)(self.solver)
-        #: Every constraint goes through the solver, which knows the run it is in (`Solver.equal`).
-        self.equal = self.solver.equal
         self.free_names: dict[str, Cell] = {}  # an allowed free name's type, shared by its uses
         self.unbound_parts: set[int] = set()  # definitions and closures with an unbound name
         self.uncalled: dict[int, str] = {}  # grammar builtins and type names not yet consumed
         self.builtin_callees: dict[int, Signature] = {}  # SymRef position → builtin it calls
 
-    def _guarded(self, position: int, step: Callable[..., object], *args: object) -> bool:
-        """Run `step(*args)`; on a type error, raise it (when one error is wanted) or keep it, as
-        the error at `position`, and say False."""
-        try:
-            step(*args)
-        except TypeInferenceError as error:
-            if self.max_errors <= 1:
-                raise
-            # The final search for infinite types finds a failed definition's cycle again (a
-            # set: a scan of the errors kept made reporting N errors quadratic).
-            key = (id(error.node), error.message)
-            if key not in self.reported:
-                self.reported.add(key)
-                self.errors.append((position, error))
-            if len(self.errors) >= self.max_errors:
-                raise _EnoughErrors from None
-            self.uncalled.clear()
-            self.solver.forget()
-            return False
-        return True
+    def failed(self) -> None:
+        """Drop what a failed part left behind: the grammar builtins and type names it did not
+        consume too."""
+        self.uncalled.clear()
+        super().failed()
 
     # -- driving ----------------------------------------------------------------------------------
     def _collect(self) -> None:
-        for position, first in self.symbols.duplicates:
-            self._guarded(position, names.duplicate, self, position, first)
+        """The free names, the parts, then a search for infinite types over the whole program."""
+        self._parts()
+        self.guarded(0, check_finite, self.nodes, self.types, range(len(self.nodes)))
+
+    def _parts(self) -> None:
         for position, error in names.unbound_names(self):
-            self._guarded(position, _raise, error)
+            self.guarded(position, _raise, error)
         root = self.root
         if not isinstance(root, FencilDefinition):
             if not self.unbound_parts:
-                self._guarded(0, self._collect_part, 0)
+                self.guarded(0, self._collect_part, 0)
             return
         children = self.children(0)
         ndefs, nparams = len(root.function_definitions), len(root.params)
         order: list[int] = []
-        if not self._guarded(0, self._order, children[:ndefs], order):
+        if not self.guarded(0, self._order, children[:ndefs], order):
             return  # recursion: nothing can be typed in the order it needs
         for position in order:
             if not (
                 position not in self.unbound_parts
-                and self._guarded(position, self._collect_part, position)
-                and self._guarded(position, self._generalize, position)
+                and self.guarded(position, self._collect_part, position)
+                and self.guarded(position, self._generalize, position)
             ):
                 # A definition that failed is, to its users, anything at all: no second error.
                 self.solver.schemes[position] = Scheme(var(Sort.TYPE))
@@ -183,7 +161,7 @@ class Inference:
             self.decl(position)
         for position in children[ndefs + nparams :]:
             if position not in self.unbound_parts:
-                self._guarded(position, self._collect_part, position)
+                self.guarded(position, self._collect_part, position)
 
     def _order(self, definitions: list[int], out: list[int]) -> None:
         out.extend(definition_order(self.nodes, self.sizes, self.symbols, definitions))
@@ -359,25 +337,13 @@ class Inference:
             equal(param, types[arg] or self.type_at(arg), arg, Argument(i, callee, fun_position))
 
 
-def _source_order(error: tuple[int, TypeInferenceError]) -> tuple[int, int, int]:
-    """Errors by line and column where the program was parsed, else by pre-order position."""
-    position, exc = error
-    loc = exc.node.loc if exc.node is not None else None
-    return (loc.line, loc.column, position) if loc is not None else (0, 0, position)
-
-
 #: Binding kinds, read once: Python 3.11 reads an Enum's members slowly (see `terms.Sort`).
 _PARAMETER, _FENCIL_PARAMETER = BindingKind.PARAMETER, BindingKind.FENCIL_PARAMETER
 _BUILTIN, _FUNCTION_DEFINITION = BindingKind.BUILTIN, BindingKind.FUNCTION_DEFINITION
-_FREE = BindingKind.FREE
 
 
 def _raise(error: TypeInferenceError) -> NoReturn:
     raise error
-
-
-class _EnoughErrors(Exception):
-    """As many errors as were asked for: stop collecting."""
 
 
 #: How each node class is typed.

@@ -1,6 +1,7 @@
-"""The names the fencil IR's collector reports before it types anything (docs/rules.md): a name
-declared twice, and a free name that is not allowed, with the names nearest to it that are
-visible where it is used. Names are resolved before types, as in a compiler's front end."""
+"""The free names the fencil IR's collector reports before it types anything (docs/rules.md): a
+free name that is not allowed, with the names nearest to it that are visible where it is used.
+Names are resolved before types, as in a compiler's front end (the names declared twice come
+first, the driver's: `typeinf.core.driver`)."""
 
 from __future__ import annotations
 
@@ -8,27 +9,16 @@ from bisect import bisect_right
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from iterir import FencilDefinition, FunctionDefinition, Lambda, Sym, SymRef
+from iterir import FencilDefinition, FunctionDefinition, Lambda, SymRef
 from iterir.nodes import GTIR_CLASSES
 from iterir.symbols import BindingKind
 from typeinf.core.diagnostics import unbound
-from typeinf.core.errors import DuplicateNameError, TypeInferenceError
+from typeinf.core.errors import TypeInferenceError
 from typeinf.core.signatures import BUILTINS
 from typeinf.core.suggest import suggestions
 
 if TYPE_CHECKING:
     from typeinf.fencil.collect import Inference
-
-
-def duplicate(inference: Inference, position: int, first: int) -> None:
-    """Raise the error of the name declared at `position` that `first` declared already."""
-    node, earlier = inference.nodes[position], inference.nodes[first]
-    assert isinstance(node, (Sym, FunctionDefinition))  # a parameter or a definition
-    raise DuplicateNameError(
-        f"`{node.id}` is declared twice",
-        node,
-        notes=[(f"the first `{node.id}` is declared", earlier)],
-    )
 
 
 def unbound_names(inference: Inference) -> Iterator[tuple[int, TypeInferenceError]]:

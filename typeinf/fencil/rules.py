@@ -48,6 +48,7 @@ from typeinf.core.constructors import (
     row_items,
     val,
 )
+from typeinf.core.driver import check_arity
 from typeinf.core.errors import (
     GrammarBuiltinError,
     OffsetProviderError,
@@ -72,7 +73,7 @@ def rule_make_tuple(inference: Inference, position: int, node: FunCall, args: li
 
 
 def rule_tuple_get(inference: Inference, position: int, node: FunCall, args: list[int]) -> Cell:
-    arity(node, args, 2)
+    check_arity(node, 2)
     index = _tuple_index(node.args[0])
     inference.run.check_tuple_index(inference, index, args[1])
     return inference.run.shaped(
@@ -102,14 +103,6 @@ def misuse(node: Node, how: str) -> NoReturn:
     raise GrammarBuiltinError(
         f"`{node.id}` is part of the grammar: it can only be called, not used as a value", node
     )
-
-
-def arity(node: FunCall, args: list[int], count: int) -> None:
-    """A grammar builtin called with another number of arguments than it takes is an error."""
-    if len(args) != count:
-        callee = node.fun
-        assert isinstance(callee, SymRef)  # a builtin of the grammar, called by its name
-        raise GrammarBuiltinError(f"`{callee.id}` takes {count} arguments, not {len(args)}", node)
 
 
 def closure(inference: Inference, position: int, node: StencilClosure) -> None:
@@ -185,7 +178,7 @@ def rule_shift(inference: Inference, position: int, node: FunCall, args: list[in
 
 
 def rule_neighbors(inference: Inference, position: int, node: FunCall, args: list[int]) -> Cell:
-    arity(node, args, 2)
+    check_arity(node, 2)
     tag = node.args[0]
     if not (isinstance(tag, OffsetLiteral) and isinstance(tag.value, str)):
         raise GrammarBuiltinError(
@@ -216,7 +209,7 @@ def rule_neighbors(inference: Inference, position: int, node: FunCall, args: lis
 
 
 def rule_cast_(inference: Inference, position: int, node: FunCall, args: list[int]) -> Cell:
-    arity(node, args, 2)
+    check_arity(node, 2)
     target = node.args[1]
     if not (isinstance(target, SymRef) and inference.uncalled.get(args[1]) == "dtype"):
         raise GrammarBuiltinError(

@@ -180,6 +180,11 @@ class ExplainingRun(runs.ExplainingRun):
 
 Run = FastRun | ExplainingRun
 
+#: The fencil IR's fast run's errors are never shown: the explaining run says every error, as
+#: it visits nodes in post-order, to blame the later of two conflicting uses, where the fast
+#: run may blame the other (`typeinf.core.driver`). Its unification undoes nothing, then.
+SHOWS_FAST_ERRORS = False
+
 
 def _part_by_part(run: Run, inference: Inference, signature: Signature, args: list[int],
                   reason: Callable[[int], Reason]) -> Cell:  # fmt: skip

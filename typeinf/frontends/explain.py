@@ -109,7 +109,7 @@ def why_gtir(
         )
     except TypeInferenceError as error:
         return Explained(None, [], [error])
-    errors = [error for _, error in sorted(inference.errors, key=lambda e: e[0])]
+    errors = [error for _, error in inference.errors]
     position = next(p for p, n in enumerate(inference.nodes) if n is target)
     types = inference.types
     found = enclosing_typed(inference.sizes, position, lambda at: types[at] is not None)

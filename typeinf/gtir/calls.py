@@ -14,16 +14,12 @@ from iterir.symbols import BindingKind
 from typeinf.core.constructors import DEMPTY, row_items
 from typeinf.core.diagnostics import arity_error
 from typeinf.core.errors import (
-    GrammarBuiltinError,
     UnsatisfiableConstraintError,
     unchained,
 )
 from typeinf.core.terms import Cell, Sort, find, var
 from typeinf.gtir import terms as g
-from typeinf.gtir.rules import (
-    call_plan,
-    scheme,
-)
+from typeinf.gtir.signatures import call_plan, scheme
 
 if TYPE_CHECKING:
     from typeinf.gtir.collect import GtirInference
@@ -67,11 +63,3 @@ def apply(inf: GtirInference, function: Cell, position: int, args: list[int]) ->
     result = var(Sort.DTYPE)
     inf.equal(function, g.function([inf.type_at(a) for a in args], result), position)
     return result
-
-
-def arity(inf: GtirInference, node: FunCall, count: int) -> None:
-    if len(node.args) != count:
-        raise GrammarBuiltinError(
-            f"`{getattr(node.fun, 'id', '?')}` takes {count} arguments, not {len(node.args)}",
-            node,
-        )

@@ -1,6 +1,7 @@
 """Typing GTIR (docs/gtir.md, "Typing"): a `Program`, or a standalone expression whose free
-names carry their types, walked once, children before parents, each typing rule unifying what
-it relates and relating (`gtir_rules`, `gtir_relations`) what unification cannot say.
+names carry their types, walked once, children before parents, each typing rule (a builtin's:
+`rules.RULES`, or its signature) unifying what it relates and relating what unification cannot
+say (`relations`).
 
 A program's function definitions are typed first, each after the ones it uses (`order`:
 recursion is an error naming the cycle) and generalized (let-polymorphism: each use is a fresh
@@ -17,34 +18,32 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Collection, Mapping
-from typing import NoReturn, Protocol
 
-from iterir import (
+from iterir.nodes import (
     AxisLiteral,
+    CartesianOffset,
     FunCall,
     FunctionDefinition,
+    IfStmt,
+    InfinityLiteral,
     Lambda,
     Literal,
     Node,
     OffsetLiteral,
-    Sym,
-    SymRef,
-)
-from iterir.nodes import (
-    CartesianOffset,
-    IfStmt,
-    InfinityLiteral,
     Program,
     SetAt,
+    Sym,
+    SymRef,
     Temporary,
 )
 from iterir.offset_types import OffsetType
 from iterir.symbols import BindingKind, SymbolTable, resolve
 from iterir.traversal import Tree, child_positions
 from iterir.vocabulary import GTIR_BUILTINS
-from typeinf.core.constraints import GtirRule
+from typeinf.core.constraints import Equal, Reason
 from typeinf.core.constructors import Constructor
 from typeinf.core.diagnostics import MAX_REASONS, reason_text
+from typeinf.core.driver import Collector
 from typeinf.core.errors import (
     GrammarBuiltinError,
     MalformedIRError,
@@ -58,71 +57,32 @@ from typeinf.core.relations import Relation
 from typeinf.core.schemes import Scheme, Shared
 from typeinf.core.solve import Solver, check_finite
 from typeinf.core.terms import Cell, Mismatch, Sort, find, make, var
-from typeinf.core.unify import unify
-from typeinf.gtir import calls, expressions, fieldops, iterators, tuples
+from typeinf.gtir import calls, expressions
 from typeinf.gtir import terms as g
 from typeinf.gtir.notation import GtirPrinter, pformat_gtir_all
 from typeinf.gtir.relations import set_difference
-from typeinf.gtir.rules import (
-    SIGNATURES,
-)
-from typeinf.gtir.runs import ExplainingRun, FastRun
+from typeinf.gtir.rules import RULES
+from typeinf.gtir.runs import SHOWS_FAST_ERRORS, ExplainingRun, FastRun
+from typeinf.gtir.signatures import SIGNATURES
 
 _PARAMETER = BindingKind.PARAMETER
 _BUILTIN = BindingKind.BUILTIN
 
 
-def rule_name(node: Node) -> str:
-    """What a node's constraints come from, in words: `` `as_fieldop` `` for a call (or an
-    applied call) of a builtin or definition, `` `it` `` for a name, else the node's kind."""
-    callee = node.fun if isinstance(node, FunCall) else node
-    if isinstance(callee, FunCall):
-        callee = callee.fun
-    if isinstance(callee, SymRef):
-        return f"`{callee.id}`"
-    return f"a {type(node).__name__}"
-
-
-class Equate(Protocol):
-    """What a rule says two types are one through: `GtirSolver.equal`."""
-
-    def __call__(self, expected: Cell, actual: Cell, position: int, reason: object = None) -> None:
-        """`expected` and `actual` are one type, for the node at `position` (`reason`: why, if
-        not that node's rule)."""
-
-
 class GtirSolver(Solver):
-    """The solver, with GTIR's equality (`equal`: postponing nothing, a mismatch said in GTIR's
-    notation) and a relation's error said in GTIR's notation."""
+    """The solver, its errors said in GTIR's notation: a mismatch (`unsatisfiable`) and a
+    relation that cannot hold (`cannot_hold`); its fast run's errors are shown as they are
+    (`runs.SHOWS_FAST_ERRORS`)."""
 
-    def equal(self, expected: Cell, actual: Cell, position: int, reason: object = None) -> None:
-        """`expected` and `actual` are one type: else a located error showing both. The
-        explaining run (with a history) keeps what it joins, with its reason (a relation's, or
-        the typing rule of the node at `position`), and gives the error a note for each rule
-        that gave either side its type."""
-        history = self.history
-        if history is None:
-            try:
-                undecided = unify(expected, actual, [])
-            except Mismatch:
-                raise unchained(self.mismatch(expected, actual, position)) from None
-            for x, y in undecided:
-                self.equal(x, y, position)
-            return
-        start = len(history.joins)
-        try:
-            undecided = unify(expected, actual, [], history.joins)
-        except Mismatch:
-            history.forget(start)
-            raise unchained(self.mismatch(expected, actual, position)) from None
-        cause = reason if reason is not None else GtirRule(rule_name(self.nodes[position]))
-        history.record(start, position, cause)  # type: ignore[arg-type]  # a Reason
-        for x, y in undecided:
-            self.equal(x, y, position, reason)
+    def __init__(self, nodes: list[Node], types: list[Cell | None], explain: bool = False) -> None:
+        super().__init__(nodes, types, explain, SHOWS_FAST_ERRORS)
 
-    def mismatch(self, expected: Cell, actual: Cell, position: int) -> TypeInferenceError:
-        """The error two types that cannot be one are; in the explaining run, with a note for
-        each rule that gave either side its type."""
+    def unsatisfiable(
+        self, constraint: Equal, mismatch: Mismatch, start: int | None = None
+    ) -> UnsatisfiableConstraintError:
+        """The error two types that cannot be one are, showing both; in the explaining run,
+        with a note for each rule that gave either side its type."""
+        expected, actual, position, _ = constraint
         shown, found = pformat_gtir_all([expected, actual])
         notes = []
         if self.history is not None:
@@ -143,7 +103,7 @@ class GtirSolver(Solver):
         )
 
     def cannot_hold(
-        self, relation: Relation, position: int, reason: object, why: str
+        self, relation: Relation, position: int, reason: Reason, why: str
     ) -> UnsatisfiableConstraintError:
         shown = relation.show(GtirPrinter(list(relation.cells)).render)
         return UnsatisfiableConstraintError(
@@ -151,17 +111,18 @@ class GtirSolver(Solver):
         )
 
 
-class GtirInference:
+class GtirInference(Collector):
     """One inference over a GTIR program or expression: the type of every node, by pre-order
-    position; the first error raised, or with `max_errors` > 1 one per part kept in `errors`."""
+    position; the first error raised, or with `max_errors` > 1 one per part kept in `errors`
+    (`Collector`, the driver both dialects share)."""
 
     #: The free names without a type that are unknowns (True: all); see `__init__`.
     allow_free: bool | Collection[str]
-    #: `GtirSolver.equal` of this run's solver (see `_start`).
-    equal: Equate
     #: `relate` of this run (`runs.FastRun.relate`, `runs.ExplainingRun.relate`): a relation
     #: that must hold, for the node at a position (see `_start`).
     relate: Callable[[Relation, int], None]
+    #: The definitions typed monomorphic, at their one use (`as_gt4py`: `schemes.Shared`).
+    used_once: frozenset[int]
 
     def __init__(
         self,
@@ -188,65 +149,15 @@ class GtirInference:
         symbols = resolve(root, GTIR_BUILTINS, tree=tree)
         self._start(root, tree, symbols, offset_types, max_errors, explain, as_gt4py)
         self.allow_free = allow_free
-        for position, first in self.symbols.duplicates:
-            self._guarded(position, self._duplicate, position, first)
-        if isinstance(root, Program):
+        self.drive(self._collect)
+
+    # -- driving ----------------------------------------------------------------------------------
+    def _collect(self) -> None:
+        """Type the program's parts, or the statement or expression at the root."""
+        if isinstance(self.root, Program):
             self._program()
         else:
             self._statement(0)
-
-    def _start(
-        self,
-        root: Node,
-        tree: Tree,
-        symbols: SymbolTable,
-        offset_types: Mapping[str, OffsetType] | None,
-        max_errors: int,
-        explain: bool = False,
-        as_gt4py: bool = False,
-    ) -> None:
-        """The state of a run over `tree` (nodes in pre-order, sizes) before anything is typed:
-        shared with `typeinf.incremental.gtir`, which lays out only the parts it types again."""
-        self.offset_types = offset_types
-        self.as_gt4py = as_gt4py
-        self.allow_free = False  # a free name without a type is an error unless allowed
-        self.unknowns: dict[str, Cell] = {}
-        self.root, (self.nodes, self.sizes) = root, tree
-        self.symbols = symbols
-        self.types: list[Cell | None] = [None] * len(self.nodes)
-        self.solver = GtirSolver(self.nodes, self.types, explain)
-        #: Every constraint goes through the solver, which knows the run it is in (`GtirSolver.equal`):
-        #: the inference holds its solver, never the other way round, so that a run is freed by
-        #: reference counting when its caller drops it (inside GT4Py's pass manager too).
-        self.equal = self.solver.equal
-        #: What the fast and the explaining run do differently (see `runs`): the rules ask it,
-        #: never which run it is in.
-        self.run: FastRun | ExplainingRun = (ExplainingRun if explain else FastRun)(self.solver)
-        self.relate = self.run.relate
-        self.schemes: dict[int, Scheme | Shared] = {}
-        #: The definitions typed monomorphic, at their one use (`as_gt4py`: `schemes.Shared`).
-        self.used_once: frozenset[int] = frozenset()
-        self.errors: list[tuple[int, TypeInferenceError]] = []
-        self.max_errors = max_errors
-
-    # -- driving ----------------------------------------------------------------------------------
-    def _guarded(self, position: int, step: Callable[..., object], *args: object) -> bool:
-        try:
-            step(*args)
-        except TypeInferenceError as error:
-            if self.max_errors <= 1:
-                raise
-            self.errors.append((position, error))
-            self.solver.forget()
-            return False
-        return True
-
-    def _duplicate(self, position: int, first: int) -> NoReturn:
-        node = self.nodes[position]
-        name = getattr(node, "id", "?")
-        raise TypeInferenceError(
-            f"`{name}` is declared twice", node, notes=[(f"the first `{name}`", self.nodes[first])]
-        )
 
     def _program(self) -> None:
         root = self.root
@@ -258,18 +169,18 @@ class GtirInference:
         def ordered() -> None:
             order.extend(definition_order(self.nodes, self.sizes, self.symbols, children[:ndefs]))
 
-        if not self._guarded(0, ordered):
+        if not self.guarded(0, ordered):
             return
         if self.as_gt4py:
             self.used_once = _used_once(self.symbols)
         for position in order:
-            if not self._guarded(position, self._definition, position):
+            if not self.guarded(position, self._definition, position):
                 self.schemes[position] = Scheme(var(Sort.DTYPE))  # anything, to its users
         nodes = self.nodes
         for position in children[ndefs:]:
             node = nodes[position]
             if type(node) is Sym:  # a parameter: its declared type, nothing to settle or check
-                self._guarded(position, self._parameter, position, node)
+                self.guarded(position, self._parameter, position, node)
             else:
                 self._statement(position)
 
@@ -289,11 +200,11 @@ class GtirInference:
             at = pending.pop()
             node = self.nodes[at]
             if not isinstance(node, IfStmt):
-                self._guarded(at, self._part, at)
+                self.guarded(at, self._part, at)
                 continue
             children = child_positions(self.sizes, at, node.child_count())
-            if self._guarded(children[0], self._part, children[0]):
-                self._guarded(at, self.if_stmt, at, node)
+            if self.guarded(children[0], self._part, children[0]):
+                self.guarded(at, self.if_stmt, at, node)
             pending.extend(reversed(children[1:]))
 
     def _definition(self, position: int) -> None:
@@ -359,6 +270,31 @@ class GtirInference:
         # Its cost: docs/performance.md, "GTIR inference".
         check_finite(nodes, self.types, range(start, start + self.sizes[start]), pformat_gtir_all)
 
+    # -- the state of a run -----------------------------------------------------------------------
+    def _start(
+        self,
+        root: Node,
+        tree: Tree,
+        symbols: SymbolTable,
+        offset_types: Mapping[str, OffsetType] | None,
+        max_errors: int,
+        explain: bool = False,
+        as_gt4py: bool = False,
+    ) -> None:
+        """The state of a run over `tree` (nodes in pre-order, sizes) before anything is typed:
+        shared with `typeinf.incremental.gtir`, which lays out only the parts it types again."""
+        self.offset_types = offset_types
+        self.as_gt4py = as_gt4py
+        self.allow_free = False  # a free name without a type is an error unless allowed
+        self.unknowns: dict[str, Cell] = {}
+        self.begin(root, tree, symbols, GtirSolver, explain, max_errors)
+        #: What the fast and the explaining run do differently (see `runs`): the rules ask it,
+        #: never which run it is in.
+        self.run: FastRun | ExplainingRun = (ExplainingRun if explain else FastRun)(self.solver)
+        self.relate = self.run.relate
+        self.schemes: dict[int, Scheme | Shared] = {}
+        self.used_once = frozenset()
+
     # -- helpers ----------------------------------------------------------------------------------
     def visit(self, position: int, node: Node) -> Cell | None:
         """The type of the node at `position` by its kind's visit (`_VISIT`)."""
@@ -389,44 +325,39 @@ class GtirInference:
         self.equal(make(ctor, part), cell, position)
         return part
 
-    # -- declarations -----------------------------------------------------------------------------
-
-    # -- expressions ------------------------------------------------------------------------------
-
+    # -- calls ------------------------------------------------------------------------------------
     def call(self, position: int, node: FunCall) -> Cell | None:
+        """A call: of a builtin by its rule (`rules.RULES`) or its signature; of a call of a
+        builtin typed where it is applied (`as_fieldop(stencil)(inputs…)`) by that rule; any
+        other by its callee's type."""
         callee = node.fun
-        # Dispatched by the callee's name through `_APPLIED`, the arguments' positions found
-        # only where a rule reads them, rather than a test of each applied builtin in turn
-        # (docs/performance.md, "GTIR inference").
-        builtin = self.types[position + 1] is None  # a builtin called: a rule types the call
-        if builtin and type(callee) is SymRef:
-            name = callee.id
-            if name in _APPLIED:  # typed by the call that applies it
-                if name != "shift":
-                    return None
-                return self.run.shift(self, position, node)
-            # The arguments' positions, after the callee's one node (`args`, inline, as
-            # `_part` dispatches directly: see there).
-            sizes, args, child = self.sizes, [], position + 2
-            for _ in node.args:
-                args.append(child)
-                child += sizes[child]
-            rule = _RULES.get(name)
-            if rule is not None:
-                return rule(self, position, node, args)
-            if name in _ON_DOMAINS and fieldops.on_domains(self, args):
-                return fieldops.domain_condition(self, position, node, args)
-            if name in SIGNATURES:
-                return calls.by_signature(self, name, position, node, args)
-            raise TypeInferenceError(f"builtin `{name}` is not typed yet on GTIR", node)
-        args = self.args(position, node)
-        if isinstance(callee, FunCall) and isinstance(callee.fun, SymRef):
-            applied = _APPLIED.get(callee.fun.id)
-            if applied is not None and (builtin or callee.fun.id != "shift"):
-                return applied(self, position, callee, args)
-        return calls.apply(self, self.type_at(position + 1), position, args)
-
-    # -- rules ------------------------------------------------------------------------------------
+        # A callee without a type: a builtin called, which `_part` skips, or a call of one typed
+        # where it is applied. Found by its name in one table, the arguments' positions found
+        # only where a rule reads them (docs/performance.md, "GTIR inference").
+        if self.types[position + 1] is None:
+            if type(callee) is SymRef:
+                name = callee.id
+                rule = RULES.get(name)
+                called = None if rule is None else rule.called
+                if rule is not None and called is None:
+                    return None  # typed by the call that applies it
+                # The arguments' positions, after the callee's one node (`args`, inline, as
+                # `_part` dispatches directly: see there).
+                sizes, args, child = self.sizes, [], position + 2
+                for _ in node.args:
+                    args.append(child)
+                    child += sizes[child]
+                if called is not None:
+                    return called(self, position, node, args)
+                if name in SIGNATURES:
+                    return calls.by_signature(self, name, position, node, args)
+                raise TypeInferenceError(f"builtin `{name}` is not typed yet on GTIR", node)
+            if isinstance(callee, FunCall) and isinstance(callee.fun, SymRef):
+                rule = RULES.get(callee.fun.id)
+                applied = None if rule is None else rule.applied
+                if applied is not None:
+                    return applied(self, position, callee, self.args(position, node))
+        return calls.apply(self, self.type_at(position + 1), position, self.args(position, node))
 
     # -- statements -------------------------------------------------------------------------------
     def set_at(self, position: int, node: SetAt) -> None:
@@ -451,14 +382,6 @@ class GtirInference:
 
     def nothing(self, position: int, node: Node) -> None:
         return None
-
-
-#: The scalar type of each kind of literal.
-
-#: The builtins that build a `concat_where` condition when given a dimension or a domain.
-_ON_DOMAINS = frozenset(
-    ("eq", "not_eq", "less", "greater", "less_equal", "greater_equal", "and_", "or_", "xor_")
-)
 
 
 def _used_once(symbols: SymbolTable) -> frozenset[int]:
@@ -498,25 +421,4 @@ _VISIT: dict[type, Callable[..., Cell | None]] = {
     Temporary: expressions.temporary,
     SetAt: GtirInference.set_at,
     Program: GtirInference.nothing,
-}
-
-#: The rules of the builtins typed by a rule of their own, by name: each `rule_<name>` of the
-#: rule modules, one per construct.
-_RULES: dict[str, Callable[[GtirInference, int, FunCall, list[int]], Cell]] = {
-    name[len("rule_") :]: rule
-    for module in (fieldops, iterators, tuples)
-    for name, rule in vars(module).items()
-    if name.startswith("rule_")
-}
-
-#: The rules of the builtins typed where they are applied (`as_fieldop(stencil)(inputs…)`), by
-#: name; `map_tuple` maps a function over a tuple, `tree_map_tuple` over its leaves.
-_APPLIED: dict[str, Callable[[GtirInference, int, FunCall, list[int]], Cell]] = {
-    "shift": iterators.shifted,
-    "as_fieldop": fieldops.as_fieldop,
-    "lift": fieldops.lift,
-    "reduce": iterators.reduce,
-    "map_list": iterators.map_list,
-    "map_tuple": tuples.map_tuple,
-    "tree_map_tuple": tuples.map_tuple,
 }

@@ -32,13 +32,10 @@ from typeinf.core.errors import (
     unchained,
 )
 from typeinf.core.terms import FAMILIES, Cell, Sort, make, var
-from typeinf.gtir import iterators
 from typeinf.gtir import terms as g
-from typeinf.gtir.rules import (
-    SIGNATURES,
-    OnDomain,
-    scheme,
-)
+from typeinf.gtir.relations import OnDomain
+from typeinf.gtir.rules import RULES
+from typeinf.gtir.signatures import SIGNATURES, scheme
 from typeinf.gtir.structured import from_gt4py
 
 if TYPE_CHECKING:
@@ -111,16 +108,16 @@ def symref(inf: GtirInference, position: int, node: SymRef) -> Cell | None:
 
 
 def builtin_value(inf: GtirInference, position: int, node: SymRef) -> Cell | None:
-    """A builtin's type where it is a value (`as_fieldop(deref, …)`); None where it is a
-    type name (`cast_`'s rule reads it). A builtin called is never met here: `_part` skips
-    it (the call's rule types it)."""
+    """A builtin's type where it is a value (`as_fieldop(deref, …)`): its signature's, or its
+    rule's (`RULES`); None where it is a type name (`cast_`'s rule reads it). A builtin called
+    is never met here: `_part` skips it (the call's rule types it)."""
     if node.id in PRIMITIVES:
         return None
     if node.id in SIGNATURES:
         return scheme(node.id).instantiate()
-    if node.id == "deref":
-        argument = var(Sort.DTYPE)
-        return g.function([argument], iterators.deref_of(inf, position, argument))
+    rule = RULES.get(node.id)
+    if rule is not None and rule.value is not None:
+        return rule.value(inf, position)
     raise TypeInferenceError(f"builtin `{node.id}` is not typed yet on GTIR as a value", node)
 
 

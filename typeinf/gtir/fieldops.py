@@ -23,6 +23,7 @@ from iterir.nodes import (
 )
 from iterir.offset_types import NeighborConnectivityType
 from typeinf.core.constructors import DTUPLE
+from typeinf.core.driver import check_arity
 from typeinf.core.errors import (
     GrammarBuiltinError,
     TypeInferenceError,
@@ -31,13 +32,13 @@ from typeinf.core.errors import (
 from typeinf.core.terms import INTEGERS, Cell, Sort, find, make, var
 from typeinf.gtir import calls
 from typeinf.gtir import terms as g
-from typeinf.gtir.relations import Union
-from typeinf.gtir.rules import (
+from typeinf.gtir.relations import (
     Deduced,
     Lifted,
     Moves,
     OnDomain,
     Spread,
+    Union,
     known_tuple,
 )
 from typeinf.gtir.shifts import shifts_read
@@ -117,7 +118,7 @@ def lift(inf: GtirInference, position: int, inner: FunCall, args: list[int]) -> 
     which GT4Py does not trace. The stencil reads each input where the lifted iterator is
     dereferenced, after any shift of it: at positions of its own (GT4Py's "unknown"),
     defined where the input is, of its element."""
-    calls.arity(inf, inner, 1)
+    check_arity(inner, 1)
     positions, element = var(Sort.DIMS), var(Sort.DTYPE)
     read: list[Cell] = []
     for a in args:
@@ -131,16 +132,21 @@ def lift(inf: GtirInference, position: int, inner: FunCall, args: list[int]) -> 
     return result
 
 
-def on_domains(inf: GtirInference, args: list[int]) -> bool:
-    """Whether a comparison or `and_`/`or_`/`xor_` builds a domain (a `concat_where`
-    condition): an argument is known to be a dimension or a domain."""
-    return any(find(inf.type_at(a)).ctor in (g.DIMENSION, g.DOMAIN) for a in args)
+def rule_comparison(inf: GtirInference, position: int, node: FunCall, args: list[int]) -> Cell:
+    """A comparison or `and_`/`or_`/`xor_`: a domain (a `concat_where` condition,
+    `domain_condition`) where an argument is known to be a dimension or a domain, else typed by
+    its signature."""
+    if any(find(inf.type_at(a)).ctor in (g.DIMENSION, g.DOMAIN) for a in args):
+        return domain_condition(inf, position, node, args)
+    callee = node.fun
+    assert isinstance(callee, SymRef)  # a builtin, called by its name
+    return calls.by_signature(inf, callee.id, position, node, args)
 
 
 def domain_condition(inf: GtirInference, position: int, node: FunCall, args: list[int]) -> Cell:
     """`IDimₕ < n` or `n < IDimₕ`: the domain `Domain[[IDim]]`; `and_`/`or_`/`xor_` of
     domains: over the union of their dimensions (GT4Py's `promote_dims`)."""
-    calls.arity(inf, node, 2)
+    check_arity(node, 2)
     types = [find(inf.type_at(a)) for a in args]
     for axis, other in ((0, 1), (1, 0)):
         if types[axis].ctor is g.DIMENSION:
@@ -161,7 +167,7 @@ def domain_condition(inf: GtirInference, position: int, node: FunCall, args: lis
 def rule_concat_where(inf: GtirInference, position: int, node: FunCall, args: list[int]) -> Cell:
     """`concat_where(domain, a, b)`: `a` where the domain holds, else `b`: fields over the
     union of the domain's and the branches' dimensions, mapped over tuples (`Spread`)."""
-    calls.arity(inf, node, 3)
+    check_arity(node, 3)
     dims = inf.inside(args[0], g.DOMAIN, Sort.DIMS)
     result = var(Sort.DTYPE)
     inf.relate(Spread(dims, result, inf.type_at(args[1]), inf.type_at(args[2])), position)
@@ -172,7 +178,7 @@ def rule_broadcast(inf: GtirInference, position: int, node: FunCall, args: list[
     """`broadcast(x, {IDimₕ, …})`: `x` over at least the dimensions listed, written out or the
     type of the second argument (a tuple of known `Dimension[…]`s: GT4Py's own passes give
     one, such as a typed subtree that `reinfer` does not walk again)."""
-    calls.arity(inf, node, 2)
+    check_arity(node, 2)
     listed = node.args[1]
     axes = listed.args if isinstance(listed, FunCall) else ()
     if _is_builtin_call(listed, "make_tuple") and all(isinstance(a, AxisLiteral) for a in axes):
@@ -206,12 +212,8 @@ def rule_cartesian_domain(
         raise unchained(TypeInferenceError(f"not a domain: {error}", node)) from None
 
 
-#: An unstructured domain is typed as a Cartesian one: dimensions and their ranges.
-rule_unstructured_domain = rule_cartesian_domain
-
-
 def rule_index(inf: GtirInference, position: int, node: FunCall, args: list[int]) -> Cell:
-    calls.arity(inf, node, 1)
+    check_arity(node, 1)
     dimension = var(Sort.DIM)
     inf.equal(make(g.DIMENSION, dimension), inf.type_at(args[0]), position)
     label = find(dimension).label
@@ -223,7 +225,7 @@ def rule_index(inf: GtirInference, position: int, node: FunCall, args: list[int]
 def rule_scan(inf: GtirInference, position: int, node: FunCall, args: list[int]) -> Cell:
     """`scan(f, forward, init)`: a stencil of any inputs `(its…) → A`, where `f` is
     `(A, its…) → A`, `forward` a `bool` and `init` an `A`."""
-    calls.arity(inf, node, 3)
+    check_arity(node, 3)
     inputs, state = var(Sort.DROW), var(Sort.DTYPE)
     step = make(g.FUNCTION, make(DTUPLE, state, inputs), state)
     inf.equal(step, inf.type_at(args[0]), args[0])

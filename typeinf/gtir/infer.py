@@ -4,7 +4,7 @@ a `GtirProgram` (its function definitions' types, then its parameters')."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass
 
 from iterir import FunctionDefinition, Node
@@ -15,13 +15,15 @@ from iterir.nodes import Program
 from iterir.offset_types import NeighborConnectivityType, OffsetType, offset_types_from_json
 from iterir.traversal import Tree, child_positions, walk
 from typeinf.core import type_map
-from typeinf.core.errors import TypeInferenceError, runs_disagree
+from typeinf.core.driver import checked, typed
+from typeinf.core.errors import TypeInferenceError
 from typeinf.core.offsets import OffsetProviderFormatError, gt4py_offset_types, loaded
 from typeinf.core.relations import Relation
 from typeinf.core.terms import Cell, DefinitionType, variables_of
 from typeinf.gtir import terms as g
 from typeinf.gtir.collect import GtirInference
 from typeinf.gtir.notation import GtirPrinter, pformat_gtir_where
+from typeinf.gtir.runs import SHOWS_FAST_ERRORS
 from typeinf.gtir.values import Cyclic, GtirType, GtirValue, to_value
 
 #: Which free names without a type are unknowns: True for all (`typeinf.infer`'s `allow_free`).
@@ -153,10 +155,24 @@ def infer(
     # before it resumes, so that no collection walks the cells inference is still making
     # (docs/performance.md, "GTIR inference").
     with gc_paused():
-        inference = GtirInference(node, offset_types(provider), allow_free=allow_free, tree=tree)
+        inference = typed(_runs(node, offset_types(provider), allow_free, tree), SHOWS_FAST_ERRORS)
         result = program_type(inference)
         del inference
     return result
+
+
+def _runs(
+    node: Node, offsets: Mapping[str, OffsetType] | None, allow_free: AllowFree, tree: Tree | None
+) -> Callable[[bool, int], GtirInference]:
+    """Inference of `node`, run as the driver asks: explaining or not, keeping how many
+    errors."""
+
+    def run(explain: bool, max_errors: int) -> GtirInference:
+        return GtirInference(
+            node, offsets, max_errors=max_errors, explain=explain, allow_free=allow_free, tree=tree
+        )
+
+    return run
 
 
 def _node_types(inference: GtirInference, complete: bool) -> dict[int, GtirInferred]:
@@ -237,7 +253,7 @@ def infer_all(
     tree: Tree | None = None,
 ) -> GtirNodeTypes:
     """Every node's type; with `attach`, also set as `node.inferred_type`."""
-    inference = GtirInference(node, offset_types(provider), allow_free=allow_free, tree=tree)
+    inference = typed(_runs(node, offset_types(provider), allow_free, tree), SHOWS_FAST_ERRORS)
     result = GtirNodeTypes(_node_types(inference, complete=True))
     if attach:
         type_map.attach(list(walk(node)), result, whole=False)
@@ -268,32 +284,11 @@ def solve(
     tree: Tree | None = None,
 ) -> GtirSolved:
     """Every independent error (one per failing function definition or statement, at most
-    `max_errors`), and the inference that found them."""
-    try:
-        offsets = offset_types(provider)
-        limit = max(max_errors or 1 << 30, 2)
-        inference = GtirInference(node, offsets, max_errors=limit, allow_free=allow_free, tree=tree)
-    except TypeInferenceError as error:  # before any part could be typed: a malformed tree
-        return GtirSolved(None, [error])
-    errors = _sorted(inference)[:max_errors]
-    if errors:  # errors are rare: the explaining run gives them the notes of their reasons
-        explained = _sorted(
-            GtirInference(
-                node, offsets, max_errors=limit, explain=True, allow_free=allow_free, tree=tree
-            )
-        )
-        for fast, explaining in zip(errors, explained, strict=False):
-            if fast.message != explaining.message:
-                raise runs_disagree("fast", "explaining", fast) from fast
-        if len(explained) < len(errors):
-            raise runs_disagree("fast", "explaining", errors[len(explained)])
-        errors = explained[: len(errors)]
-    return GtirSolved(inference, errors)
-
-
-def _sorted(inference: GtirInference) -> list[TypeInferenceError]:
-    """The errors of `inference`, in the order of their parts."""
-    return [error for _, error in sorted(inference.errors, key=lambda e: e[0])]
+    `max_errors`), and the inference to read the types off: the fast run's, or where it finds
+    an error the explaining run's, which gives every error its reasons (the driver's
+    `checked`)."""
+    runs = _runs(node, offset_types(provider), allow_free, tree)
+    return GtirSolved(*checked(runs, max_errors, SHOWS_FAST_ERRORS))
 
 
 def check(

@@ -16,6 +16,7 @@ from iterir import (
 from iterir import gtir_types as gt
 from iterir.offset_types import NeighborConnectivityType
 from iterir.traversal import child_positions
+from typeinf.core.driver import check_arity
 from typeinf.core.errors import (
     GrammarBuiltinError,
     TypeInferenceError,
@@ -23,20 +24,21 @@ from typeinf.core.errors import (
 from typeinf.core.terms import Cell, Sort, find, make, var
 from typeinf.gtir import calls
 from typeinf.gtir import terms as g
-from typeinf.gtir.relations import Subset
-from typeinf.gtir.rules import (
-    Along,
-    Index,
-    Shifted,
-)
+from typeinf.gtir.relations import Along, Index, Shifted, Subset
 
 if TYPE_CHECKING:
     from typeinf.gtir.collect import GtirInference
 
 
 def rule_deref(inf: GtirInference, position: int, node: FunCall, args: list[int]) -> Cell:
-    calls.arity(inf, node, 1)
+    check_arity(node, 1)
     return deref_of(inf, position, inf.type_at(args[0]))
+
+
+def deref_value(inf: GtirInference, position: int) -> Cell:
+    """`deref` as a value (`as_fieldop(deref, …)`): a function of an iterator to its element."""
+    argument = var(Sort.DTYPE)
+    return g.function([argument], deref_of(inf, position, argument))
 
 
 def deref_of(inf: GtirInference, position: int, argument: Cell) -> Cell:
@@ -50,6 +52,12 @@ def deref_of(inf: GtirInference, position: int, argument: Cell) -> Cell:
     inf.equal(g.iterator(positions, defined, element), argument, position)
     inf.relate(Subset(defined, positions), position)
     return element
+
+
+def rule_shift(inf: GtirInference, position: int, node: FunCall, args: list[int]) -> Cell | None:
+    """`shift(…)`: typed as its run types it (`runs.FastRun.shift`, `runs.ExplainingRun.shift`):
+    here, a function its application unifies, or where it is applied, by `shifted`."""
+    return inf.run.shift(inf, position, node)
 
 
 def shift(inf: GtirInference, position: int, node: FunCall) -> Cell:
@@ -139,7 +147,7 @@ def rule_neighbors(inf: GtirInference, position: int, node: FunCall, args: list[
     """`neighbors(C, it)`: the values at `it`'s neighbours along `C`, `List[T, C's local
     dimension]`; `it` must stand at `C`'s source, defined at its target (with `as_gt4py`,
     anywhere: GT4Py 1.2 does not check where, and its own tests rely on that)."""
-    calls.arity(inf, node, 2)
+    check_arity(node, 2)
     tag = node.args[0]
     if not (isinstance(tag, OffsetLiteral) and isinstance(tag.value, str)):
         raise GrammarBuiltinError("the first argument of `neighbors` is a connectivity", tag)
@@ -164,7 +172,7 @@ def rule_neighbors(inf: GtirInference, position: int, node: FunCall, args: list[
 def reduce(inf: GtirInference, position: int, inner: FunCall, args: list[int]) -> Cell:
     """`reduce(f, init)(lists…)`: `f` folds `(A, elements…) → A` from `init: A` over
     lists along one local dimension."""
-    calls.arity(inf, inner, 2)
+    check_arity(inner, 2)
     step, init = inf.args(position + 1, inner)
     # Lists along different local dimensions of one size fold together (GT4Py's samples
     # do: a sparse field along V2V with neighbours along V2E).
@@ -177,14 +185,14 @@ def reduce(inf: GtirInference, position: int, inner: FunCall, args: list[int]) -
 
 def rule_list_get(inf: GtirInference, position: int, node: FunCall, args: list[int]) -> Cell:
     """`list_get(i, list)`: an element; `i` an integer or an integer offset (`Index`)."""
-    calls.arity(inf, node, 2)
+    check_arity(node, 2)
     inf.relate(Index(inf.type_at(args[0])), args[0])
     return list_element(inf, args[1], var(Sort.DIM))
 
 
 def map_list(inf: GtirInference, position: int, inner: FunCall, args: list[int]) -> Cell:
     """`map_list(f)(lists…)`: `f` applied elementwise, a list along the same dimension."""
-    calls.arity(inf, inner, 1)
+    check_arity(inner, 1)
     local, result = var(Sort.DIM), var(Sort.DTYPE)
     elements = [list_element(inf, a, local) for a in args]
     (function,) = inf.args(position + 1, inner)

@@ -11,8 +11,8 @@ joined each type, and a type read was joined without a rule to name.
 
 Unlike the fencil IR's, GTIR's explaining run visits nodes in the fast run's order (reverse
 pre-order) and both generalize a definition to a `Scheme` (`GtirInference._definition`): the
-explaining run must find the very error the fast run found (`gtir.infer` compares their
-messages), and an allowed free name's unknown is one cell for the whole program, which a
+explaining run must find the very error the fast run found (`SHOWS_FAST_ERRORS`: the driver
+compares their messages), and an allowed free name's unknown is one cell for the whole program, which a
 later statement may bind, so a definition's type is taken when it is generalized, not copied
 at each use. The collector and the rules ask their run (`inf.run`) and never which run it is in.
 """
@@ -30,7 +30,7 @@ from typeinf.core.schemes import Scheme, Shared
 from typeinf.core.terms import Cell, Mismatch
 from typeinf.core.unify import Trail, undo, unify
 from typeinf.gtir import calls, iterators
-from typeinf.gtir.rules import call_plan
+from typeinf.gtir.signatures import call_plan
 
 if TYPE_CHECKING:
     from typeinf.gtir.collect import GtirInference
@@ -107,3 +107,10 @@ class ExplainingRun(runs.ExplainingRun):
 
 #: The reason the fast run gives its relations (see `FastRun.relate`): never read.
 _UNSAID = GtirRule("a relation")
+
+#: GTIR's fast run's errors are shown as they are: the GT4Py drop-in (`typeinf.gt4py`) raises
+#: them with no second run. So its unification undoes a mismatch, for the error to show the
+#: types as they were (`Solver.equal`); its explaining run visits nodes in the same order
+#: (`ExplainingRun.order`), to find the same error; and the driver checks that both runs say
+#: it in the same words (`typeinf.core.driver`).
+SHOWS_FAST_ERRORS = True

@@ -1,6 +1,6 @@
 """The shifts a stencil makes of each input before it reads it, found from the stencil's text as
 GT4Py 1.2.3 finds them (its `trace_shifts.trace_stencil`, read for the facts only): what
-`as_fieldop` without a domain deduces its output's dimensions from (`rules.Deduced`).
+`as_fieldop` without a domain deduces its output's dimensions from (`relations.Deduced`).
 
 The stencil is run abstractly: each input is an iterator that remembers the offsets it was
 shifted by, and reading it (`deref`, `neighbors`) records them; `lift`, `scan`, `if_` of

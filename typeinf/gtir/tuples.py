@@ -16,6 +16,7 @@ from iterir import (
 )
 from iterir.vocabulary import PRIMITIVES
 from typeinf.core.constructors import DEMPTY, DTUPLE, row, row_items
+from typeinf.core.driver import check_arity
 from typeinf.core.errors import (
     GrammarBuiltinError,
     UnsatisfiableConstraintError,
@@ -25,14 +26,8 @@ from typeinf.core.terms import Cell, Sort, find, var
 from typeinf.gtir import calls
 from typeinf.gtir import terms as g
 from typeinf.gtir.notation import pformat_gtir_all
-from typeinf.gtir.rules import (
-    SIGNATURES,
-    Scalar,
-    TupleMapped,
-    as_lists,
-    promoted,
-    scheme,
-)
+from typeinf.gtir.relations import Scalar, TupleMapped, as_lists, promoted
+from typeinf.gtir.signatures import SIGNATURES, scheme
 
 if TYPE_CHECKING:
     from typeinf.gtir.collect import GtirInference
@@ -43,6 +38,7 @@ def rule_make_tuple(inf: GtirInference, position: int, node: FunCall, args: list
 
 
 def rule_tuple_get(inf: GtirInference, position: int, node: FunCall, args: list[int]) -> Cell:
+    check_arity(node, 2)
     index = node.args[0]
     if not (isinstance(index, Literal) and index.value.isdigit()):
         raise GrammarBuiltinError("the index of `tuple_get` must be an integer literal", index)
@@ -76,7 +72,7 @@ def map_tuple(inf: GtirInference, position: int, inner: FunCall, args: list[int]
     """`map_tuple(f)(t)`: `f` applied to each item of the tuple `t`; `tree_map_tuple`
     to each leaf of nested tuples (`TupleMapped`). A builtin `f` is instantiated afresh
     for each item, as GT4Py types each application on its own."""
-    calls.arity(inf, inner, 1)
+    check_arity(inner, 1)
     name = inner.fun.id  # type: ignore[union-attr]  # a builtin's name (see `call`)
     if len(args) != 1:
         raise GrammarBuiltinError(f"`{name}(f)` takes one tuple", inf.nodes[position])
@@ -121,7 +117,7 @@ def equate_at(inf: GtirInference, position: int) -> Callable[[Cell, Cell], None]
 
 
 def rule_cast_(inf: GtirInference, position: int, node: FunCall, args: list[int]) -> Cell:
-    calls.arity(inf, node, 2)
+    check_arity(node, 2)
     name = node.args[1]
     if not (isinstance(name, SymRef) and name.id in PRIMITIVES):
         raise GrammarBuiltinError("the second argument of `cast_` must be a type name", name)
