@@ -130,7 +130,7 @@ def creation(
     """A line of generated code that makes `target`, a fresh copy of step `i` of a scheme's plan
     (a variable, or a structure of the cells named `arguments`), with the values it refers to
     added to `names`. The slots are filled directly, without `Cell.__init__`'s call."""
-    line = f"{indent}{target} = new(Cell); {target}.parent = None; {target}.rank = 0; {target}.mark = 0; "
+    line = f"{indent}{target} = new(Cell); {target}.parent = None; {target}.rank = 0; {target}.mark = None; "
     if type(step) is Fresh:
         names[f"s{i}"], names[f"f{i}"] = step.sort, step.family
         return (

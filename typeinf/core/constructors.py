@@ -250,16 +250,23 @@ def registered(ctor: Constructor) -> Iterator[Constructor]:
 
 
 # -- constants ----------------------------------------------------------------------------------
-#: Constants are shared: a constant's content never changes, so one cell serves every use.
+#: Constants are shared: a constant's content never changes, so one cell serves every use, in
+#: every inference and every thread (nothing writes it: see "Marks" in `terms`).
 _CONSTANTS: dict[tuple[Constructor, object], Cell] = {}
 
 
 def constant(ctor: Constructor, label: object = None) -> Cell:
+    """The one cell of the constant `ctor` labelled `label`."""
     key = (ctor, label)
     cell = _CONSTANTS.get(key)
     if cell is None:
-        cell = _CONSTANTS[key] = make(ctor)
-        cell.label = label
+        if ctor.params or ctor.meet is not None:
+            raise ValueError(f"{ctor.name!r} takes arguments or has a `meet` rule: no constant")
+        made = make(ctor)
+        made.label = label
+        # Made whole before it is seen, and kept only if no other thread kept one meanwhile:
+        # two cells of one constant could be linked by unification, one under the other.
+        cell = _CONSTANTS.setdefault(key, made)
     return cell
 
 

@@ -9,7 +9,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, NamedTuple, TypeAlias, final
 
 from typeinf.core.constructors import Constructor, fixed_params
-from typeinf.core.terms import Cell, Sort, find, new_marks, root_of
+from typeinf.core.terms import Cell, Sort, root_of
 
 if TYPE_CHECKING:
     from typeinf.core.relations import Relation
@@ -44,6 +44,9 @@ class Build(NamedTuple):
 #: A plan: one step per cell of a type, children first. A constant (a `Cell`) is shared.
 Step: TypeAlias = Cell | Fresh | Build
 
+#: In `Scheme`'s index of the cells met: a cell on the current path, not ordered yet.
+_ON_PATH = -1
+
 
 class Scheme:
     """A generalized type, compiled for fast instantiation (let-polymorphism).
@@ -60,32 +63,33 @@ class Scheme:
         self.relations = relations
         order: list[Cell] = []  # post-order: a cell after all its arguments
         plan: list[Step] = []
-        index: dict[int, int] = {}  # id of a cell → its place in `order`
-        active, done = new_marks()  # on the current path / ordered
-        root = find(root)
-        root.mark = active
+        # The id of each cell met → its place in `order` once ordered, `_ON_PATH` until then:
+        # kept here, not marked on the cells, so that generalizing only reads the graph (a
+        # builtin's type is shared by every inference: see "Marks" in `terms`).
+        index: dict[int, int] = {}
+        root = root_of(root)
+        index[id(root)] = _ON_PATH
         path, pending = [root], [iter(root.args)]  # the current path, and what is left of each
         while pending:
             for child in pending[-1]:
                 while child.parent is not None:  # `root_of` inline: see there
                     child = child.parent
-                if child.mark == done:
+                met = index.get(id(child))
+                if met is not None:
+                    if met == _ON_PATH:
+                        raise ValueError("cannot generalize a cyclic type")
                     continue
                 if child.args:
-                    if child.mark == active:
-                        raise ValueError("cannot generalize a cyclic type")
-                    child.mark = active
+                    index[id(child)] = _ON_PATH
                     path.append(child)
                     pending.append(iter(child.args))
                     break
-                child.mark = done  # a leaf: a variable or a constant
-                index[id(child)] = len(order)
+                index[id(child)] = len(order)  # a leaf: a variable or a constant
                 order.append(child)
                 plan.append(Fresh(child.sort, child.family) if child.ctor is None else child)
             else:  # every argument of the cell on top is ordered: order it
                 cell = path.pop()
                 pending.pop()
-                cell.mark = done
                 index[id(cell)] = len(order)
                 order.append(cell)
                 if not cell.args:
@@ -124,7 +128,7 @@ class Scheme:
                 append(step)
                 continue
             cell = new(Cell)
-            cell.parent, cell.rank, cell.mark = None, 0, 0
+            cell.parent, cell.rank, cell.mark = None, 0, None
             if type(step) is Fresh:
                 cell.ctor, cell.label, cell.args, cell.sort, cell.family = None, None, (), step[0], step[1]  # fmt: skip
             else:
@@ -166,7 +170,7 @@ def copy_graph(root: Cell, copies: dict[int, Cell]) -> Cell:
         copy = new(Cell)
         copy.parent = None
         copy.rank = 0
-        copy.mark = 0
+        copy.mark = None
         copy.ctor = cell.ctor
         copy.label = cell.label
         copy.sort = cell.sort

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from iterir import FunctionDefinition, Node
 from typeinf.core.errors import TypeInferenceError
-from typeinf.core.terms import Cell, DefinitionType, FencilType, Type, new_marks, roots
+from typeinf.core.terms import Cell, DefinitionType, FencilType, Type, roots
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -46,17 +46,23 @@ class TypeTooLargeError(TypeInferenceError):
 def graph_cells(root: Cell, limit: int) -> int:
     """The number of cells of the graph at `root` (each class counted once, by its root),
     counting no further than `limit` + 1."""
-    seen, _ = new_marks()
+    seen = object()  # this search's mark
+    constants: set[int] = set()  # shared by every inference, so never marked (`terms`, "Marks")
     count = 0
     stack = [root]
     while stack and count <= limit:
         cell = stack.pop()
         while cell.parent is not None:  # `root_of` inline: see there
             cell = cell.parent
-        if cell.mark != seen:
+        if cell.mark is seen:
+            continue
+        if cell.args or cell.ctor is None:
             cell.mark = seen
             count += 1
             stack += cell.args
+        elif id(cell) not in constants:
+            constants.add(id(cell))
+            count += 1
     return count
 
 
@@ -93,17 +99,17 @@ class WrittenOut:
             return sizes[id(cell)]
         # Post-order with an iterator per cell on the path, as `solve._cycle` searches, rather
         # than a stack of (cell, ready) pairs, which was slower (docs/performance.md, "Memory").
-        # Leaves are not stored (they count 1), nor is a cell on the path (a cycle: it counts 1
-        # where it closes).
-        active, _ = new_marks()
-        cell.mark = active
+        # Leaves are not stored (they count 1); a cell on the path counts 1 until it is measured
+        # (a cycle: it counts 1 where it closes). Kept in `sizes`, not marked on the cells: a
+        # builtin's type, shared by every inference, is printed too (`terms`, "Marks").
+        sizes[id(cell)] = 1
         path, pending = [cell], [iter(cell.args)]
         while pending:
             for child in pending[-1]:
                 while child.parent is not None:  # `root_of` inline: see there
                     child = child.parent
-                if child.args and child.mark != active and id(child) not in sizes:
-                    child.mark = active
+                if child.args and id(child) not in sizes:
+                    sizes[id(child)] = 1
                     path.append(child)
                     pending.append(iter(child.args))
                     break

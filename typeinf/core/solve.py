@@ -25,7 +25,7 @@ from typeinf.core.history import History
 from typeinf.core.notation import pformat_all
 from typeinf.core.relations import CannotHold, Relation
 from typeinf.core.schemes import Scheme, Shared, Template
-from typeinf.core.terms import Cell, Mismatch, Type, find, new_marks
+from typeinf.core.terms import Cell, Mismatch, Type, find
 from typeinf.core.unify import unify
 from typeinf.core.watch import Watch, changed, watched
 
@@ -323,12 +323,13 @@ def check_finite(
 def _cycle(cells: list[Cell]) -> set[int]:
     """The ids of the cells on one cycle reachable from `cells` (empty if there is none).
 
-    Only structures with arguments can lie on a cycle, so leaves are never entered."""
-    active, done = new_marks()  # on the current path / finished
+    Only structures with arguments can lie on a cycle, so leaves are never entered, nor marked:
+    a constant is shared by every inference (see "Marks" in `terms`)."""
+    active, done = object(), object()  # this search's marks: on the current path / finished
     for root in cells:
         while root.parent is not None:  # `root_of` inline: see there
             root = root.parent
-        if root.mark == done or not root.args:
+        if root.mark is done or not root.args:
             continue
         root.mark = active
         path, pending = [root], [iter(root.args)]  # the current path, and what is left of each
@@ -336,9 +337,9 @@ def _cycle(cells: list[Cell]) -> set[int]:
             for child in pending[-1]:
                 while child.parent is not None:  # `root_of` inline: see there
                     child = child.parent
-                if child.mark == done or not child.args:
+                if child.mark is done or not child.args:
                     continue
-                if child.mark == active:
+                if child.mark is active:
                     return {id(c) for c in path[path.index(child) :]}
                 child.mark = active
                 path.append(child)

@@ -107,7 +107,7 @@ class Cell:
     args: tuple[Cell, ...]
     sort: Sort
     family: frozenset[str] | None  # a dtype variable's restriction
-    mark: int  # scratch space for graph searches (see `new_marks`)
+    mark: object  # scratch space for graph searches (see "Marks" below)
 
     # Cells are made by `var` and `make`, which fill the slots one by one: the collector makes one
     # for nearly every node, and an `__init__` call would cost more than the filling.
@@ -148,7 +148,7 @@ def var(sort: Sort, family: frozenset[str] | None = None) -> Cell:
     cell = _new_cell(Cell)
     cell.parent = None
     cell.rank = 0
-    cell.mark = 0
+    cell.mark = None
     cell.ctor = None
     cell.label = None
     cell.args = ()
@@ -164,7 +164,7 @@ def make(ctor: Constructor, *args: Cell) -> Cell:
     cell = _new_cell(Cell)  # slots filled directly, as in `var`
     cell.parent = None
     cell.rank = 0
-    cell.mark = 0
+    cell.mark = None
     cell.ctor = ctor
     cell.label = None
     cell.args = args
@@ -243,13 +243,27 @@ def roots(type_: Type) -> Iterator[Cell]:
         yield from type_.params
 
 
-_marks = iter(range(1, 1 << 62, 2))
-
-
-def new_marks() -> tuple[int, int]:
-    """Two values no cell's `mark` holds yet: a search marks cells without a dictionary."""
-    first = next(_marks)
-    return first, first + 1
+# -- Marks ----------------------------------------------------------------------------------------
+# A graph search that must meet each cell once marks the cells it has met (`Cell.mark`) rather
+# than keep their ids in a dictionary: it runs at every wait of a relation, and over every type
+# at the end of an inference. A search makes its own marker, `object()`, and compares it by
+# identity: no counter is shared between searches, and no later search can make a marker that a
+# cell still holds (the cell keeps it alive).
+#
+# Invariant (inferences in several threads, as GT4Py may run them): a search marks only cells
+# that its own inference made. The cells that several inferences reach are written by none of
+# them once made, so that no inference writes what another reads:
+# - constants (`constructors.constant`: argument-less structures, one cell per constructor and
+#   label) are leaves, which no search marks (`watch.watched` passes them by, `solve._cycle`
+#   never enters a leaf, `sizes.graph_cells` counts them in a set of its own); unification never
+#   links one (two equal constants are one cell) nor does a `meet` rule relink one (no constant
+#   has one);
+# - the types of builtins and their schemes, cached for every inference (`signatures.Signature`,
+#   `gtir.signatures.scheme`, `fencil.shaped`), are only read once published: made of roots alone, so
+#   that `find` writes nothing there; generalized (`schemes.Scheme`) and measured
+#   (`sizes.WrittenOut`) with dictionaries of their own, not marks; instantiated by copying.
+# tests/test_threads.py checks both: no shared cell holds a mark after inferences, and
+# inferences in several threads at once give what each gives alone.
 
 
 #: Why two types cannot be made equal (`diagnostics` says it in words): two constants, two sorts,

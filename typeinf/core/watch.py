@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, TypeAlias
 
-from typeinf.core.terms import Cell, new_marks
+from typeinf.core.terms import Cell
 
 if TYPE_CHECKING:
     from typeinf.core.relations import Relation
@@ -33,22 +33,26 @@ def watched(relation: Relation) -> Watch:
     and arguments never change: it changes only by a link to an equal structure, which unifies
     their arguments, so a change of anything under it is a change of a variable reached here."""
     watch: list[tuple[Cell, object, object]] = []
-    seen, _ = new_marks()  # a cell met already (no set of ids: this runs at every wait)
+    # This search's mark of a cell met already (no set of ids: this runs at every wait).
+    seen = object()
     stack = list(relation.cells)
     while stack:
         cell = stack.pop()
         while cell.parent is not None:  # `root_of` inline: see there
             cell = cell.parent
-        if cell.mark == seen:
+        if cell.mark is seen:
             continue
-        cell.mark = seen
         ctor = cell.ctor
         if ctor is None:
+            cell.mark = seen
             watch.append((cell, cell.sort, cell.family))
-            continue
-        if ctor.meet is not None:
-            watch.append((cell, None, None))
-        stack += cell.args
+        elif cell.args:
+            cell.mark = seen
+            if ctor.meet is not None:
+                watch.append((cell, None, None))
+            stack += cell.args
+        # Else a constant: it never changes, and it is shared by every inference, so it is
+        # never marked (see "Marks" in `terms`).
     return tuple(watch)
 
 

@@ -24,6 +24,7 @@ from typeinf.core.constructors import (
     row,
     val,
 )
+from typeinf.core.schemes import copy_graph
 from typeinf.core.signatures import Signature, typed_by
 from typeinf.core.terms import Cell, Mismatch, Sort, find, var
 from typeinf.core.unify import unify
@@ -98,4 +99,6 @@ def for_arity(signature: Signature, count: int) -> Signature:
             return signature  # a row of values against a row of lists, both of unknown length
     except Mismatch:
         return signature  # the call is an error: the general way reports it
-    return typed_by(signature.name, type_)
+    # Cached for every inference, so a copy made of roots alone, which `find` never writes
+    # (see "Marks" in `terms`): unifying left links in `type_`.
+    return typed_by(signature.name, copy_graph(type_, {}))
