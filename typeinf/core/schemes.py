@@ -74,17 +74,17 @@ class Scheme:
             for child in pending[-1]:
                 while child.parent is not None:  # `root_of` inline: see there
                     child = child.parent
-                met = index.get(id(child))
-                if met is not None:
-                    if met == _ON_PATH:
+                key = id(child)
+                if key in index:
+                    if index[key] == _ON_PATH:
                         raise ValueError("cannot generalize a cyclic type")
                     continue
                 if child.args:
-                    index[id(child)] = _ON_PATH
+                    index[key] = _ON_PATH
                     path.append(child)
                     pending.append(iter(child.args))
                     break
-                index[id(child)] = len(order)  # a leaf: a variable or a constant
+                index[key] = len(order)  # a leaf: a variable or a constant
                 order.append(child)
                 plan.append(Fresh(child.sort, child.family) if child.ctor is None else child)
             else:  # every argument of the cell on top is ordered: order it

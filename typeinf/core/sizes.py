@@ -108,8 +108,11 @@ class WrittenOut:
             for child in pending[-1]:
                 while child.parent is not None:  # `root_of` inline: see there
                     child = child.parent
-                if child.args and id(child) not in sizes:
-                    sizes[id(child)] = 1
+                if child.args:
+                    key = id(child)
+                    if key in sizes:
+                        continue
+                    sizes[key] = 1
                     path.append(child)
                     pending.append(iter(child.args))
                     break
