@@ -100,8 +100,8 @@ class WrittenOut:
         # Post-order with an iterator per cell on the path, as `solve._cycle` searches, rather
         # than a stack of (cell, ready) pairs, which was slower (docs/performance.md, "Memory").
         # Leaves are not stored (they count 1); a cell on the path counts 1 until it is measured
-        # (a cycle: it counts 1 where it closes). Kept in `sizes`, not marked on the cells: a
-        # builtin's type, shared by every inference, is printed too (`terms`, "Marks").
+        # (a cycle: it counts 1 where it closes). Kept in `sizes`, not marked on the cells, so
+        # that measuring only reads a graph, even one every inference shares (`terms`, "Marks").
         sizes[id(cell)] = 1
         path, pending = [cell], [iter(cell.args)]
         while pending:
