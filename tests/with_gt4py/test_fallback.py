@@ -39,7 +39,7 @@ def _program(name: str, body: ir.Expr) -> ir.Program:
     )
 
 
-def _well_typed(name: str) -> ir.Program:
+def well_typed(name: str) -> ir.Program:
     return _program(name, im.op_as_fieldop("plus")("a", "a"))
 
 
@@ -72,9 +72,9 @@ def test_a_node_ours_rejects_and_gt4py_accepts_gets_gt4pys_types_and_one_warning
     install()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        first = theirs.infer(_well_typed("first"), offset_provider_type={})
-        again = theirs.infer(_well_typed("first"), offset_provider_type={})
-        theirs.infer(_well_typed("second"), offset_provider_type={})
+        first = theirs.infer(well_typed("first"), offset_provider_type={})
+        again = theirs.infer(well_typed("first"), offset_provider_type={})
+        theirs.infer(well_typed("second"), offset_provider_type={})
     assert len(ours_rejects) == 3  # ours was asked each time
     assert first.body[0].expr.type == FIELD and again.body[0].expr.type == FIELD
     told = _disagreements(caught)
@@ -107,7 +107,7 @@ def test_strict_raises_ours_and_never_asks_gt4py(
     monkeypatch.setattr(theirs, "infer", counted)
     install(strict=True)
     with pytest.raises(GT4PyTypeInferenceError, match="typeinf says no"):
-        theirs.infer(_well_typed("p"), offset_provider_type={})
+        theirs.infer(well_typed("p"), offset_provider_type={})
     assert ours_rejects and not asked
 
 
@@ -136,7 +136,7 @@ def test_a_fault_of_ours_gives_way_to_gt4pys_error_where_gt4py_rejects_too(
         assert not isinstance(raised.value, KeyError)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            result = theirs.infer(_well_typed("q"), offset_provider_type={})
+            result = theirs.infer(well_typed("q"), offset_provider_type={})
         assert result.body[0].expr.type == FIELD
         assert "a fault of ours" in _disagreements(caught)[0]
     finally:

@@ -12,21 +12,17 @@ import sys
 import sysconfig
 import venv
 import warnings
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from gt4py.next import common
-from gt4py.next.iterator import ir
 from gt4py.next.iterator.ir_utils import ir_makers as im
 from gt4py.next.iterator.type_system import inference as theirs
 from gt4py.next.type_system import type_specifications as ts
 
-import iterir
 from tests.conftest import ROOT
-from typeinf import TypeInferenceError
-from typeinf.gt4py import GT4PyTypeInferenceError, install, summary, uninstall
-from typeinf.gt4py import inference as ours
+from tests.with_gt4py.test_fallback import ours_rejects, well_typed  # noqa: F401  # a fixture
+from typeinf.gt4py import install, summary, uninstall
 
 IDim = common.Dimension("IDim")
 FIELD = ts.FieldType(dims=[IDim], dtype=ts.ScalarType(kind=ts.ScalarKind.FLOAT64))
@@ -203,38 +199,14 @@ def test_a_bad_pytest_option_is_a_usage_error(fresh_python: Path, tmp_path: Path
     assert "Traceback" not in run.stdout + run.stderr
 
 
-@pytest.fixture
-def ours_rejects(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Ours raises a located type error on every node (as in test_fallback.py)."""
-
-    def rejecting(node: iterir.Node, offsets: object) -> object:
-        raise GT4PyTypeInferenceError(TypeInferenceError("typeinf says no", node))
-
-    monkeypatch.setattr(ours, "_inferred", rejecting)
-    yield
-    uninstall()
-
-
-def _program(name: str) -> ir.Program:
-    domain = im.domain(common.GridType.CARTESIAN, {IDim: (0, 10)})
-    return ir.Program(
-        id=name,
-        function_definitions=[],
-        params=[im.sym("a", FIELD), im.sym("out", FIELD)],
-        declarations=[],
-        body=[
-            ir.SetAt(expr=im.op_as_fieldop("plus")("a", "a"), domain=domain, target=im.ref("out"))
-        ],
-    )
-
-
-def test_the_summary_counts_calls_and_lists_each_disagreement_once(ours_rejects: None) -> None:
+@pytest.mark.usefixtures("ours_rejects")  # ours raises on every node
+def test_the_summary_counts_calls_and_lists_each_disagreement_once() -> None:
     assert summary() is None  # not installed
     install()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for name in ("first", "first", "second"):
-            theirs.infer(_program(name), offset_provider_type={})
+            theirs.infer(well_typed(name), offset_provider_type={})
         theirs.reinfer(im.op_as_fieldop("plus")(im.ref("a", FIELD), im.ref("a", FIELD)))
     done = summary()
     assert done is not None and not done.strict
