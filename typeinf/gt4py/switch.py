@@ -163,14 +163,15 @@ class _DropIn:
 
     def _warn(self, node: Any, error: Exception) -> None:
         program = getattr(node, "id", None)
-        key = str(program) if isinstance(program, str) else str(error).partition("\n")[0]
-        installation = self.installation
+        first_line = str(error).partition("\n")[0]
+        key = program if isinstance(program, str) else first_line
         what = f"program `{program}`" if isinstance(program, str) else "a node"
+        installation = self.installation
         with installation.lock:
             if key in installation.warned:
                 return
             installation.warned.add(key)
-            installation.disagreements.append((what, str(error).partition("\n")[0]))
+            installation.disagreements.append((what, first_line))
         warnings.warn(
             f"typeinf rejected {what}, which GT4Py's own type inference accepts, so GT4Py's "
             f"types were used: {error}\n{REPORT}",
