@@ -18,6 +18,7 @@ from typeinf.core.errors import (
     unchained,
 )
 from typeinf.core.terms import Cell, Sort, find, var
+from typeinf.gtir import messages
 from typeinf.gtir import terms as g
 from typeinf.gtir.signatures import call_plan, scheme
 
@@ -38,7 +39,7 @@ def by_signature(
     try:
         return inf.run.call_builtin(inf, name, position, args)
     except UnsatisfiableConstraintError as error:
-        said = f"`{name}` takes `{error.expected}`, not `{error.actual}`"
+        said = messages.builtin_takes(name, error.expected, error.actual)
         raise unchained(error.reworded(said, node)) from None
 
 

@@ -42,7 +42,7 @@ from iterir.traversal import Tree, child_positions
 from iterir.vocabulary import GTIR_BUILTINS
 from typeinf.core.constraints import Equal, Reason
 from typeinf.core.constructors import Constructor
-from typeinf.core.diagnostics import MAX_REASONS, reason_text
+from typeinf.core.diagnostics import MAX_REASONS
 from typeinf.core.driver import Collector
 from typeinf.core.errors import (
     GrammarBuiltinError,
@@ -57,7 +57,7 @@ from typeinf.core.relations import Relation
 from typeinf.core.schemes import Scheme, Shared
 from typeinf.core.solve import Solver, check_finite
 from typeinf.core.terms import Cell, Mismatch, Sort, find, make, var
-from typeinf.gtir import calls, expressions
+from typeinf.gtir import calls, expressions, messages
 from typeinf.gtir import terms as g
 from typeinf.gtir.notation import GtirPrinter, pformat_gtir_all
 from typeinf.gtir.relations import set_difference
@@ -88,13 +88,12 @@ class GtirSolver(Solver):
         if self.history is not None:
             for text, cell in ((shown, expected), (found, actual)):
                 notes += [
-                    (f"`{text}` comes from {reason_text(reason)}", node)
+                    (messages.comes_from(text, reason), node)
                     for reason, node in self.history.of_type([cell])[:MAX_REASONS]
                 ]
         difference = set_difference(expected, actual)
         return UnsatisfiableConstraintError(
-            f"type mismatch: expected `{shown}`, found `{found}`"
-            + ("" if difference is None else f": {difference}"),
+            messages.mismatch(shown, found, difference),
             self.nodes[position],
             shown,
             found,
@@ -107,7 +106,7 @@ class GtirSolver(Solver):
     ) -> UnsatisfiableConstraintError:
         shown = relation.show(GtirPrinter(list(relation.cells)).render)
         return UnsatisfiableConstraintError(
-            f"`{shown}` cannot hold: {why}", self.nodes[position], shown, why
+            messages.cannot_hold(shown, why), self.nodes[position], shown, why
         )
 
 
@@ -259,7 +258,7 @@ class GtirInference(Collector):
                     continue
             rule = visit.get(cls)
             if rule is None:
-                raise MalformedIRError(f"a {type(node).__name__} cannot be typed here", node)
+                raise MalformedIRError(messages.cannot_type_here(type(node).__name__), node)
             cell = rule(self, position, node)
             if types[position] is None:
                 types[position] = cell
@@ -303,9 +302,7 @@ class GtirInference(Collector):
     def type_at(self, position: int) -> Cell:
         cell = self.types[position]
         if cell is None:
-            raise GrammarBuiltinError(
-                "this builtin or type name is not a value here", self.nodes[position]
-            )
+            raise GrammarBuiltinError(messages.NOT_A_VALUE, self.nodes[position])
         return cell
 
     def args(self, position: int, node: FunCall) -> list[int]:
@@ -351,7 +348,7 @@ class GtirInference(Collector):
                     return called(self, position, node, args)
                 if name in SIGNATURES:
                     return calls.by_signature(self, name, position, node, args)
-                raise TypeInferenceError(f"builtin `{name}` is not typed yet on GTIR", node)
+                raise TypeInferenceError(messages.builtin_not_typed(name), node)
             if isinstance(callee, FunCall) and isinstance(callee.fun, SymRef):
                 rule = RULES.get(callee.fun.id)
                 applied = None if rule is None else rule.applied
@@ -366,9 +363,7 @@ class GtirInference(Collector):
             self.equal(self.type_at(target), self.type_at(expr), expr)
         except UnsatisfiableConstraintError as error:
             raise unchained(
-                error.reworded(
-                    f"the expression written is `{error.actual}`, its target `{error.expected}`"
-                )
+                error.reworded(messages.written_mismatch(error.actual, error.expected))
             ) from None
         self.type_at(domain)  # a domain, or a tuple of them for a tuple target: its rules said
 
@@ -376,9 +371,7 @@ class GtirInference(Collector):
         try:
             self.equal(g.scalar("bool"), self.type_at(position + 1), position + 1)
         except UnsatisfiableConstraintError as error:
-            raise unchained(
-                error.reworded(f"the condition of `if` must be `bool`, not `{error.actual}`")
-            ) from None
+            raise unchained(error.reworded(messages.if_condition(error.actual))) from None
 
     def nothing(self, position: int, node: Node) -> None:
         return None

@@ -32,6 +32,7 @@ from typeinf.core.errors import (
     unchained,
 )
 from typeinf.core.terms import FAMILIES, Cell, Sort, make, var
+from typeinf.gtir import messages
 from typeinf.gtir import terms as g
 from typeinf.gtir.relations import OnDomain
 from typeinf.gtir.rules import RULES
@@ -62,14 +63,12 @@ def read(type_: gt.GType, node: Node) -> Cell:
     try:
         return from_gt4py(type_)
     except ValueError as error:
-        raise unchained(MalformedIRError(f"its type cannot be read: {error}", node)) from None
+        raise unchained(MalformedIRError(messages.unreadable_type(error), node)) from None
 
 
 def temporary(inf: GtirInference, position: int, node: Temporary) -> Cell:
     if node.dtype is None or node.domain is None:
-        raise TypeInferenceError(
-            f"temporary `{node.id}` needs a domain and a dtype to be typed", node
-        )
+        raise TypeInferenceError(messages.temporary_untyped(node.id), node)
     positions = var(Sort.DIMS)
     inf.equal(make(g.DOMAIN, positions), inf.type_at(position + 1), position)
     result = var(Sort.DTYPE)
@@ -98,9 +97,7 @@ def symref(inf: GtirInference, position: int, node: SymRef) -> Cell | None:
             return inf.unknowns.setdefault(node.id, var(Sort.DTYPE))
         if node.id in FLOAT_WORDS:  # GT4Py's text of a literal: some float, each time anew
             return var(Sort.DTYPE, FAMILIES["float"])
-        raise TypeInferenceError(
-            f"`{node.id}` is not defined (give it a type, or allow it to be free)", node
-        )
+        raise TypeInferenceError(messages.undefined(node.id), node)
     assert declared is not None and declaration is not None
     if inf.types[declared] is None:
         inf.types[declared] = inf.visit(declared, declaration)
@@ -118,13 +115,13 @@ def builtin_value(inf: GtirInference, position: int, node: SymRef) -> Cell | Non
     rule = RULES.get(node.id)
     if rule is not None and rule.value is not None:
         return rule.value(inf, position)
-    raise TypeInferenceError(f"builtin `{node.id}` is not typed yet on GTIR as a value", node)
+    raise TypeInferenceError(messages.builtin_not_a_value(node.id), node)
 
 
 def literal(inf: GtirInference, position: int, node: Literal) -> Cell:
     cell = SCALARS.get(node.type)  # a call, not three (`g.scalar`): see `_part`'s skip
     if cell is None:
-        raise MalformedIRError(f"a literal of type {node.type!r} cannot be typed", node)
+        raise MalformedIRError(messages.literal_untyped(node.type), node)
     return cell
 
 

@@ -30,7 +30,7 @@ from typeinf.core.errors import (
     unchained,
 )
 from typeinf.core.terms import INTEGERS, Cell, Sort, find, make, var
-from typeinf.gtir import calls
+from typeinf.gtir import calls, messages
 from typeinf.gtir import terms as g
 from typeinf.gtir.relations import (
     Deduced,
@@ -51,7 +51,7 @@ def as_fieldop(inf: GtirInference, position: int, inner: FunCall, args: list[int
     """`as_fieldop(stencil, domain?)(inputs…)`: each input an iterator over the domain's
     dimensions; the result a field over them of what the stencil returns."""
     if not 1 <= len(inner.args) <= 2:
-        raise GrammarBuiltinError("`as_fieldop` takes a stencil and a domain", inner)
+        raise GrammarBuiltinError(messages.AS_FIELDOP_ARGUMENTS, inner)
     at = inf.args(position + 1, inner)
     unknown = False
     if len(at) == 2:
@@ -156,7 +156,7 @@ def domain_condition(inf: GtirInference, position: int, node: FunCall, args: lis
             return make(g.DOMAIN, g.dims([label]))
     first, second = types
     if getattr(node.fun, "id", "") not in ("and_", "or_", "xor_"):
-        raise GrammarBuiltinError("domains are combined with `and_`, `or_` and `xor_` only", node)
+        raise GrammarBuiltinError(messages.DOMAIN_OPERATORS, node)
     left, right, union = var(Sort.DIMS), var(Sort.DIMS), var(Sort.DIMS)
     inf.equal(make(g.DOMAIN, left), first, args[0])
     inf.equal(make(g.DOMAIN, right), second, args[1])
@@ -186,12 +186,12 @@ def rule_broadcast(inf: GtirInference, position: int, node: FunCall, args: list[
     else:
         typed = _typed_axes(inf.type_at(args[1]))
         if typed is None:
-            raise GrammarBuiltinError("`broadcast` takes a tuple of axes, `{IDimₕ, KDimᵥ}`", listed)
+            raise GrammarBuiltinError(messages.BROADCAST_AXES, listed)
         dimensions = typed
     try:
         dims = g.dims(dimensions)
     except g.DimensionSetError as error:
-        raise unchained(TypeInferenceError(f"not a set of dimensions: {error}", listed)) from None
+        raise unchained(TypeInferenceError(messages.not_dimensions(error), listed)) from None
     result = var(Sort.DTYPE)
     inf.relate(Spread(dims, result, inf.type_at(args[0])), position)
     return result
@@ -209,7 +209,7 @@ def rule_cartesian_domain(
     try:
         return make(g.DOMAIN, g.dims(found))
     except g.DimensionSetError as error:
-        raise unchained(TypeInferenceError(f"not a domain: {error}", node)) from None
+        raise unchained(TypeInferenceError(messages.not_a_domain(error), node)) from None
 
 
 def rule_index(inf: GtirInference, position: int, node: FunCall, args: list[int]) -> Cell:

@@ -22,7 +22,7 @@ from typeinf.core.errors import (
     TypeInferenceError,
 )
 from typeinf.core.terms import Cell, Sort, find, make, var
-from typeinf.gtir import calls
+from typeinf.gtir import calls, messages
 from typeinf.gtir import terms as g
 from typeinf.gtir.relations import Along, Index, Shifted, Subset
 
@@ -78,7 +78,7 @@ def shift(inf: GtirInference, position: int, node: FunCall) -> Cell:
 def moves_of(inf: GtirInference, position: int, node: FunCall) -> list[Cell]:
     """What each offset of the `shift(…)` call at `position` moves (`move`)."""
     if len(node.args) % 2:
-        raise GrammarBuiltinError("`shift` takes offsets and amounts in pairs", node)
+        raise GrammarBuiltinError(messages.SHIFT_PAIRS, node)
     tags = child_positions(inf.sizes, position, len(node.args) + 1)[1::2]
     return [offset_move(inf, t, node.args[i * 2]) for i, t in enumerate(tags)]
 
@@ -115,7 +115,7 @@ def offset_move(inf: GtirInference, position: int, tag: Node) -> Cell:
         source, target = connectivity(inf, tag)
         return make(g.CARTESIAN_OFFSET, g.dim_cell(source), g.dim_cell(target))
     if isinstance(tag, OffsetLiteral):
-        raise GrammarBuiltinError("an offset of `shift` must be an offset's name", tag)
+        raise GrammarBuiltinError(messages.OFFSET_NAME, tag)
     given = inf.type_at(position)
     known = inf.run.known(given)
     # A Cartesian offset's type, known, is read rather than unified with a fresh pattern
@@ -132,12 +132,8 @@ def connectivity(inf: GtirInference, tag: OffsetLiteral) -> tuple[gt.Dimension, 
     """The dimension the named offset moves from, and the one it moves to."""
     found = (inf.offset_types or {}).get(str(tag.value))
     if found is None:
-        given = (
-            "no offset provider was given"
-            if inf.offset_types is None
-            else "the offset provider does not name it"
-        )
-        raise TypeInferenceError(f"offset `{tag.value}` is unknown: {given}", tag)
+        provided = inf.offset_types is not None
+        raise TypeInferenceError(messages.unknown_offset(str(tag.value), provided), tag)
     if isinstance(found, gt.Dimension):
         return found, found
     return found.source_dim, found.codomain
@@ -150,11 +146,11 @@ def rule_neighbors(inf: GtirInference, position: int, node: FunCall, args: list[
     check_arity(node, 2)
     tag = node.args[0]
     if not (isinstance(tag, OffsetLiteral) and isinstance(tag.value, str)):
-        raise GrammarBuiltinError("the first argument of `neighbors` is a connectivity", tag)
+        raise GrammarBuiltinError(messages.NEIGHBORS_CONNECTIVITY, tag)
     found = (inf.offset_types or {}).get(tag.value)
     if not isinstance(found, NeighborConnectivityType):
         connectivity(inf, tag)  # an unknown offset: its error
-        raise TypeInferenceError(f"offset `{tag.value}` is not a connectivity", tag)
+        raise TypeInferenceError(messages.not_a_connectivity(str(tag.value)), tag)
     positions, moved, defined, element = (
         var(Sort.DIMS),
         var(Sort.DIMS),

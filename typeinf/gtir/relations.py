@@ -46,6 +46,7 @@ from typeinf.core.constructors import DEMPTY, DTUPLE, PRIM, row_items
 from typeinf.core.relations import CannotHold, Equate, Relation, known
 from typeinf.core.schemes import Scheme
 from typeinf.core.terms import INTEGERS, Cell, Sort, find, var
+from typeinf.gtir import messages
 from typeinf.gtir import terms as g
 from typeinf.gtir.notation import dimension_text, dims_text
 from typeinf.gtir.terms import DIMS, DimensionSetError, canonical, dims
@@ -81,21 +82,16 @@ def set_difference(expected: Cell, actual: Cell) -> str | None:
             continue
         if left.ctor is DIMS:
             if left.label != right.label:
-                return _difference_words(members(left), members(right))
+                return _difference(members(left), members(right))
             continue
         pending.extend(reversed(list(zip(left.args, right.args, strict=False))))
     return None
 
 
-def _difference_words(expected: tuple[Dimension, ...], actual: tuple[Dimension, ...]) -> str:
+def _difference(expected: tuple[Dimension, ...], actual: tuple[Dimension, ...]) -> str:
     extra = [dimension_text(d) for d in actual if d not in expected]
     missing = [dimension_text(d) for d in expected if d not in actual]
-    words = [
-        f"{', '.join(names)} {'is' if len(names) == 1 else 'are'} {what}"
-        for names, what in ((extra, "extra"), (missing, "missing"))
-        if names
-    ]
-    return " and ".join(words) if words else "the same dimensions in another order"
+    return messages.set_difference(extra, missing)
 
 
 class Union(Relation):
@@ -143,7 +139,7 @@ class Subset(Relation):
             return False
         missing = tuple(d for d in members(inner) if d not in members(outer))
         if missing:
-            raise CannotHold(f"{dims_text(missing)} not in {dims_text(members(outer))}")
+            raise CannotHold(messages.not_within(dims_text(missing), dims_text(members(outer))))
         return True
 
     def show(self, name: Callable[[Cell], str]) -> str:
@@ -181,7 +177,7 @@ def _mapped(
 
 
 def _not_a_tuple(root: Cell) -> None:
-    raise CannotHold("`map_tuple` and `tree_map_tuple` map over a tuple")
+    raise CannotHold(messages.MAPS_OVER_A_TUPLE)
 
 
 def _shape(cell: Cell) -> tuple[str, Cell] | None:
@@ -252,7 +248,7 @@ def _seen(argument: Cell) -> tuple[list[Dimension], Cell] | None:
         found = iterated(root)
         return None if found is None else (list(found[0]), found[1])
     if kind == "other":
-        raise CannotHold("an input of `as_fieldop` is a field, a scalar or a tuple of them")
+        raise CannotHold(messages.FIELDOP_INPUT)
     every: list[Dimension] = []
     dtypes = []
     for item in known_tuple(root) or []:
@@ -304,8 +300,7 @@ class Shifted(Relation):
         for source, target in ends:  # type: ignore[misc]  # None is ruled out above
             if source not in current:
                 raise CannotHold(
-                    f"a shift from {dims_text((source,))} applies to an iterator at "
-                    f"{dims_text(tuple(current))}"
+                    messages.shift_from(dims_text((source,)), dims_text(tuple(current)))
                 )
             current[current.index(source)] = target
         equate(moved, _set(current))
@@ -341,11 +336,11 @@ class Spread(Relation):
         kinds = {kind for kind, _ in shapes}  # type: ignore[misc]  # None is ruled out above
         roots = [root for _, root in shapes]  # type: ignore[misc]
         if "other" in kinds or ("tuple" in kinds and kinds != {"tuple"}):
-            raise CannotHold("only fields, scalars and tuples of them alike are spread")
+            raise CannotHold(messages.SPREAD_KINDS)
         if kinds == {"tuple"}:
             rows = [known_tuple(r) or [] for r in roots]
             if len({len(r) for r in rows}) > 1:
-                raise CannotHold("tuples of different lengths")
+                raise CannotHold(messages.TUPLE_LENGTHS)
             results = [var(Sort.DTYPE) for _ in rows[0]]
             equate(result, g.tuple_of(results))
             settled = [
@@ -553,7 +548,7 @@ class Scalar(_Restricted):
     """`value` is a scalar (what `cast_` converts)."""
 
     __slots__ = ()
-    label, why = "scalar", "`cast_` converts a scalar"
+    label, why = "scalar", messages.CAST_OPERAND
 
     def holds(self, root: Cell) -> bool:
         return root.ctor is PRIM
@@ -563,7 +558,7 @@ class Index(_Restricted):
     """`index` is an integer scalar or `Offset[int32]` (`list_get`'s index)."""
 
     __slots__ = ()
-    label, why = "index", "an index is an integer or an integer offset"
+    label, why = "index", messages.INDEX_KIND
 
     def holds(self, root: Cell) -> bool:
         return root.ctor is g.OFFSET_AMOUNT or (root.ctor is PRIM and root.label in INTEGERS)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from iterir import gtir_types as gt
 from typeinf.core.constructors import DEMPTY, DTUPLE, PRIM, constant, row_items
 from typeinf.core.terms import FAMILY_NAMES, Cell, Sort, find, make, var
+from typeinf.gtir import messages
 from typeinf.gtir import terms as g
 from typeinf.gtir.terms import (
     canonical,
@@ -50,11 +51,11 @@ def from_gt4py(value: gt.GType, depth: int = 0) -> Cell:
     """The cell of one of GT4Py's types, nested at most `gt.MAX_DEPTH` levels (as GT4Py's JSON
     is read: the walk is recursive)."""
     if depth > gt.MAX_DEPTH:
-        raise ValueError(f"a type nested more than {gt.MAX_DEPTH} levels deep")
+        raise ValueError(messages.nested_too_deep(gt.MAX_DEPTH))
     inner = depth + 1
     if isinstance(value, gt.ScalarType):
         if value.shape is not None:
-            raise ValueError(f"a scalar of shape {list(value.shape)} has no GTIR term yet")
+            raise ValueError(messages.scalar_with_shape(list(value.shape)))
         return scalar(value.kind)
     if isinstance(value, gt.FieldType):
         return field(_dims(value.dims), from_gt4py(value.dtype, inner))
@@ -75,15 +76,15 @@ def from_gt4py(value: gt.GType, depth: int = 0) -> Cell:
             return offset_amount(value.value.kind)
         if isinstance(value.value, gt.Dimension):
             return make(g.OFFSET, dim(value.value))
-        raise ValueError(f"an offset of {value.value!r} has no GTIR term")
+        raise ValueError(messages.offset_without_term(value.value))
     if isinstance(value, gt.FunctionType):
         if value.pos_or_kw_args or value.kw_only_args:
-            raise ValueError("a function with keyword parameters has no GTIR term yet")
+            raise ValueError(messages.KEYWORD_PARAMETERS)
         params = [from_gt4py(t, inner) for t in value.pos_only_args]
         return function(params, from_gt4py(value.returns, inner))
     if isinstance(value, gt.DeferredType):
         return var(Sort.DTYPE)
-    raise ValueError(f"{type(value).__name__} has no GTIR term (it types no expression)")
+    raise ValueError(messages.types_no_expression(type(value).__name__))
 
 
 def _dims(value: gt.Dims) -> Cell:
@@ -93,8 +94,7 @@ def _dims(value: gt.Dims) -> Cell:
         return var(Sort.DIMS)
     ordered = canonical(value)
     if ordered != value:
-        order = ", ".join(d.value for d in ordered)
-        raise ValueError(f"dimensions not in GT4Py's canonical order ({order})")
+        raise ValueError(messages.not_canonical([d.value for d in ordered]))
     return constant(g.DIMS, ordered)  # `dims(value)`, without ordering the set a second time
 
 
@@ -104,7 +104,7 @@ def to_gt4py(cell: Cell, depth: int = 0, path: str = "$") -> gt.GType:
     points at it (or says that it nests more than `gt.MAX_DEPTH` levels, more than GT4Py's JSON
     reads back)."""
     if depth > gt.MAX_DEPTH:
-        raise NotStructured(f"{path}: a type nested more than {gt.MAX_DEPTH} levels deep")
+        raise NotStructured(messages.at_path(path, messages.nested_too_deep(gt.MAX_DEPTH)))
     inner = depth + 1
     root = find(cell)
     ctor = root.ctor
@@ -113,11 +113,9 @@ def to_gt4py(cell: Cell, depth: int = 0, path: str = "$") -> gt.GType:
             _items(root, path)
         if root.family is not None:
             family = FAMILY_NAMES[root.family]
-            raise NotStructured(f"{path}: GT4Py has no form for a type of the family {family}")
+            raise NotStructured(messages.at_path(path, messages.family_without_form(family)))
         if root.sort is not Sort.DTYPE:
-            raise NotStructured(
-                f"{path}: GT4Py has no form for a variable of sort {root.sort.value}"
-            )
+            raise NotStructured(messages.at_path(path, messages.sort_without_form(root.sort.value)))
         return gt.DeferredType()
     if ctor is PRIM:
         return gt.ScalarType(str(root.label))
@@ -160,25 +158,25 @@ def to_gt4py(cell: Cell, depth: int = 0, path: str = "$") -> gt.GType:
             (),
             to_gt4py(root.args[1], inner, f"{path}.returns"),
         )
-    raise NotStructured(f"{path}: GT4Py's structured form has no {ctor.name} type")
+    raise NotStructured(messages.at_path(path, messages.constructor_without_form(ctor.name)))
 
 
 def _items(row: Cell, path: str) -> list[Cell]:
     items, tail = row_items(row)
     if tail.ctor is not DEMPTY:
-        raise NotStructured(f"{path}: GT4Py has no form for a tuple not known to end")
+        raise NotStructured(messages.at_path(path, messages.OPEN_TUPLE))
     return items
 
 
 def _ground_set(cell: Cell, path: str) -> tuple[gt.Dimension, ...]:
     root = find(cell)
     if root.ctor is not g.DIMS:
-        raise NotStructured(f"{path}: GT4Py has no form for an unknown set of dimensions here")
+        raise NotStructured(messages.at_path(path, messages.UNKNOWN_SET))
     return root.label  # type: ignore[return-value]  # a canonical tuple of dimensions
 
 
 def _dimension(cell: Cell, path: str) -> gt.Dimension:
     root = find(cell)
     if root.ctor is not g.DIM or root.label is None:
-        raise NotStructured(f"{path}: GT4Py has no form for an unknown dimension")
+        raise NotStructured(messages.at_path(path, messages.UNKNOWN_DIMENSION))
     return root.label  # type: ignore[return-value]  # a labelled dimension

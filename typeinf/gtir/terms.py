@@ -27,6 +27,7 @@ from iterir.gtir_types import KIND_SUFFIXES, Dimension
 from iterir.vocabulary import PRIMITIVES
 from typeinf.core.constructors import D_EMPTY, DTUPLE, Constructor, constant, prim, row
 from typeinf.core.terms import Cell, Sort, make
+from typeinf.gtir import messages
 
 #: GT4Py's canonical order of dimension kinds in a set.
 KIND_ORDER: dict[str, int] = {"horizontal": 0, "local": 1, "vertical": 2}
@@ -99,16 +100,16 @@ def canonical(dims: Iterable[Dimension]) -> tuple[Dimension, ...]:
 def _canonical(dims: tuple[Dimension, ...]) -> tuple[Dimension, ...]:
     unique = sorted(set(dims), key=_order)
     for odd in (d for d in unique if d.kind not in KIND_ORDER):
-        raise DimensionSetError(f"dimension {odd.value} has no kind of GT4Py's: {odd.kind!r}")
+        raise DimensionSetError(messages.dimension_without_kind(odd.value, odd.kind))
     local = [d.value for d in unique if d.kind == "local"]
     if len(local) > 1:
-        raise DimensionSetError(f"a set holds one local dimension at most, not {_names(local)}")
+        raise DimensionSetError(messages.two_local_dimensions(local))
     names = [d.value for d in unique]
     for name in names:
         if names.count(name) > 1:
-            raise DimensionSetError(f"dimension {name} is in the set with two kinds")
+            raise DimensionSetError(messages.dimension_of_two_kinds(name))
         if STAGGERED + name in names:
-            raise DimensionSetError(f"{name} and its staggered twin {STAGGERED + name} in one set")
+            raise DimensionSetError(messages.staggered_twin(name, STAGGERED + name))
     return tuple(unique)
 
 
@@ -119,15 +120,11 @@ def _order(dimension: Dimension) -> tuple[int, str]:
     return KIND_ORDER.get(dimension.kind, -1), name.removeprefix(STAGGERED)
 
 
-def _names(names: list[str]) -> str:
-    return ", ".join(names[:-1]) + " and " + names[-1]
-
-
 # -- building cells ---------------------------------------------------------------------------
 def dim(dimension: Dimension | None) -> Cell:
     """A dimension's constant (None: no local dimension, `NO_DIM`)."""
     if dimension is not None and dimension.kind not in KIND_SUFFIXES:
-        raise ValueError(f"unknown dimension kind {dimension.kind!r}")
+        raise ValueError(messages.unknown_dimension_kind(dimension.kind))
     return constant(DIM, dimension)
 
 
@@ -189,7 +186,7 @@ def offset_amount(kind: str) -> Cell:
 
 def _kind(kind: str) -> str:
     if kind not in PRIMITIVES:
-        raise ValueError(f"unknown scalar kind {kind!r}")
+        raise ValueError(messages.unknown_scalar_kind(kind))
     return kind
 
 

@@ -23,7 +23,7 @@ from typeinf.core.errors import (
     unchained,
 )
 from typeinf.core.terms import Cell, Sort, find, var
-from typeinf.gtir import calls
+from typeinf.gtir import calls, messages
 from typeinf.gtir import terms as g
 from typeinf.gtir.notation import pformat_gtir_all
 from typeinf.gtir.relations import Scalar, TupleMapped, as_lists, promoted
@@ -41,7 +41,7 @@ def rule_tuple_get(inf: GtirInference, position: int, node: FunCall, args: list[
     check_arity(node, 2)
     index = node.args[0]
     if not (isinstance(index, Literal) and index.value.isdigit()):
-        raise GrammarBuiltinError("the index of `tuple_get` must be an integer literal", index)
+        raise GrammarBuiltinError(messages.TUPLE_GET_INDEX, index)
     operand = inf.type_at(args[1])
     known = inf.run.known(operand)  # an item read where it is known (see `runs`)
     if known is not None:
@@ -58,8 +58,7 @@ def rule_tuple_get(inf: GtirInference, position: int, node: FunCall, args: list[
         expected, found = pformat_gtir_all([row(DTUPLE, items, var(Sort.DROW)), operand])
         raise unchained(
             UnsatisfiableConstraintError(
-                f"tuple index {index.value} is out of range: "
-                f"`{found}` has {length} element{'s' * (length != 1)}",
+                messages.index_out_of_range(index.value, found, length),
                 node,
                 expected,
                 found,
@@ -75,7 +74,7 @@ def map_tuple(inf: GtirInference, position: int, inner: FunCall, args: list[int]
     check_arity(inner, 1)
     name = inner.fun.id  # type: ignore[union-attr]  # a builtin's name (see `call`)
     if len(args) != 1:
-        raise GrammarBuiltinError(f"`{name}(f)` takes one tuple", inf.nodes[position])
+        raise GrammarBuiltinError(messages.takes_one_tuple(name), inf.nodes[position])
     (function,) = inf.args(position + 1, inner)
     op = inner.args[0]
     fresh = scheme(op.id) if isinstance(op, SymRef) and op.id in SIGNATURES else None
@@ -120,7 +119,7 @@ def rule_cast_(inf: GtirInference, position: int, node: FunCall, args: list[int]
     check_arity(node, 2)
     name = node.args[1]
     if not (isinstance(name, SymRef) and name.id in PRIMITIVES):
-        raise GrammarBuiltinError("the second argument of `cast_` must be a type name", name)
+        raise GrammarBuiltinError(messages.CAST_TYPE_NAME, name)
     inf.relate(Scalar(inf.type_at(args[0])), position)
     return g.scalar(name.id)
 

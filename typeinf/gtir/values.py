@@ -25,6 +25,7 @@ from typeinf import types
 from typeinf.core.constructors import D_EMPTY, DEMPTY, DTUPLE, PRIM, row, row_items
 from typeinf.core.convert import Cyclic as Cyclic  # re-exported: `to_value` raises it
 from typeinf.core.terms import FAMILIES, FAMILY_NAMES, Cell, Sort, find, make, var
+from typeinf.gtir import messages
 from typeinf.gtir import terms as g
 from typeinf.gtir.notation import GtirPrinter, pformat_gtir
 from typeinf.gtir.terms import canonical, dim, dims, offset_amount, scalar
@@ -38,7 +39,7 @@ class GtirType(Type):
 
     def __format__(self, spec: str) -> str:
         if spec not in ("", "gtir"):
-            raise ValueError(f"unknown format {spec!r} for a GTIR type: use '' or 'gtir'")
+            raise ValueError(messages.unknown_format(spec))
         return pformat_gtir(to_cell(self))
 
 
@@ -182,7 +183,7 @@ def to_value(top: Cell, numbers: dict[int, int] | None = None) -> GtirValue:
             continue
         if not ready:
             if key in entered:
-                raise Cyclic("a type that contains itself has no value")
+                raise Cyclic(messages.CONTAINS_ITSELF)
             entered.add(key)
             stack.append((cell, True))
             stack.extend((find(c), False) for c in _parts(cell)[0] if id(find(c)) not in done)
@@ -234,7 +235,7 @@ def _value_of(cell: Cell, args: list[Any], tail: Cell | None, numbers: dict[int,
         return Function(tuple(args[:-1]), args[-1], rest)
     made = _MADE.get(ctor)
     if made is None:
-        raise ValueError(f"not a GTIR type: a structure of {ctor.name}")
+        raise ValueError(messages.structure_without_value(ctor.name))
     return made(args)
 
 
@@ -277,18 +278,18 @@ def _cell_of(value: Any, variables: dict[int, Cell], done: dict[int, Cell]) -> C
     if isinstance(value, types.Var):
         return _variable(value, variables)
     if isinstance(value, str):
-        return scalar(_checked(value in PRIMITIVES, value, "a scalar type"))
+        return scalar(_checked(value in PRIMITIVES, value, messages.SCALAR_TYPE))
     if not isinstance(value, GtirType):
-        raise ValueError(f"not a GTIR type: {value!r}")
+        raise ValueError(messages.not_a_gtir_type(value))
 
     def part(item: Any, of: Sort = Sort.DTYPE) -> Cell:
         if isinstance(item, types.Var):
             return _variable(item, variables, of)
         if of is Sort.DIMS:
             ok = isinstance(item, tuple) and all(isinstance(d, Dimension) for d in item)
-            return dims(_checked(ok and canonical(item) == item, item, "a canonical dimension set"))
+            return dims(_checked(ok and canonical(item) == item, item, messages.DIMENSION_SET))
         if of is Sort.DIM:
-            return dim(_checked(isinstance(item, Dimension), item, "a dimension"))
+            return dim(_checked(isinstance(item, Dimension), item, messages.DIMENSION))
         return done[id(item)] if isinstance(item, GtirType) else _cell_of(item, variables, done)
 
     if isinstance(value, Tuple | Function):
@@ -316,12 +317,12 @@ def _cell_of(value: Any, variables: dict[int, Cell], done: dict[int, Cell]) -> C
         return make(_OF_ONE_DIMENSION[type(value)], part(value.dim, Sort.DIM))
     if isinstance(value, Offset):
         return make(g.OFFSET, part(value.tag, Sort.DIM))
-    raise ValueError(f"not a GTIR type: {value!r}")
+    raise ValueError(messages.not_a_gtir_type(value))
 
 
 def _checked(ok: bool, value: Any, what: str) -> Any:
     if not ok:
-        raise ValueError(f"not {what}: {value!r}")
+        raise ValueError(messages.not_a(what, value))
     return value
 
 
@@ -330,17 +331,17 @@ def _variable(value: types.Var, variables: dict[int, Cell], where: Sort | None =
     type, any sort): a variable of another sort would make a type the reader refuses."""
     sort = _SORTS.get(value.sort)
     if sort is None:
-        raise ValueError(f"a GTIR type has no variable of sort {value.sort!r}")
+        raise ValueError(messages.no_variable_of_sort(value.sort))
     if where is not None and sort is not where:
-        raise ValueError(f"a variable of sort {value.sort} stands where a {where.value} stands")
+        raise ValueError(messages.variable_out_of_place(value.sort, where.value))
     if value.family is not None and (value.family not in FAMILIES or sort is not Sort.DTYPE):
-        raise ValueError(f"a variable of sort {value.sort} has no family {value.family!r}")
+        raise ValueError(messages.no_family(value.sort, value.family))
     cell = variables.get(value.number)
     if cell is None:
         family = None if value.family is None else FAMILIES[value.family]
         cell = variables[value.number] = var(sort, family)
     elif find(cell).sort is not sort:
         raise ValueError(
-            f"variable {value.number} stands for a {find(cell).sort.value} and a {value.sort}"
+            messages.variable_of_two_sorts(value.number, find(cell).sort.value, value.sort)
         )
     return cell
