@@ -4,13 +4,17 @@
   dialect imports the core, never the other dialect;
 - no module imports another module's private name (`_name`);
 - no import circle at run time, but the ones listed in `KNOWN_CIRCLES` with their reason
-  (imports under `if TYPE_CHECKING:` are annotations only and do not count).
+  (imports under `if TYPE_CHECKING:` are annotations only and do not count);
+- no function of one dialect's driver has a twin in the other's;
+- every message-building call of the core and the dialects lives in a reporting module.
 """
 
 from __future__ import annotations
 
 import ast
+import builtins
 import itertools
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -298,3 +302,163 @@ class _Renamed(ast.NodeTransformer):
         node.name = f"{node.name}_copy"
         node.lineno = 1
         return node
+
+
+# -- words only in the reporting modules ----------------------------------------------------------
+#: The packages whose messages are checked: the engine and the dialects. The front ends
+#: (`typeinf.frontends`: the command line, the JSON report, the rendering of an error with its
+#: source) and the bridge (`typeinf.gt4py`) are where the tool speaks to its users: every module
+#: of theirs reports, and they are not scanned.
+SCANNED = ("typeinf.core.", "typeinf.fencil.", "typeinf.gtir.")
+
+#: The modules that turn reasons into words, each with why.
+REPORTING: dict[str, str] = {
+    "typeinf.gtir.messages": "GTIR's words",
+    # the fencil IR's words: where they are, and where the core-engine branch moves them
+    "typeinf.core.diagnostics": "the fencil IR's words",
+    "typeinf.fencil.diagnostics": "the fencil IR's words",
+    "typeinf.fencil.messages": "the fencil IR's words",
+    # Input formats: a reader's syntax error says where in the text it stopped, and what it
+    # expected there, which only the grammar's own step knows; moved out, each step would pass
+    # its position and its expectation to another module to be put back together.
+    "typeinf.gtir.reader": "GTIR's notation, read",
+    "typeinf.core.reader": "the fencil IR's notation, read",
+    "typeinf.core.typetokens": "the notations' tokens, read",
+    "typeinf.core.typeparser": "the fencil IR's notation, read",
+    "typeinf.core.cellbuilder": "the fencil IR's notation, read",
+    "typeinf.fencil.reader": "the fencil IR's notation, read",
+    "typeinf.fencil.typeparser": "the fencil IR's notation, read",
+    "typeinf.fencil.cellbuilder": "the fencil IR's notation, read",
+}
+
+#: Modules that still build messages, and how many calls: each is moved by the core-engine
+#: branch, which owns these files now (a ratchet: a count that changes fails, either way).
+NOT_MOVED_YET: dict[str, int] = {
+    "typeinf.core.arguments": 1,  # moved by the core-engine branch
+    "typeinf.core.constructors": 8,  # moved by the core-engine branch
+    "typeinf.core.convert": 5,  # moved by the core-engine branch
+    "typeinf.core.errors": 1,  # moved by the core-engine branch
+    "typeinf.core.offsets": 10,  # moved by the core-engine branch
+    "typeinf.core.order": 1,  # moved by the core-engine branch
+    "typeinf.core.packaged": 1,  # moved by the core-engine branch
+    "typeinf.core.schemes": 1,  # moved by the core-engine branch
+    "typeinf.core.signatures": 7,  # moved by the core-engine branch
+    "typeinf.core.sizes": 1,  # moved by the core-engine branch
+    "typeinf.core.solve": 2,  # moved by the core-engine branch
+    "typeinf.fencil.collect": 3,  # moved by the core-engine branch
+    "typeinf.fencil.rules": 10,  # moved by the core-engine branch
+}
+
+
+def exception_classes(sources: list[str]) -> set[str]:
+    """The names of Python's exceptions and of every class of `sources` derived from one, its
+    bases followed by name (`CannotHold`, `TypeInferenceError`, `GrammarBuiltinError`, …)."""
+    names = {
+        name
+        for name, value in vars(builtins).items()
+        if isinstance(value, type) and issubclass(value, BaseException)
+    }
+    bases = {
+        node.name: {ast.unparse(base).rpartition(".")[2] for base in node.bases}
+        for source in sources
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.ClassDef)
+    }
+    while grown := {name for name, of in bases.items() if name not in names and of & names}:
+        names |= grown
+    return names
+
+
+def message_methods(sources: list[str], exceptions: set[str]) -> set[str]:
+    """The methods of those exceptions that take a message first (`reworded(message, …)`)."""
+    return {
+        method.name
+        for source in sources
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.ClassDef) and node.name in exceptions
+        for method in node.body
+        if isinstance(method, ast.FunctionDef)
+        and method.name != "__init__"
+        and [a.arg for a in method.args.args[1:2]] == ["message"]
+    }
+
+
+_WORD = re.compile(r"[^\W\d_]{2}")
+
+
+def is_wording(node: ast.expr) -> bool:
+    """Whether `node` makes text of words: a string literal with a word (two letters in a row)
+    in it, an f-string, a `+` or `%` with wording on a side, or `.format(…)`/`.join(…)` of
+    wording. A name, an attribute or a call of anything else (`messages.undefined(name)`,
+    `str(error)`) passes on a message made elsewhere."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str) and _WORD.search(node.value) is not None
+    if isinstance(node, ast.JoinedStr):
+        return True
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Mod):
+        return is_wording(node.left) or is_wording(node.right)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        return node.func.attr in ("format", "join") and is_wording(node.func.value)
+    return False
+
+
+def message_building(source: str, exceptions: set[str], methods: set[str]) -> list[str]:
+    """`callee:line` of each message-building call of `source`: a call of an exception class
+    (`exceptions`, by its name or as an attribute) or of a method that rewords an error
+    (`methods`), whose first argument, or `message=`, is wording (`is_wording`)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call):
+            continue
+        callee = node.func
+        name = callee.id if isinstance(callee, ast.Name) else getattr(callee, "attr", None)
+        if name in exceptions or (name in methods and isinstance(callee, ast.Attribute)):
+            given = node.args[:1] + [k.value for k in node.keywords if k.arg == "message"]
+            if any(is_wording(argument) for argument in given):
+                found.append(f"{name}:{node.lineno}")
+    return found
+
+
+SOURCES = {module: path.read_text(encoding="utf-8") for module, path in MODULES.items()}
+EXCEPTIONS = exception_classes(list(SOURCES.values()))
+MESSAGE_METHODS = message_methods(list(SOURCES.values()), EXCEPTIONS)
+
+
+def test_every_message_building_call_lives_in_a_reporting_module() -> None:
+    """The rules raise errors with what they found; only the reporting modules (`REPORTING`)
+    make the words. Not seen: text made into a variable first and then
+    raised; review catches that."""
+    found = {
+        module: len(calls)
+        for module, source in sorted(SOURCES.items())
+        if module.startswith(SCANNED) and module not in REPORTING
+        if (calls := message_building(source, EXCEPTIONS, MESSAGE_METHODS))
+    }
+    assert found == NOT_MOVED_YET
+
+
+def test_a_planted_message_is_caught() -> None:
+    """Words made at a raise are caught, however they are made; a message made elsewhere and
+    passed on is not."""
+    planted = """
+raise GrammarBuiltinError(f"`{name}` takes two", node)
+raise CannotHold("tuples of different lengths")
+raise typeinf.core.errors.MalformedIRError("a " + kind + " here", node)
+raise ValueError("not %s" % what)
+error.reworded(message="{} takes {}".format(name, count))
+raise TypeInferenceError(messages.undefined(name), node)
+raise CannotHold(str(error))
+raise ValueError(", ")
+print(f"{name} is not an error")
+"""
+    assert message_building(planted, EXCEPTIONS, MESSAGE_METHODS) == [
+        "GrammarBuiltinError:2",
+        "CannotHold:3",
+        "MalformedIRError:4",
+        "ValueError:5",
+        "reworded:6",
+    ]
+    assert {"CannotHold", "GrammarBuiltinError", "ValueError"} <= EXCEPTIONS
+    assert "reworded" in MESSAGE_METHODS
+    fencil_words = {m for m, why in REPORTING.items() if why == "the fencil IR's words"}
+    assert "typeinf.gtir.messages" in MODULES and fencil_words & MODULES.keys()
