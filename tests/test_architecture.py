@@ -426,8 +426,8 @@ MESSAGE_METHODS = message_methods(list(SOURCES.values()), EXCEPTIONS)
 
 def test_every_message_building_call_lives_in_a_reporting_module() -> None:
     """The rules raise errors with what they found; only the reporting modules (`REPORTING`)
-    make the words. Not seen: text made into a variable first and then
-    raised; review catches that."""
+    make the words. Not seen: text made into a variable first and then raised; review catches
+    that."""
     found = {
         module: len(calls)
         for module, source in sorted(SOURCES.items())
