@@ -67,7 +67,6 @@ RENAMED = {
     "gtir_notation": "typeinf.gtir.notation",
     "gtir_reader": "typeinf.gtir.reader",
     "gtir_relations": "typeinf.gtir.relations",
-    "gtir_report": "typeinf.gtir.report",
     "gtir_rules": "typeinf.gtir.rules",
     "gtir_shifts": "typeinf.gtir.shifts",
     "gtir_structured": "typeinf.gtir.structured",
@@ -94,7 +93,10 @@ HISTORY = {
 }
 #: Stale names left in files being reworked on another branch, as (file, name): a ratchet, each
 #: must go and then off the list, so that the list only shrinks.
-KNOWN: set[tuple[str, str]] = set()
+KNOWN: set[tuple[str, str]] = {
+    # moved to typeinf/frontends/gtir_report.py; docs/architecture.md is being rewritten
+    ("docs/architecture.md", "gtir/report.py"),
+}
 
 _ROOTS = "|".join(PACKAGES)
 _DOTTED = re.compile(rf"(?<![\w./-])(?:{_ROOTS})(?:\.[A-Za-z_]\w*)+")

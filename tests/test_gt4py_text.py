@@ -1,11 +1,11 @@
-"""`typeinf.gtir.gt4py_text`: GT4Py 1.2.3's `str()` of its types, exactly, checked against every
+"""`typeinf.frontends.gt4py_text`: GT4Py 1.2.3's `str()` of its types, exactly, checked against every
 distinct type the samples record (their `gt4py_types`, each `{"str", "json"}`)."""
 
 from __future__ import annotations
 
 from iterir import gtir_types as gt
 from tests.test_gtir_samples import SAMPLES
-from typeinf.gtir.gt4py_text import gt4py_repr, gt4py_str
+from typeinf.frontends.gt4py_text import gt4py_repr, gt4py_str
 
 
 def _recorded() -> dict[str, dict]:

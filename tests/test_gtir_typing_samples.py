@@ -5,7 +5,7 @@ A record agrees when (1) it parses, loads and round-trips (`tests/test_gtir_samp
 942); (2) it types — the one record GT4Py rejects too; (3) every type GT4Py gives that is ground
 (the program's parameters, function definitions, temporaries, each `SetAt`'s expression, target
 and domain; an expression's own type) equals ours in GT4Py's structured form, printed exactly as
-GT4Py's `str()` (`typeinf.gtir.gt4py_text`), and for a function
+GT4Py's `str()` (`typeinf.frontends.gt4py_text`), and for a function
 definition GT4Py's monomorphic type is an instance of our polymorphic one (relations included);
 (4) where GT4Py says `DeferredType` or "unknown", ours is consistent with it (unifies), counted
 as "more precise" when it says more. The test prints the counts (the README quotes them)."""
@@ -28,9 +28,9 @@ from typeinf.core.relations import CannotHold
 from typeinf.core.schemes import Scheme, copy_graph
 from typeinf.core.terms import Cell, Mismatch, find
 from typeinf.core.unify import unify
+from typeinf.frontends.gt4py_text import gt4py_str
+from typeinf.frontends.gtir_report import ground_gt4py, program_parts
 from typeinf.gtir.collect import GtirInference
-from typeinf.gtir.gt4py_text import gt4py_str
-from typeinf.gtir.report import ground_gt4py, program_parts
 from typeinf.gtir.structured import from_gt4py
 
 

@@ -13,16 +13,18 @@ import pytest
 
 import iterir
 import typeinf
+import typeinf.gtir
+from iterir import gtir_types as gt
 from typeinf.frontends.cli import main
 
 
-@pytest.mark.parametrize("package", [typeinf, iterir], ids=lambda p: p.__name__)
+@pytest.mark.parametrize("package", [typeinf, typeinf.gtir, iterir], ids=lambda p: p.__name__)
 def test_every_name_in_all_imports(package: object) -> None:
     for name in package.__all__:  # type: ignore[attr-defined]
         assert hasattr(package, name), f"{package.__name__}.{name} is in __all__ but not defined"
 
 
-@pytest.mark.parametrize("name", ["typeinf", "iterir"])
+@pytest.mark.parametrize("name", ["typeinf", "typeinf.gtir", "iterir"])
 def test_star_import(name: str) -> None:
     namespace: dict[str, object] = {}
     exec(f"from {name} import *", namespace)  # the import a user writes
@@ -110,3 +112,23 @@ def test_the_names_0_1_0_documented_still_render_with_a_warning_naming_typeinf_r
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         importlib.reload(typeinf.diagnostics)  # importing it alone does not warn
+
+
+def test_gt4py_str_where_docs_gtir_md_named_it_works_with_a_warning_naming_typeinf_gt4py_str() -> (
+    None
+):
+    """docs/gtir.md sent users to `typeinf.gtir.gt4py_text.gt4py_str`; it is `typeinf.gt4py_str`."""
+    import typeinf.gtir.gt4py_text
+
+    field = gt.FieldType((gt.Dimension("IDim"),), gt.ScalarType("float64"))
+    with pytest.warns(
+        DeprecationWarning,
+        match=r"typeinf\.gtir\.gt4py_text\.gt4py_str is deprecated: use typeinf\.gt4py_str\(value\)",
+    ):
+        from typeinf.gtir.gt4py_text import gt4py_str
+    assert gt4py_str(field) == typeinf.gt4py_str(field) == "Field[[IDim], float64]"
+    with pytest.raises(AttributeError, match="has no attribute 'gt4py_repr'"):
+        typeinf.gtir.gt4py_text.gt4py_repr  # noqa: B018  # only the name docs/gtir.md named
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        importlib.reload(typeinf.gtir.gt4py_text)  # importing it alone does not warn

@@ -10,6 +10,8 @@
     register_builtin(name, signature)                    a compiler's own builtin
     render(error, text, filename)                        an error as the command line prints
         it: where, the line quoted and underlined, the reasons (docs/api.md)
+    gt4py_str(value)                                     GT4Py 1.2.3's str() of one of its
+        structured types (`iterir.gtir_types`), exactly (docs/gtir.md)
     Reinference(offset_provider).check(root)            `check` again after a pass, reusing
         the definitions the pass left alone (docs/api.md, "Re-inference after a pass")
     is_instance(general, specific) / substitution(…)     whether a type is at least as general
@@ -17,6 +19,7 @@
 Types are immutable values of `typeinf.types` (`Val`, `Fun`, `Tuple`, `Var`, …, `Definition`,
 `Fencil`): read their fields, `match` them, compare them; `str(t)` is the compact notation and
 `format(t, "located")` the located one (docs/api.md).
+GTIR's type values, their notation and GT4Py's structured form are `typeinf.gtir`'s (docs/gtir.md).
 
 The notation, the typing rules, the builtins' signatures and the offset-provider format are
 documented in the pages that `typeinf docs` lists (in a checkout: `docs/*.md`).
@@ -46,6 +49,7 @@ from typeinf.core.offsets import (
 from typeinf.core.reader import TypeSyntaxError
 from typeinf.core.signatures import register_builtin
 from typeinf.core.sizes import TypeTooLargeError
+from typeinf.frontends.gt4py_text import gt4py_str
 from typeinf.frontends.rendering import render
 from typeinf.incremental.reinference import Reinference, Reused
 from typeinf.infer import Checked, check, infer, infer_all, pformat
@@ -73,6 +77,7 @@ __all__ = [
     "UnboundSymbolError",
     "UnsatisfiableConstraintError",
     "check",
+    "gt4py_str",
     "infer",
     "infer_all",
     "is_instance",

@@ -33,13 +33,12 @@ from typeinf.core.diagnostics import (
 from typeinf.core.notation import Printer, pformat, pformat_lines, to_ascii
 from typeinf.core.offsets import read_offset_json
 from typeinf.core.terms import Cell, FencilType
-from typeinf.frontends import json_report
+from typeinf.frontends import gtir_report, json_report
 from typeinf.frontends.docs_pages import pages
 from typeinf.frontends.explain import innermost_at, why, why_gtir
 from typeinf.frontends.snapshots import IR_SUFFIXES, programs, sibling_provider, take
 from typeinf.frontends.streams import OutputError, guarded
 from typeinf.gtir import infer as gtir_infer
-from typeinf.gtir import report as gtir_report
 from typeinf.gtir.infer import GtirInferred, GtirSolved
 from typeinf.gtir.notation import pformat_gtir, to_ascii_gtir
 from typeinf.infer import AllowFree, Solved

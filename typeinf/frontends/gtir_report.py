@@ -21,8 +21,8 @@ from iterir.nodes import FunctionDefinition, IfStmt, Program, SetAt
 from iterir.traversal import child_positions
 from typeinf.core.sizes import check_printable
 from typeinf.core.terms import Cell, FencilType, Type
+from typeinf.frontends.gt4py_text import gt4py_str
 from typeinf.gtir.collect import GtirInference
-from typeinf.gtir.gt4py_text import gt4py_str
 from typeinf.gtir.infer import (
     GtirDefinition,
     GtirInferred,
