@@ -44,7 +44,7 @@ from typing import Any
 
 from tools import gt4py_venv
 from tools.icon4py_corpus import spread
-from typeinf.gtir.collect import GtirInference
+from typeinf.gtir.collect import GT4PY_READING, GtirInference
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "benchmarks" / "data" / "icon4py" / "programs.jsonl.xz"
@@ -190,7 +190,7 @@ def fires_of(record: dict[str, Any]) -> tuple[int, int] | None:
     node = iterir.from_json(record["ir"])
     offsets = offset_types_from_json(record["offset_provider_type"])
     try:
-        inference = GtirInference(node, offsets, as_gt4py=True)
+        inference = GtirInference(node, offsets, reading=GT4PY_READING)
     except Exception:
         return None
     return relation_fires(inference)

@@ -31,7 +31,7 @@ from typeinf.core.terms import FAMILIES, Cell, Sort, find, var
 from typeinf.core.unify import unify
 from typeinf.core.watch import changed, watched
 from typeinf.gtir import terms as g
-from typeinf.gtir.collect import GtirInference
+from typeinf.gtir.collect import GT4PY_READING, PRINCIPAL, GtirInference
 from typeinf.gtir.notation import pformat_gtir
 
 A_TEST = GtirRule("a test")
@@ -130,7 +130,7 @@ def test_a_definitions_relations_wait_on_a_fresh_instance() -> None:
 
 
 def test_a_definition_used_once_is_typed_at_its_use_by_the_drop_in() -> None:
-    """GT4Py's monomorphic reading (`as_gt4py`): a definition used once is its use's type
+    """GT4Py's monomorphic reading (`Reading.monomorphic_once`): a definition used once is its use's type
     (no copy), one used twice keeps a scheme; the principal inference generalizes both."""
     program = iterir.parse(
         "p(a, out) {\n"
@@ -141,7 +141,7 @@ def test_a_definition_used_once_is_typed_at_its_use_by_the_drop_in() -> None:
         "}"
     )
     assert isinstance(program, Program)
-    drop_in = GtirInference(program, None, as_gt4py=True)
+    drop_in = GtirInference(program, None, reading=GT4PY_READING)
     once, twice = (
         next(i for i, n in enumerate(drop_in.nodes) if n is d) for d in program.function_definitions
     )
@@ -157,12 +157,12 @@ def test_fires_per_relation_on_icon4py_stay_at_two_or_fewer() -> None:
     """The design's promise (each relation fired about once when made and once when what it
     waits for is known), counted on icon4py's 381 programs, principal and as the drop-in
     types them; the counts are deterministic."""
-    for as_gt4py in (False, True):
+    for reading in (PRINCIPAL, GT4PY_READING):
         related = fires = 0
         for record in _icon4py(None):
-            solver = GtirInference(*record, as_gt4py=as_gt4py).solver
+            solver = GtirInference(*record, reading=reading).solver
             related, fires = related + solver.related, fires + solver.fires
-        assert fires <= 2 * related, (as_gt4py, related, fires)
+        assert fires <= 2 * related, (reading, related, fires)
 
 
 @needs_pure_python  # patches the solver's module
@@ -193,9 +193,9 @@ def _outcome(program: Program, provider: dict[str, Any]) -> list[str]:
 
 
 def _drop_in(program: Program, provider: dict[str, Any]) -> list[str]:
-    """What the drop-in's inference (`as_gt4py`) gives each node, or its error."""
+    """What the drop-in's inference (`GT4PY_READING`) gives each node, or its error."""
     try:
-        inference = GtirInference(program, offset_types_from_json(provider), as_gt4py=True)
+        inference = GtirInference(program, offset_types_from_json(provider), reading=GT4PY_READING)
     except typeinf.TypeInferenceError as error:
         return [str(error)]
     return [pformat_gtir(cell) if cell is not None else "" for cell in inference.types]

@@ -58,7 +58,7 @@ from typeinf.gt4py.errors import ConversionError
 from typeinf.gt4py.nodes import ANNEX_IN_DICT, GT4PY_CLASSES, from_gt4py, location_from_gt4py
 from typeinf.gt4py.offsets import offset_types_from_gt4py
 from typeinf.gt4py.types import GT4PyObject, type_from_gt4py
-from typeinf.gtir.collect import GtirInference
+from typeinf.gtir.collect import GT4PY_READING, GtirInference
 
 T = TypeVar("T")
 
@@ -288,7 +288,7 @@ def _offsets(provider: Mapping[str, GT4PyObject] | None) -> dict[str, OffsetType
 def _inferred(ours: Node, offsets: dict[str, OffsetType] | None) -> GtirInference:
     """Our inference of `ours`; our errors as GT4PyTypeInferenceErrors."""
     try:
-        inference = GtirInference(ours, offsets, as_gt4py=True)
+        inference = GtirInference(ours, offsets, reading=GT4PY_READING)
     except TypeInferenceError as error:
         raise GT4PyTypeInferenceError(error) from None
     _specialize_definitions(inference)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass
 
 from iterir.nodes import (
     AxisLiteral,
@@ -67,6 +68,31 @@ from typeinf.gtir.signatures import SIGNATURES
 
 _PARAMETER = BindingKind.PARAMETER
 _BUILTIN = BindingKind.BUILTIN
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What the rules leave open or unchecked where another inference does, so that a caller
+    that stands in for it leaves on the nodes what it leaves (`PRINCIPAL`: nothing, the most
+    general types; `GT4PY_READING`: GT4Py 1.2.3's, which the drop-in, `typeinf.gt4py`, passes).
+    The caller chooses; the rules read each choice by its name, never who the caller is."""
+
+    #: A function definition named once is typed at its one use, monomorphic
+    #: (`schemes.Shared`), not generalized.
+    monomorphic_once: bool = False
+    #: The result of an `as_fieldop` given no domain, for which none is deduced, is left unknown.
+    unknown_undeduced_domain: bool = False
+    #: `neighbors` does not check that its iterator is defined at the connectivity's target.
+    neighbors_unchecked: bool = False
+
+
+PRINCIPAL = Reading()
+#: GT4Py 1.2.3's: where its passes may tell the difference, and where its own tests rely on
+#: what it does not check (`neighbors` of an iterator defined elsewhere). Kept here, without
+#: GT4Py, so that tests and benchmarks that run without GT4Py read as the drop-in reads.
+GT4PY_READING = Reading(
+    monomorphic_once=True, unknown_undeduced_domain=True, neighbors_unchecked=True
+)
 
 
 class GtirSolver(Solver):
@@ -120,7 +146,7 @@ class GtirInference(Collector):
     #: `relate` of this run (`runs.FastRun.relate`, `runs.ExplainingRun.relate`): a relation
     #: that must hold, for the node at a position (see `_start`).
     relate: Callable[[Relation, int], None]
-    #: The definitions typed monomorphic, at their one use (`as_gt4py`: `schemes.Shared`).
+    #: The definitions typed monomorphic, at their one use (`Reading.monomorphic_once`).
     used_once: frozenset[int]
 
     def __init__(
@@ -130,7 +156,7 @@ class GtirInference(Collector):
         *,
         max_errors: int = 1,
         explain: bool = False,
-        as_gt4py: bool = False,
+        reading: Reading = PRINCIPAL,
         allow_free: bool | Collection[str] = False,
         tree: Tree | None = None,
     ) -> None:
@@ -138,15 +164,13 @@ class GtirInference(Collector):
         `allow_free`: the free names without a type (all, with True) that are unknowns, one
         variable per name (GT4Py's printed text writes no name's type), not errors;
         `explain`: keep the history of what was joined and why (`typeinf explain`);
-        `as_gt4py`: leave on the nodes what GT4Py 1.2.3 leaves where its passes may tell the
-        difference (`typeinf.gt4py`): unknown, the result of an `as_fieldop` given no domain
-        that GT4Py deduces none for; and check no more than GT4Py does where its own tests
-        rely on it (`neighbors` of an iterator defined elsewhere); `tree`: `root` numbered
-        in pre-order already (`checked_preorder`), by the dispatch that looked into it."""
+        `reading`: what the rules leave open or unchecked (`Reading`; the drop-in passes
+        `GT4PY_READING`); `tree`: `root` numbered in pre-order already (`checked_preorder`),
+        by the dispatch that looked into it."""
         if tree is None:
             tree = checked_preorder(root)
         symbols = resolve(root, GTIR_BUILTINS, tree=tree)
-        self._start(root, tree, symbols, offset_types, max_errors, explain, as_gt4py)
+        self._start(root, tree, symbols, offset_types, max_errors, explain, reading)
         self.allow_free = allow_free
         self.drive(self._collect)
 
@@ -170,7 +194,7 @@ class GtirInference(Collector):
 
         if not self.guarded(0, ordered):
             return
-        if self.as_gt4py:
+        if self.reading.monomorphic_once:
             self.used_once = _used_once(self.symbols)
         for position in order:
             if not self.guarded(position, self._definition, position):
@@ -278,12 +302,12 @@ class GtirInference(Collector):
         offset_types: Mapping[str, OffsetType] | None,
         max_errors: int,
         explain: bool = False,
-        as_gt4py: bool = False,
+        reading: Reading = PRINCIPAL,
     ) -> None:
         """The state of a run over `tree` (nodes in pre-order, sizes) before anything is typed:
         shared with `typeinf.incremental.gtir`, which lays out only the parts it types again."""
         self.offset_types = offset_types
-        self.as_gt4py = as_gt4py
+        self.reading = reading
         self.allow_free = False  # a free name without a type is an error unless allowed
         self.unknowns: dict[str, Cell] = {}
         self.begin(root, tree, symbols, GtirSolver, explain, max_errors)

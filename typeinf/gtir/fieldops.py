@@ -58,7 +58,8 @@ def as_fieldop(inf: GtirInference, position: int, inner: FunCall, args: list[int
         positions = inf.inside(at[1], g.DOMAIN, Sort.DIMS)
     else:
         positions = var(Sort.DIMS)
-        unknown = not deduce(inf, position, inner.args[0], positions, args) and inf.as_gt4py
+        deduced = deduce(inf, position, inner.args[0], positions, args)
+        unknown = not deduced and inf.reading.unknown_undeduced_domain
     iterators = []
     for a in args:
         iterator = var(Sort.DTYPE)

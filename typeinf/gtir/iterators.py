@@ -141,7 +141,7 @@ def connectivity(inf: GtirInference, tag: OffsetLiteral) -> tuple[gt.Dimension, 
 
 def rule_neighbors(inf: GtirInference, position: int, node: FunCall, args: list[int]) -> Cell:
     """`neighbors(C, it)`: the values at `it`'s neighbours along `C`, `List[T, C's local
-    dimension]`; `it` must stand at `C`'s source, defined at its target (with `as_gt4py`,
+    dimension]`; `it` must stand at `C`'s source, defined at its target (unless `Reading.neighbors_unchecked`,
     anywhere: GT4Py 1.2 does not check where, and its own tests rely on that)."""
     check_arity(node, 2)
     tag = node.args[0]
@@ -160,7 +160,7 @@ def rule_neighbors(inf: GtirInference, position: int, node: FunCall, args: list[
     inf.equal(g.iterator(positions, defined, element), inf.type_at(args[1]), args[1])
     move = make(g.CARTESIAN_OFFSET, g.dim_cell(found.source_dim), g.dim_cell(found.codomain))
     inf.relate(Shifted(positions, moved, move), position)
-    if not inf.as_gt4py:
+    if not inf.reading.neighbors_unchecked:
         inf.relate(Subset(defined, moved), position)
     return g.list_of(element, g.dim_cell(found.neighbor_dim))
 
