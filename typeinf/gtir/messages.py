@@ -227,6 +227,8 @@ def takes_one_tuple(name: str) -> str:
 
 
 # -- relations (relations) --------------------------------------------------------------------
+#: The rule the fast run names as its relations' reason (`runs`), which no message reads.
+A_RELATION = "a relation"
 MAPS_OVER_A_TUPLE = "`map_tuple` and `tree_map_tuple` map over a tuple"
 FIELDOP_INPUT = "an input of `as_fieldop` is a field, a scalar or a tuple of them"
 SPREAD_KINDS = "only fields, scalars and tuples of them alike are spread"

@@ -29,7 +29,7 @@ from typeinf.core.relations import Relation
 from typeinf.core.schemes import Scheme, Shared
 from typeinf.core.terms import Cell, Mismatch
 from typeinf.core.unify import Trail, undo, unify
-from typeinf.gtir import calls, iterators
+from typeinf.gtir import calls, iterators, messages
 from typeinf.gtir.signatures import call_plan
 
 if TYPE_CHECKING:
@@ -106,7 +106,7 @@ class ExplainingRun(runs.ExplainingRun):
 
 
 #: The reason the fast run gives its relations (see `FastRun.relate`): never read.
-_UNSAID = GtirRule("a relation")
+_UNSAID = GtirRule(messages.A_RELATION)
 
 #: GTIR's fast run's errors are shown as they are: the GT4Py drop-in (`typeinf.gt4py`) raises
 #: them with no second run. So its unification undoes a mismatch, for the error to show the
