@@ -1,5 +1,5 @@
-"""`typeinf.frontends.gt4py_text`: GT4Py 1.2.3's `str()` of its types, exactly, checked against every
-distinct type the samples record (their `gt4py_types`, each `{"str", "json"}`)."""
+"""`typeinf.frontends.gt4py_text`: GT4Py 1.2.3's `str()` of its types, exactly, checked against
+every distinct type the samples record (their `gt4py_types`, each `{"str", "json"}`)."""
 
 from __future__ import annotations
 

@@ -5,10 +5,10 @@ A record agrees when (1) it parses, loads and round-trips (`tests/test_gtir_samp
 942); (2) it types — the one record GT4Py rejects too; (3) every type GT4Py gives that is ground
 (the program's parameters, function definitions, temporaries, each `SetAt`'s expression, target
 and domain; an expression's own type) equals ours in GT4Py's structured form, printed exactly as
-GT4Py's `str()` (`typeinf.frontends.gt4py_text`), and for a function
-definition GT4Py's monomorphic type is an instance of our polymorphic one (relations included);
-(4) where GT4Py says `DeferredType` or "unknown", ours is consistent with it (unifies), counted
-as "more precise" when it says more. The test prints the counts (the README quotes them)."""
+GT4Py's `str()` (`typeinf.frontends.gt4py_text`), and for a function definition GT4Py's
+monomorphic type is an instance of our polymorphic one (relations included); (4) where GT4Py
+says `DeferredType` or "unknown", ours is consistent with it (unifies), counted as "more
+precise" when it says more. The test prints the counts (the README quotes them)."""
 
 from __future__ import annotations
 

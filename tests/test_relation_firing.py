@@ -130,8 +130,9 @@ def test_a_definitions_relations_wait_on_a_fresh_instance() -> None:
 
 
 def test_a_definition_used_once_is_typed_at_its_use_by_the_drop_in() -> None:
-    """GT4Py's monomorphic reading (`Reading.monomorphic_once`): a definition used once is its use's type
-    (no copy), one used twice keeps a scheme; the principal inference generalizes both."""
+    """GT4Py's monomorphic reading (`Reading.monomorphic_once`): a definition used once is its
+    use's type (no copy), one used twice keeps a scheme; the principal inference generalizes
+    both."""
     program = iterir.parse(
         "p(a, out) {\n"
         "  once = λ(x) → x;\n"

@@ -141,8 +141,9 @@ def connectivity(inf: GtirInference, tag: OffsetLiteral) -> tuple[gt.Dimension, 
 
 def rule_neighbors(inf: GtirInference, position: int, node: FunCall, args: list[int]) -> Cell:
     """`neighbors(C, it)`: the values at `it`'s neighbours along `C`, `List[T, C's local
-    dimension]`; `it` must stand at `C`'s source, defined at its target (unless `Reading.neighbors_unchecked`,
-    anywhere: GT4Py 1.2 does not check where, and its own tests rely on that)."""
+    dimension]`; `it` must stand at `C`'s source, defined at its target (with
+    `Reading.neighbors_unchecked`, anywhere: GT4Py 1.2 does not check where, and its own tests
+    rely on that)."""
     check_arity(node, 2)
     tag = node.args[0]
     if not (isinstance(tag, OffsetLiteral) and isinstance(tag.value, str)):
