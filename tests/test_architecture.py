@@ -460,8 +460,14 @@ REASONS = {
 
 def test_every_message_building_call_lives_in_a_reporting_module() -> None:
     """The rules raise errors with what they found; only the reporting modules (`REPORTING`)
-    make the words. Not seen: text made into a variable first and then raised; review catches
-    that."""
+    make the words: GTIR's `typeinf.gtir.messages`, the fencil IR's diagnostics (in
+    `typeinf.core` now, in `typeinf.fencil` once the core-engine branch moves it), and the
+    readers of the two notations (GTIR's `reader`; the fencil IR's `reader`, `typeparser`,
+    `cellbuilder` and the tokens both read, `typetokens`), which report on their input format:
+    a syntax error says where the text stopped and what the grammar's step expected there,
+    which only that step knows. The front ends and the bridge are not scanned (`SCANNED`):
+    speaking to users is what they are for. Not seen: text made into a variable first and then
+    raised; review catches that."""
     found = {
         module: len(calls)
         for module, source in sorted(SOURCES.items())
