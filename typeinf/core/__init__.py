@@ -2,6 +2,6 @@
 table (`constructors`), the one unifier (`unify`), constraints with their reasons
 (`constraints`), the solver (`solve`), relations that unification cannot say (`relations`),
 schemes and the code generated for their instantiation (`schemes`, `codegen`), the notation
-and its reader (`notation`, `reader`), the public values (`convert`), and the errors and their
-words (`errors`, `diagnostics`). docs/architecture.md draws how the parts fit.
+and its reader (`notation`, `reader`), the public values (`convert`), and the errors and what both
+dialects say alike (`errors`, `diagnostics`). docs/architecture.md draws how the parts fit.
 """

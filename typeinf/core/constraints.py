@@ -183,7 +183,8 @@ class Note:
 class Conflict:
     """A constraint that cannot hold, as the solver found it: its reason and node, its two
     types and the innermost parts that clash (printed, numbered together), why they clash, the
-    `where` clause of the families involved, and the notes. `diagnostics.unsatisfiable` says it."""
+    `where` clause of the families involved, and the notes. The fencil IR's solver says it
+    (`typeinf.fencil.messages.unsatisfiable`)."""
 
     reason: Reason
     node: Node
