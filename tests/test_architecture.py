@@ -205,7 +205,6 @@ TYPE_LANGUAGE_IN_CORE = frozenset(
         "typeinf.core.cellbuilder",
         "typeinf.core.convert",
         "typeinf.core.arguments",
-        "typeinf.core.signatures",
         "typeinf.core.diagnostics",
     }
 )

@@ -1164,7 +1164,7 @@ def test_the_reader_does_not_import_lark(module: str) -> None:
 
 
 def test_register_builtin_reads_the_ascii_spelling() -> None:
-    from typeinf.core.signatures import BUILTINS
+    from typeinf.fencil.signatures import BUILTINS
 
     typeinf.register_builtin("fma3", "(T0^1, T0^1, T0^1) -> T0^1 where T0: float")
     try:
@@ -1177,7 +1177,7 @@ def test_register_builtin_reads_the_ascii_spelling() -> None:
 def test_a_deep_signature_registers_and_types_its_calls() -> None:
     """The Earley reader failed on a 1,000-deep signature with a RecursionError inside lark's
     VisitError after 12–16 s; reading, compiling and using one 10,000 deep needs no recursion."""
-    from typeinf.core.signatures import BUILTINS
+    from typeinf.fencil.signatures import BUILTINS
 
     assert sys.getrecursionlimit() <= 1100
     depth = 10_000

@@ -17,10 +17,10 @@ from typeinf.core.constraints import GtirRule
 from typeinf.core.constructors import LIST, PRIM, prim
 from typeinf.core.errors import UnsatisfiableConstraintError
 from typeinf.core.relations import CannotHold, Equate, Relation, known
-from typeinf.core.signatures import BUILTINS
 from typeinf.core.terms import Cell, Sort, find, make, var
 from typeinf.fencil.collect import FencilSolver
 from typeinf.fencil.runs import ExplainingRun, FastRun
+from typeinf.fencil.signatures import BUILTINS
 
 #: The reason the tests give their constraints and relations.
 A_TEST = GtirRule("a test")

@@ -22,9 +22,9 @@ from typeinf.core import constructors as c
 from typeinf.core.codegen import compiled_matcher
 from typeinf.core.instance import is_instance
 from typeinf.core.schemes import Scheme
-from typeinf.core.signatures import BUILTINS
 from typeinf.core.terms import Cell, Mismatch, Sort, find
 from typeinf.core.unify import unify
+from typeinf.fencil.signatures import BUILTINS
 from typeinf.types import Constructed, Fun, Val, Var, tree
 
 

@@ -44,8 +44,8 @@ from typeinf.core.offsets import (
     load_offset_provider,
 )
 from typeinf.core.reader import TypeSyntaxError
-from typeinf.core.signatures import register_builtin
 from typeinf.core.sizes import TypeTooLargeError
+from typeinf.fencil.signatures import register_builtin
 from typeinf.frontends.rendering import render
 from typeinf.incremental.reinference import Reinference, Reused
 from typeinf.infer import Checked, check, infer, infer_all, pformat

@@ -67,12 +67,12 @@ from typeinf.core.offsets import OffsetProvider
 from typeinf.core.order import definition_order
 from typeinf.core.relations import Relation
 from typeinf.core.schemes import Scheme
-from typeinf.core.signatures import BUILTINS, Signature
 from typeinf.core.sizes import check_definition
 from typeinf.core.solve import Solver, check_finite
 from typeinf.core.terms import Cell, Mismatch, Sort, find, make, var
 from typeinf.fencil import conflicts, names, rules
 from typeinf.fencil.runs import ExplainingRun, FastRun, Run
+from typeinf.fencil.signatures import BUILTINS, Signature
 
 
 class FencilSolver(Solver):

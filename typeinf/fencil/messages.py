@@ -22,8 +22,8 @@ from typeinf.core.constraints import (
 from typeinf.core.constructors import VAL, fixed_params
 from typeinf.core.diagnostics import MAX_REASONS, callee_text, more_reasons, ordinal, reason_text
 from typeinf.core.errors import UnboundSymbolError, UnsatisfiableConstraintError
-from typeinf.core.signatures import BUILTINS
 from typeinf.core.terms import FAMILY_NAMES, Why, root_of
+from typeinf.fencil.signatures import BUILTINS
 
 #: Why two types clash, in words.
 WHY: dict[Why, str] = {
