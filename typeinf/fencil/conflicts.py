@@ -7,17 +7,7 @@ words by `messages`, the one module that does). The fencil IR's solver raises th
 from __future__ import annotations
 
 from iterir import FunctionDefinition, Lambda, Node, SymRef
-from typeinf.core.constraints import (
-    About,
-    Argument,
-    Call,
-    ClosureStencil,
-    Conflict,
-    Equal,
-    Note,
-    Reason,
-    RelationConflict,
-)
+from typeinf.core.constraints import Argument, Call, ClosureStencil, Equal, Reason
 from typeinf.core.constructors import fixed_params
 from typeinf.core.errors import UnsatisfiableConstraintError
 from typeinf.core.history import History
@@ -25,6 +15,7 @@ from typeinf.core.notation import Printer
 from typeinf.core.relations import Relation
 from typeinf.core.terms import Cell, Mismatch, Sort, Type, find
 from typeinf.fencil import messages
+from typeinf.fencil.conflict_records import About, Conflict, Note, RelationConflict
 from typeinf.fencil.stencil_inputs import used_as_value
 
 

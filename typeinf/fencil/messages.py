@@ -11,18 +11,12 @@ from __future__ import annotations
 import shlex
 
 from iterir import FunCall, Literal, Node, SymRef
-from typeinf.core.constraints import (
-    Argument,
-    ClosureStencil,
-    Conflict,
-    InputUsedAsValue,
-    Note,
-    RelationConflict,
-)
+from typeinf.core.constraints import Argument, ClosureStencil
 from typeinf.core.constructors import VAL, fixed_params
 from typeinf.core.diagnostics import MAX_REASONS, callee_text, more_reasons, ordinal, reason_text
 from typeinf.core.errors import UnboundSymbolError, UnsatisfiableConstraintError
 from typeinf.core.terms import FAMILY_NAMES, Why, root_of
+from typeinf.fencil.conflict_records import Conflict, InputUsedAsValue, Note, RelationConflict
 from typeinf.fencil.signatures import BUILTINS
 
 #: Why two types clash, in words.
