@@ -195,7 +195,9 @@ def test_the_rules_are_read_from_real_imports() -> None:
 # -- the engine: the solver reaches no dialect's type language ------------------------------------
 #: The core's modules that hold a type language's reader, its conversions to the public values,
 #: its builtins' signatures or its words (the fencil IR's, or what both dialects' readers and
-#: messages share): none of them is the engine's, so the solver reaches none of them.
+#: messages share): none of them is the engine's, so the solver reaches none of them. (The
+#: constructors' table and the notation still hold the fencil IR's constructors and printer
+#: arms beside what both dialects share; the solver reaches them, as a cell prints itself.)
 TYPE_LANGUAGE_IN_CORE = frozenset(
     {
         "typeinf.core.reader",
