@@ -193,17 +193,16 @@ def test_the_rules_are_read_from_real_imports() -> None:
 
 
 # -- the engine: the solver reaches no dialect's type language ------------------------------------
-#: The core's modules that hold a type language's reader, its conversions to the public values,
-#: its builtins' signatures or its words (the fencil IR's, or what both dialects' readers and
-#: messages share): none of them is the engine's, so the solver reaches none of them. (The
+#: The core's modules that hold part of a type language: the reading both dialects' readers
+#: share, the fencil IR's conversions to the public values (in the core while `typeinf.infer`
+#: imports them from there), the words both dialects say. None of them is the engine's, so the
+#: solver reaches none of them; the dialects' own packages are outside the engine anyway. (The
 #: constructors' table and the notation still hold the fencil IR's constructors and printer
 #: arms beside what both dialects share; the solver reaches them, as a cell prints itself.)
 TYPE_LANGUAGE_IN_CORE = frozenset(
     {
-        "typeinf.core.reader",
         "typeinf.core.typetokens",
         "typeinf.core.typesyntax",
-        "typeinf.core.typeparser",
         "typeinf.core.cellbuilder",
         "typeinf.core.convert",
         "typeinf.core.arguments",
@@ -248,7 +247,7 @@ def test_the_solver_reaches_no_dialects_type_language() -> None:
 def test_a_planted_reach_into_a_dialect_is_caught(tmp_path: Path) -> None:
     """A small tree, written out and read back as the package is: the solver imports a helper
     inside a function, which imports the fencil IR's words under `if TYPE_CHECKING:`, which
-    import its reader; all three are reached, and the check names the two outside the engine.
+    import its conversions; all three are reached, and the check names the two outside the engine.
     GTIR's notation, which only `typeinf/__init__.py` imports, is not reached."""
     tree = {
         "typeinf/__init__.py": "from typeinf.gtir import notation\n",
@@ -259,8 +258,8 @@ def test_a_planted_reach_into_a_dialect_is_caught(tmp_path: Path) -> None:
             "from typing import TYPE_CHECKING\n"
             "if TYPE_CHECKING:\n    from typeinf.fencil.messages import said\n"
         ),
-        "typeinf/fencil/messages.py": "import typeinf.core.reader\n",
-        "typeinf/core/reader.py": "",
+        "typeinf/fencil/messages.py": "import typeinf.core.convert\n",
+        "typeinf/core/convert.py": "",
         "typeinf/gtir/notation.py": "",
     }
     for name, text in tree.items():
@@ -273,9 +272,9 @@ def test_a_planted_reach_into_a_dialect_is_caught(tmp_path: Path) -> None:
         for path in tmp_path.rglob("*.py")
     }
     closure = reached("typeinf.core.solve", sources)
-    assert closure == {"typeinf.core.helper", "typeinf.fencil.messages", "typeinf.core.reader"}
+    assert closure == {"typeinf.core.helper", "typeinf.fencil.messages", "typeinf.core.convert"}
     assert sorted(filter(outside_the_engine, closure)) == [
-        "typeinf.core.reader",
+        "typeinf.core.convert",
         "typeinf.fencil.messages",
     ]
 

@@ -23,7 +23,7 @@ documented in the pages that `typeinf docs` lists (in a checkout: `docs/*.md`).
 """
 
 from typeinf import types
-from typeinf.core.convert import is_instance, parse_type, substitution
+from typeinf.core.convert import is_instance, substitution
 from typeinf.core.errors import (
     DuplicateNameError,
     GrammarBuiltinError,
@@ -43,9 +43,10 @@ from typeinf.core.offsets import (
     OffsetProviderFormatError,
     load_offset_provider,
 )
-from typeinf.core.reader import TypeSyntaxError
 from typeinf.core.sizes import TypeTooLargeError
+from typeinf.fencil.reader import TypeSyntaxError
 from typeinf.fencil.signatures import register_builtin
+from typeinf.fencil.value_reader import parse_type
 from typeinf.frontends.rendering import render
 from typeinf.incremental.reinference import Reinference, Reused
 from typeinf.infer import Checked, check, infer, infer_all, pformat

@@ -15,11 +15,11 @@ from typeinf.core.codegen import compiled, compiled_call, compiled_matcher
 from typeinf.core.constructors import FUN, fixed_params
 from typeinf.core.matching import Matcher
 from typeinf.core.packaged import data_folder
-from typeinf.core.reader import TypeSyntaxError, parse_type, parse_with_variables
 from typeinf.core.relations import Relation
 from typeinf.core.schemes import Scheme
 from typeinf.core.signature_entries import signature_entries
 from typeinf.core.terms import Cell, Sort, Type, find
+from typeinf.fencil.reader import TypeSyntaxError, parse_type, parse_with_variables
 
 
 class Signature:
