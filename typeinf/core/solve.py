@@ -277,8 +277,9 @@ class Solver:
     # -- the dialect's words: the two hooks a dialect's solver gives ------------------------------
     # The engine says no error in words of its own: each dialect prints types in its notation and
     # words a conflict as its users read it (the fencil IR with the reasons behind each side,
-    # GTIR as GT4Py does). Both are methods, not a function passed in, so that the hot path
-    # (`equal`) pays nothing for them: they are called only once a constraint has failed.
+    # GTIR as GT4Py does). Both are methods of the dialect's solver class, the one the driver is
+    # given (`Collector.begin`), so that nothing is passed or kept per run; only a failed
+    # constraint calls them, never the hot path (`equal` as it succeeds).
     @abstractmethod
     def cannot_hold(
         self, relation: Relation, position: int, reason: Reason, why: str
