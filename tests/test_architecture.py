@@ -4,6 +4,8 @@
   dialect imports the core, never the other dialect (a module kept at an old path for old code,
   whose docstring starts "Deprecated", is the public API's, wherever it stands);
 - no module imports another module's private name (`_name`);
+- the solver's imports, followed through the package (inside functions and under
+  `if TYPE_CHECKING:` too), reach no dialect's type language: no reader, conversions or words;
 - no import circle at run time, but the ones listed in `KNOWN_CIRCLES` with their reason
   (imports under `if TYPE_CHECKING:` are annotations only and do not count);
 - no function of one dialect's driver has a twin in the other's;
@@ -16,7 +18,7 @@ import ast
 import builtins
 import itertools
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator, Mapping
 from pathlib import Path
 
 import pytest
@@ -89,25 +91,38 @@ def layer(module: str) -> str:
 def runtime_imports(module: str) -> Iterator[tuple[str, ast.ImportFrom | ast.Import]]:
     """(imported module, the import) for each import of `module` of a module of ours, outside
     `if TYPE_CHECKING:` blocks; `from package import module` imports the module only."""
-    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
-    typing_only = {
-        id(inner)
-        for node in ast.walk(tree)
-        if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING"
-        for inner in ast.walk(node)
-    }
+    return imports_in(MODULES[module].read_text(encoding="utf-8"), MODULES, typing_too=False)
+
+
+def imports_in(
+    source: str, modules: Collection[str], typing_too: bool
+) -> Iterator[tuple[str, ast.ImportFrom | ast.Import]]:
+    """(imported module, the import) for each import in `source` of one of `modules`, those
+    inside a function included, those under `if TYPE_CHECKING:` only if `typing_too`; `from
+    package import module` imports the module only."""
+    tree = ast.parse(source)
+    typing_only = (
+        set()
+        if typing_too
+        else {
+            id(inner)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING"
+            for inner in ast.walk(node)
+        }
+    )
     for node in ast.walk(tree):
         if id(node) in typing_only:
             continue
         if isinstance(node, ast.Import):
             for alias in node.names:
-                if alias.name in MODULES:
+                if alias.name in modules:
                     yield alias.name, node
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module in MODULES:
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module in modules:
             submodules = [f"{node.module}.{a.name}" for a in node.names]
-            if not all(name in MODULES for name in submodules):
+            if not all(name in modules for name in submodules):
                 yield node.module, node
-            yield from ((name, node) for name in submodules if name in MODULES)
+            yield from ((name, node) for name in submodules if name in modules)
 
 
 IMPORTS: dict[str, set[str]] = {
@@ -194,6 +209,93 @@ def test_the_rules_are_read_from_real_imports() -> None:
     assert "typeinf.fencil.collect" not in IMPORTS["typeinf.fencil.runs"]
     assert "typeinf.gtir.collect" not in IMPORTS["typeinf.gtir.runs"]
     assert layer("typeinf.gtir.rules") == "gtir" and layer("typeinf.infer") == "api"
+
+
+# -- the engine: the solver reaches no dialect's type language ------------------------------------
+#: The core's modules that hold part of a type language: the reading both dialects' readers
+#: share, the fencil IR's conversions to the public values (in the core while `typeinf.infer`
+#: imports them from there), the words both dialects say. None of them is the engine's, so the
+#: solver reaches none of them; the dialects' own packages are outside the engine anyway. (The
+#: constructors' table and the notation still hold the fencil IR's constructors and printer
+#: arms beside what both dialects share; the solver reaches them, as a cell prints itself.)
+TYPE_LANGUAGE_IN_CORE = frozenset(
+    {
+        "typeinf.core.typetokens",
+        "typeinf.core.typesyntax",
+        "typeinf.core.cellbuilder",
+        "typeinf.core.convert",
+        "typeinf.core.arguments",
+        "typeinf.core.diagnostics",
+    }
+)
+
+
+def reached(start: str, sources: Mapping[str, str]) -> set[str]:
+    """The modules `start` imports, those they import, and so on, among `sources` (each
+    module's source by name): every import counts, inside a function or under
+    `if TYPE_CHECKING:` too. A package's `__init__` that an import runs is not followed, so
+    that what `typeinf/__init__.py` imports (the whole API) is not counted as the solver's."""
+    seen, pending = {start}, [start]
+    while pending:
+        for imported, _ in imports_in(sources[pending.pop()], sources, typing_too=True):
+            if imported not in seen:
+                seen.add(imported)
+                pending.append(imported)
+    return seen - {start}
+
+
+def outside_the_engine(module: str) -> bool:
+    """Whether `module` is none of the engine's: a dialect's (its package, or its type language
+    still in the core), the public values (`typeinf.types`), or anything above the core."""
+    engine = module.startswith(("iterir", "typeinf.core.")) or module == "typeinf.core"
+    return not engine or module in TYPE_LANGUAGE_IN_CORE
+
+
+SOURCES = {module: path.read_text(encoding="utf-8") for module, path in MODULES.items()}
+
+
+def test_the_solver_reaches_no_dialects_type_language() -> None:
+    """The engine is dialect-neutral: the solver's imports, followed through the package, reach
+    neither dialect's reader, conversions nor messages (a dialect gives its words through its
+    solver's hooks, `Solver.unsatisfiable` and `Solver.cannot_hold`)."""
+    closure = reached("typeinf.core.solve", SOURCES)
+    assert "typeinf.core.unify" in closure and "typeinf.core.relations" in closure
+    assert sorted(filter(outside_the_engine, closure)) == []
+
+
+def test_a_planted_reach_into_a_dialect_is_caught(tmp_path: Path) -> None:
+    """A small tree, written out and read back as the package is: the solver imports a helper
+    inside a function, which imports the fencil IR's words under `if TYPE_CHECKING:`, which
+    import its conversions; all three are reached, and the check names the two outside the engine.
+    GTIR's notation, which only `typeinf/__init__.py` imports, is not reached."""
+    tree = {
+        "typeinf/__init__.py": "from typeinf.gtir import notation\n",
+        "typeinf/core/__init__.py": "",
+        "typeinf/fencil/__init__.py": "",
+        "typeinf/core/solve.py": "def f() -> None:\n    from typeinf.core import helper\n",
+        "typeinf/core/helper.py": (
+            "from typing import TYPE_CHECKING\n"
+            "if TYPE_CHECKING:\n    from typeinf.fencil.messages import said\n"
+        ),
+        "typeinf/fencil/messages.py": "import typeinf.core.convert\n",
+        "typeinf/core/convert.py": "",
+        "typeinf/gtir/notation.py": "",
+    }
+    for name, text in tree.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    sources = {
+        ".".join(path.relative_to(tmp_path).with_suffix("").parts).removesuffix(".__init__"): (
+            path.read_text(encoding="utf-8")
+        )
+        for path in tmp_path.rglob("*.py")
+    }
+    closure = reached("typeinf.core.solve", sources)
+    assert closure == {"typeinf.core.helper", "typeinf.fencil.messages", "typeinf.core.convert"}
+    assert sorted(filter(outside_the_engine, closure)) == [
+        "typeinf.core.convert",
+        "typeinf.fencil.messages",
+    ]
 
 
 # -- one driver: no function of one dialect has a twin in the other -------------------------------

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tools.builtins_doc import PAGE, main, render
-from typeinf.core.signatures import BUILTINS
+from typeinf.fencil.signatures import BUILTINS
 
 
 def test_the_builtins_page_is_up_to_date() -> None:

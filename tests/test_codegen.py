@@ -15,8 +15,8 @@ import iterir
 from tests.conftest import ROOT
 from typeinf import pformat
 from typeinf.core import codegen
-from typeinf.core.signatures import BUILTINS
 from typeinf.core.terms import Cell
+from typeinf.fencil.signatures import BUILTINS
 
 
 def test_a_traceback_through_generated_code_shows_its_lines() -> None:

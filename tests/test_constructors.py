@@ -14,11 +14,11 @@ from typeinf.core.codegen import compiled, compiled_call, compiled_matcher
 from typeinf.core.instance import is_instance
 from typeinf.core.matching import walk_match
 from typeinf.core.notation import _PIECES, pformat
-from typeinf.core.reader import parse_type
 from typeinf.core.schemes import Scheme
-from typeinf.core.signatures import BUILTINS
 from typeinf.core.terms import Cell, find
 from typeinf.core.unify import unify
+from typeinf.fencil.reader import parse_type
+from typeinf.fencil.signatures import BUILTINS
 
 #: A type in which each constructor occurs, written in the notation (located where it shows).
 EXAMPLES: dict[c.Constructor, str] = {

@@ -18,10 +18,11 @@ import iterir
 import typeinf
 from iterir import FunCall, Lambda, Sym, SymRef
 from tests.welltyped import well_typed_programs
-from typeinf.core import notation, reader
+from typeinf.core import notation
 from typeinf.core.constructors import D_EMPTY, DTUPLE, ITERATOR, SCALAR, val
 from typeinf.core.convert import Converter, Cyclic
 from typeinf.core.terms import Cell, Sort, Type, find, make, var
+from typeinf.fencil import reader
 from typeinf.infer import NodeTypes, _node_types, _solved, solve
 from typeinf.types import Fun, List, Tuple, Val, Var
 from typeinf.types import Type as Value

@@ -357,7 +357,7 @@ def test_a_signature_without_size_marks_is_shown_corrected() -> None:
     )
     shown = "".join(traceback.format_exception(info.value))
     assert "During handling" not in shown and shown.count("not a type") == 1
-    assert "size_marks_missing" not in typeinf.core.signatures.BUILTINS
+    assert "size_marks_missing" not in typeinf.fencil.signatures.BUILTINS
     with pytest.raises(ValueError) as info:  # not a matter of size marks: said as it was
         typeinf.register_builtin("size_marks_missing", "(It[float64¹]) → ")
     assert "size mark" not in str(info.value)

@@ -28,7 +28,7 @@ import pytest
 import iterir
 from tests.conftest import ROOT
 from typeinf import infer, pformat
-from typeinf.core.signatures import BUILTINS
+from typeinf.fencil.signatures import BUILTINS
 from typeinf.frontends.cli import main
 
 DOCS = ROOT / "docs"

@@ -17,8 +17,8 @@ import typeinf
 from iterir import FencilDefinition, SymRef
 from tests.conftest import ROOT
 from typeinf import check, infer, infer_all, pformat
-from typeinf.core.signatures import BUILTINS
-from typeinf.core.suggest import allowed_edits, distance, suggestions
+from typeinf.fencil.signatures import BUILTINS
+from typeinf.fencil.suggest import allowed_edits, distance, suggestions
 from typeinf.frontends.cli import main
 
 MISSPELLED = "λ(it) → derf(it) + sqtr(·it)"

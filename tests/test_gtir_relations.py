@@ -16,6 +16,7 @@ from typeinf.core.schemes import Scheme
 from typeinf.core.solve import Solver
 from typeinf.core.terms import Cell, DefinitionType, Sort, find, var
 from typeinf.core.unify import unify
+from typeinf.fencil.collect import FencilSolver
 from typeinf.fencil.runs import ExplainingRun, FastRun
 from typeinf.gtir.notation import pformat_gtir
 from typeinf.gtir.reader import parse_gtir_type
@@ -106,7 +107,7 @@ def test_open_relations_print_in_a_where_clause() -> None:
 @pytest.fixture(params=[FastRun, ExplainingRun], ids=["fast", "explaining"])
 def solver(request: pytest.FixtureRequest) -> Solver:
     """A solver of a one-node program, driven by each run in turn."""
-    solver = Solver([iterir.parse("x")], [None], explain=request.param is ExplainingRun)
+    solver = FencilSolver([iterir.parse("x")], [None], explain=request.param is ExplainingRun)
     request.param(solver)
     return solver
 

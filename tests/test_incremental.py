@@ -29,7 +29,7 @@ from tests.strategies import expressions
 from tests.test_gtir_samples import SAMPLES
 from tests.test_mutations import MUTATIONS, OTHER_LITERALS
 from tests.welltyped import well_typed_fencils
-from typeinf.core.signatures import BUILTINS
+from typeinf.fencil.signatures import BUILTINS
 
 
 def _shown(checked: typeinf.Checked) -> tuple[object, ...]:

@@ -280,7 +280,7 @@ def test_register_builtin() -> None:
         with pytest.raises(ValueError, match="is a builtin already"):
             typeinf.register_builtin("my_fma", "(T₀¹) → T₀¹")
     finally:
-        del typeinf.core.signatures.BUILTINS["my_fma"]
+        del typeinf.fencil.signatures.BUILTINS["my_fma"]
     with pytest.raises(typeinf.TypeSyntaxError, match="not a type"):
         typeinf.register_builtin("bad_op", "(T₀¹ → ")
     with pytest.raises(typeinf.TypeSyntaxError, match="unknown family"):
@@ -342,7 +342,7 @@ def test_output_does_not_depend_on_what_ran_before() -> None:
     assert _type(program, locations=True) == first
 
 
-def _shapes() -> list[tuple[str, typeinf.core.signatures.Signature]]:
+def _shapes() -> list[tuple[str, typeinf.fencil.signatures.Signature]]:
     """Shapes of every size: small, nested deeper than generated code goes (a tuple_get of a
     far element, a closure of many inputs), and past the size that is compiled at all."""
     from typeinf.fencil import shaped
@@ -362,7 +362,7 @@ def _shapes() -> list[tuple[str, typeinf.core.signatures.Signature]]:
 
 
 def test_compiled_builtin_instances_equal_the_plan_and_are_fresh() -> None:
-    from typeinf.core.signatures import BUILTINS
+    from typeinf.fencil.signatures import BUILTINS
 
     for name, signature in [*BUILTINS.items(), *_shapes()]:
         if signature.how != "signature":
@@ -383,9 +383,9 @@ def test_compiled_builtin_instances_equal_the_plan_and_are_fresh() -> None:
 
 @pytest.mark.parametrize("arguments", ["fresh variables", "the parameters' own types"])
 def test_matching_a_builtin_call_gives_what_unifying_its_parameters_gives(arguments: str) -> None:
-    from typeinf.core.signatures import BUILTINS
     from typeinf.core.terms import Sort, var
     from typeinf.core.unify import unify
+    from typeinf.fencil.signatures import BUILTINS
 
     for name, signature in [*BUILTINS.items(), *_shapes()]:
         if signature.match is None:
@@ -512,10 +512,10 @@ def test_a_builtin_of_any_arity_made_to_one_types_a_use_as_its_signature_does(na
     # The builtin given a function of `count` parameters, and its result left alone or called
     # (with one input per parameter, but the state of `scan` and `reduce`).
     from typeinf.core.constructors import fun
-    from typeinf.core.signatures import BUILTINS
     from typeinf.core.terms import Sort, var
     from typeinf.core.unify import unify
     from typeinf.fencil import shaped
+    from typeinf.fencil.signatures import BUILTINS
 
     general = BUILTINS[name]
     assert general.takes_any_arity and not BUILTINS["deref"].takes_any_arity

@@ -46,8 +46,8 @@ from typeinf.core.constructors import (
 )
 from typeinf.core.instance import is_instance
 from typeinf.core.notation import pformat, to_ascii
-from typeinf.core.reader import TypeSyntaxError, parse_type
 from typeinf.core.terms import FAMILIES, Cell, Sort, Type, find, make, var
+from typeinf.fencil.reader import TypeSyntaxError, parse_type
 from typeinf.infer import solve
 
 

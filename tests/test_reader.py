@@ -1,4 +1,4 @@
-"""The type reader (typeinf/core/reader.py and the modules it reads with): what it reads, what
+"""The type reader (typeinf/fencil/reader.py and the modules it reads with): what it reads, what
 it says of what it cannot read, and that it reads in linear time at any depth.
 
 The reader replaced an Earley parser generated from a grammar. The tables below are what that
@@ -24,7 +24,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import iterir
-import typeinf.core.reader
+import typeinf.fencil.reader
 from tests.test_parser_fuzz import cpu_time_limit
 from tests.welltyped import well_typed_programs
 from typeinf import TypeSyntaxError, infer, infer_all, parse_type, pformat
@@ -1152,11 +1152,18 @@ def test_a_megabyte_of_garbage_is_rejected_without_hanging() -> None:
 
 
 @pytest.mark.parametrize(
-    "module", ["reader", "typetokens", "typesyntax", "typeparser", "cellbuilder"]
+    "module",
+    [
+        "fencil/reader",
+        "core/typetokens",
+        "core/typesyntax",
+        "fencil/typeparser",
+        "core/cellbuilder",
+    ],
 )
 def test_the_reader_does_not_import_lark(module: str) -> None:
     """Reading a type must not pay for a parser generator (its tables took ~45 ms to build)."""
-    source = Path(typeinf.core.reader.__file__).with_name(f"{module}.py")  # also when compiled
+    source = Path(typeinf.__file__).parent / f"{module}.py"  # also when compiled
     tree = ast.parse(source.read_text(encoding="utf-8"))
     imported = [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
     imported += [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
@@ -1164,7 +1171,7 @@ def test_the_reader_does_not_import_lark(module: str) -> None:
 
 
 def test_register_builtin_reads_the_ascii_spelling() -> None:
-    from typeinf.core.signatures import BUILTINS
+    from typeinf.fencil.signatures import BUILTINS
 
     typeinf.register_builtin("fma3", "(T0^1, T0^1, T0^1) -> T0^1 where T0: float")
     try:
@@ -1177,7 +1184,7 @@ def test_register_builtin_reads_the_ascii_spelling() -> None:
 def test_a_deep_signature_registers_and_types_its_calls() -> None:
     """The Earley reader failed on a 1,000-deep signature with a RecursionError inside lark's
     VisitError after 12–16 s; reading, compiling and using one 10,000 deep needs no recursion."""
-    from typeinf.core.signatures import BUILTINS
+    from typeinf.fencil.signatures import BUILTINS
 
     assert sys.getrecursionlimit() <= 1100
     depth = 10_000

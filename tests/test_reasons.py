@@ -9,8 +9,10 @@ import pytest
 import iterir
 import typeinf
 from tests.test_diagnostics import PROVIDER
-from typeinf.core.constraints import Argument, Conflict, Note
-from typeinf.core.diagnostics import MAX_REASONS, unsatisfiable
+from typeinf.core.constraints import Argument
+from typeinf.core.diagnostics import MAX_REASONS
+from typeinf.fencil.conflict_records import Conflict, Note
+from typeinf.fencil.messages import unsatisfiable
 from typeinf.frontends.cli import main
 from typeinf.frontends.explain import innermost_at, why
 

@@ -30,6 +30,7 @@ from typeinf.core.solve import Solver
 from typeinf.core.terms import FAMILIES, Cell, Sort, find, var
 from typeinf.core.unify import unify
 from typeinf.core.watch import changed, watched
+from typeinf.fencil.collect import FencilSolver
 from typeinf.gtir import terms as g
 from typeinf.gtir.collect import GT4PY_READING, PRINCIPAL, GtirInference
 from typeinf.gtir.notation import pformat_gtir
@@ -57,7 +58,7 @@ class Known(Relation):
 
 
 def _solver() -> Solver:
-    return Solver([iterir.SymRef(id="x")], [None])
+    return FencilSolver([iterir.SymRef(id="x")], [None])
 
 
 def test_a_waiting_relation_fires_again_only_once_what_it_reads_changes() -> None:

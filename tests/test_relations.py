@@ -17,10 +17,10 @@ from typeinf.core.constraints import GtirRule
 from typeinf.core.constructors import LIST, PRIM, prim
 from typeinf.core.errors import UnsatisfiableConstraintError
 from typeinf.core.relations import CannotHold, Equate, Relation, known
-from typeinf.core.signatures import BUILTINS
-from typeinf.core.solve import Solver
 from typeinf.core.terms import Cell, Sort, find, make, var
+from typeinf.fencil.collect import FencilSolver
 from typeinf.fencil.runs import ExplainingRun, FastRun
+from typeinf.fencil.signatures import BUILTINS
 
 #: The reason the tests give their constraints and relations.
 A_TEST = GtirRule("a test")
@@ -89,7 +89,7 @@ FENCIL = "f(a, b) {{ {} b ← (λ(it) → ·it)(a) @ c⟨ IDim: [0, 1) ⟩; }}"
 # -- the solver's queue ---------------------------------------------------------------------------
 @pytest.mark.parametrize("run", [FastRun, ExplainingRun])
 def test_fires_at_once_when_the_inputs_are_known(run: type[FastRun | ExplainingRun]) -> None:
-    solver = Solver([iterir.parse("x")], [None], explain=run is ExplainingRun)
+    solver = FencilSolver([iterir.parse("x")], [None], explain=run is ExplainingRun)
     out = var(Sort.DTYPE)
     solver.relate(Larger(prim("int64"), prim("float32"), out), 0, A_TEST)
     assert find(out) is prim("float32") and solver.open == []
@@ -99,7 +99,7 @@ def test_fires_at_once_when_the_inputs_are_known(run: type[FastRun | ExplainingR
 def test_waits_then_fires_when_a_later_constraint_binds_an_input(
     run: type[FastRun | ExplainingRun],
 ) -> None:
-    solver = Solver([iterir.parse("x")], [None], explain=run is ExplainingRun)
+    solver = FencilSolver([iterir.parse("x")], [None], explain=run is ExplainingRun)
     equal = solver.equal  # the run: the solver with or without history
     a, out = var(Sort.DTYPE), var(Sort.DTYPE)
     solver.relate(Larger(a, prim("int32"), out), 0, A_TEST)
@@ -113,7 +113,7 @@ def test_waits_then_fires_when_a_later_constraint_binds_an_input(
 def test_a_chain_is_solved_to_a_fixpoint() -> None:
     """Three relations, each waiting for the one before it, queued last first: one pass over the
     queue settles one of them, the fixpoint all three."""
-    solver = Solver([iterir.parse("x")], [None])
+    solver = FencilSolver([iterir.parse("x")], [None])
     equal = solver.equal
     a, b, c, d = (var(Sort.DTYPE) for _ in range(4))
     solver.relate(Larger(c, prim("int32"), d), 0, A_TEST)
@@ -247,7 +247,7 @@ class ListOf(Relation):
 
 
 def test_a_relation_that_binds_while_it_waits_reaches_a_fixpoint() -> None:
-    solver = Solver([iterir.parse("x")], [None])
+    solver = FencilSolver([iterir.parse("x")], [None])
     a, out = var(Sort.DTYPE), var(Sort.DTYPE)
     solver.relate(ListOf(a, out), 0, A_TEST)
     solver.settle()  # ends: the second pass changes no cell's root

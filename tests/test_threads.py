@@ -31,9 +31,9 @@ from tests.test_gtir_samples import SAMPLES as GTIR_SAMPLES
 from tests.test_spec_table import SPEC
 from tests.welltyped import well_typed_programs
 from typeinf.core import constructors as c
-from typeinf.core.signatures import BUILTINS
 from typeinf.core.terms import SPECIAL_DTYPES, Cell, Sort
 from typeinf.fencil import shaped
+from typeinf.fencil.signatures import BUILTINS
 from typeinf.gtir import signatures as gtir_signatures
 from typeinf.gtir import terms as gtir_terms
 

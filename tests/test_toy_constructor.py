@@ -16,15 +16,15 @@ import pytest
 import iterir
 import typeinf
 import typeinf.core.notation
-import typeinf.core.reader
+import typeinf.fencil.reader
 from tests.test_constructors import check_every_behaviour
 from typeinf.core import constructors as c
 from typeinf.core.codegen import compiled_matcher
 from typeinf.core.instance import is_instance
 from typeinf.core.schemes import Scheme
-from typeinf.core.signatures import BUILTINS
 from typeinf.core.terms import Cell, Mismatch, Sort, find
 from typeinf.core.unify import unify
+from typeinf.fencil.signatures import BUILTINS
 from typeinf.types import Constructed, Fun, Val, Var, tree
 
 
@@ -85,16 +85,16 @@ def test_a_program_using_it_infers_prints_and_reads_back() -> None:
 
 def test_it_meets_a_two_item_tuple_by_its_rule() -> None:
     pair, two = (
-        typeinf.core.reader.parse_type("Pair[T₀, T₁]²"),
-        typeinf.core.reader.parse_type("(float64, int32)²"),
+        typeinf.fencil.reader.parse_type("Pair[T₀, T₁]²"),
+        typeinf.fencil.reader.parse_type("(float64, int32)²"),
     )
     assert isinstance(pair, Cell) and isinstance(two, Cell)
     assert not unify(pair, two)
     assert typeinf.core.notation.pformat(pair) == "Pair[float64, int32]⁰"
-    three = typeinf.core.reader.parse_type("(float64, int32, int32)²")
+    three = typeinf.fencil.reader.parse_type("(float64, int32, int32)²")
     assert isinstance(three, Cell)
     with pytest.raises(Mismatch):
-        unify(typeinf.core.reader.parse_type("Pair[T₀, T₁]²"), three, [])  # type: ignore[arg-type]
+        unify(typeinf.fencil.reader.parse_type("Pair[T₀, T₁]²"), three, [])  # type: ignore[arg-type]
     # In programs: a tuple meets a pair's parameter, a pair a tuple (`tuple_get`, `if_`).
     assert _infer("λ(a) → first(make_tuple(1.0, 2))") == "(T₀) → float64¹"
     assert _infer("λ(a, b) → tuple_get(1, mkpair(·a, ·b))") == "(It[T₀¹], It[T₂¹]) → T₂¹"
@@ -120,7 +120,7 @@ def test_instantiation_matching_and_is_instance() -> None:
     signature = BUILTINS["mkpair"]
     assert signature.instantiate is not None and signature.match is not None
     assert typeinf.core.notation.pformat(signature.instantiate()) == "(T₀¹, T₂¹) → Pair[T₀, T₂]¹"
-    given = [typeinf.core.reader.parse_type(t) for t in ("float64⁰", "int32⁰")]
+    given = [typeinf.fencil.reader.parse_type(t) for t in ("float64⁰", "int32⁰")]
     matched = signature.match(given, [])  # type: ignore[arg-type]
     assert matched is not None and typeinf.core.notation.pformat(matched) == "Pair[float64, int32]⁰"
     general, specific = (typeinf.parse_type(f"Pair[{t}") for t in ("T₀, T₁]²", "float64, int32]⁰"))
@@ -140,7 +140,7 @@ def test_instantiation_matching_and_is_instance() -> None:
     ids=["pair", "nested pair", "near"],
 )
 def test_the_completeness_walk(ctor: c.Constructor, text: str) -> None:
-    type_ = typeinf.core.reader.parse_type(text, locations=True)
+    type_ = typeinf.fencil.reader.parse_type(text, locations=True)
     assert isinstance(type_, Cell)
     check_every_behaviour(ctor, type_, text)
 
@@ -150,14 +150,14 @@ def test_the_compact_notation_leaves_out_every_location() -> None:
     located notation writes each. Read back, each compact `Near[…]` stands at a fresh location of
     its own, so the compact text is at least as general as the type."""
     text = "(Near[T₀, Vertex]¹) → Near[T₀, T₂]¹"
-    type_ = typeinf.core.reader.parse_type(text)
+    type_ = typeinf.fencil.reader.parse_type(text)
     assert typeinf.core.notation.pformat(type_) == "(Near[T₀]¹) → Near[T₀]¹"
     assert typeinf.core.notation.pformat(type_, locations=True) == text
-    back = typeinf.core.reader.parse_type("(Near[T₀]¹) → Near[T₀]¹")
+    back = typeinf.fencil.reader.parse_type("(Near[T₀]¹) → Near[T₀]¹")
     assert typeinf.core.notation.pformat(back, locations=True) == "(Near[T₀, T₁]²) → Near[T₀, T₃]²"
     assert is_instance(back, type_) and not is_instance(type_, back)
     assert (
-        typeinf.core.notation.pformat(typeinf.core.reader.parse_type("Near[T₀]¹"), locations=True)
+        typeinf.core.notation.pformat(typeinf.fencil.reader.parse_type("Near[T₀]¹"), locations=True)
         == "Near[T₀, T₁]²"
     )
 
@@ -179,9 +179,9 @@ def test_names_and_registration() -> None:
     c.unregister_constructor(PAIR)
     try:
         with pytest.raises(typeinf.TypeSyntaxError):
-            typeinf.core.reader.parse_type("Pair[T₀, T₁]²")
+            typeinf.fencil.reader.parse_type("Pair[T₀, T₁]²")
         with pytest.raises(ValueError, match="not registered"):
             c.unregister_constructor(PAIR)
     finally:
         assert c.register_constructor(PAIR) is PAIR
-    assert find(typeinf.core.reader.parse_type("Pair[T₀, T₁]²").args[1]).ctor is PAIR  # type: ignore[union-attr]
+    assert find(typeinf.fencil.reader.parse_type("Pair[T₀, T₁]²").args[1]).ctor is PAIR  # type: ignore[union-attr]

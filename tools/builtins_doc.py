@@ -16,8 +16,8 @@ from pathlib import Path
 
 from iterir.files import write_text
 from typeinf.core.notation import pformat
-from typeinf.core.reader import parse_type
-from typeinf.core.signatures import signature_files
+from typeinf.fencil.reader import parse_type
+from typeinf.fencil.signatures import signature_files
 
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "builtins.md"
 

@@ -48,7 +48,7 @@ COMPILED = (
     "typeinf/core/watch.py",
     "typeinf/core/typetokens.py",
     "typeinf/core/typesyntax.py",
-    "typeinf/core/typeparser.py",
+    "typeinf/fencil/typeparser.py",
     "typeinf/core/cellbuilder.py",
     "typeinf/fencil/collect.py",
     "typeinf/fencil/rules.py",

@@ -26,7 +26,7 @@ documented in the pages that `typeinf docs` lists (in a checkout: `docs/*.md`).
 """
 
 from typeinf import types
-from typeinf.core.convert import is_instance, parse_type, substitution
+from typeinf.core.convert import is_instance, substitution
 from typeinf.core.errors import (
     DuplicateNameError,
     GrammarBuiltinError,
@@ -46,9 +46,10 @@ from typeinf.core.offsets import (
     OffsetProviderFormatError,
     load_offset_provider,
 )
-from typeinf.core.reader import TypeSyntaxError
-from typeinf.core.signatures import register_builtin
 from typeinf.core.sizes import TypeTooLargeError
+from typeinf.fencil.reader import TypeSyntaxError
+from typeinf.fencil.signatures import register_builtin
+from typeinf.fencil.value_reader import parse_type
 from typeinf.frontends.gt4py_text import gt4py_str
 from typeinf.frontends.rendering import render
 from typeinf.incremental.reinference import Reinference, Reused

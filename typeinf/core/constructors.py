@@ -8,7 +8,7 @@ module that does something per constructor dispatches through a table keyed by d
 unification, matching, instantiation and `is_instance`: a constructor added without one of its
 behaviours fails that test, not a user. `docs/architecture.md` shows how to add one: a
 constructor outside the core is `register_constructor`ed, and has the generic notation
-`Name[arg, …]` (`notation`, `reader`).
+`Name[arg, …]` (`notation`, `fencil.reader`).
 
 Rows are cons lists of a row family (`TTuple`/`TEmpty` for arguments, `DTuple`/`DEmpty` for
 dtypes, `LTuple`/`LEmpty` for locations). A row of values (`ValTuple`, `ValListTuple`: any

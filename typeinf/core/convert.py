@@ -1,5 +1,6 @@
 """Cells to public type values and back (`typeinf.types`), and the public functions that take or
-give values by way of them: `pformat`, `parse_type`, `is_instance`, `substitution`.
+give values by way of them: `pformat`, `is_instance`, `substitution` (`parse_type` reads with
+the fencil IR's reader: `typeinf.fencil.value_reader`).
 
 Cells → values (`Converter`): one walk per result, children first, memoized by root cell, so
 that a shared part becomes one shared value (a type of exponential printed size converts in
@@ -20,7 +21,7 @@ from typing import Any, NoReturn, TypeVar, cast
 
 from iterir.gcpause import gc_paused
 from iterir.vocabulary import PRIMITIVES
-from typeinf.core import arguments, instance, notation, reader
+from typeinf.core import arguments, instance, notation
 from typeinf.core import relations as rel
 from typeinf.core.constructors import (
     COLUMN,
@@ -608,16 +609,6 @@ def pformat(type_: Type | str | int | bool, locations: bool = False) -> str:
         return str(type_)
     arguments.a_type("typeinf.pformat", "type_", type_)
     return notation.pformat(to_cells(type_), locations)
-
-
-def parse_type(text: str, locations: bool | None = None) -> Inferred:
-    """Read a type (or `name :: type`, `inputs ⇒ output`, `{…}`) in either notation.
-
-    `locations=True` reads GT4Py's located notation (`It[d¹]` at both locations `ANYWHERE`); by
-    default each iterator is read as written, `It[d¹]` at two fresh locations of its own.
-    Variables are numbered afresh, as the located notation would print them.
-    """
-    return to_value(reader.parse_type(text, locations))
 
 
 def substitution(general: Type, specific: Type) -> dict[Var, Any] | None:

@@ -56,9 +56,9 @@ _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 _DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
 
 #: The ASCII spelling of every character of the notation that is not ASCII (docs/notation.md),
-#: for terminals and logs without Unicode: `to_ascii` writes it, `reader` reads it. A run of
-#: superscript digits takes one `^` (`¹²` is `^12`); a subscript digit is the digit (`T₁₂` is
-#: `T12`, `…₃` is `...3`, `)₀` is `)0`, `ItOrVal₀` is `ItOrVal0`).
+#: for terminals and logs without Unicode: `to_ascii` writes it, `fencil.reader` reads it. A
+#: run of superscript digits takes one `^` (`¹²` is `^12`); a subscript digit is the digit
+#: (`T₁₂` is `T12`, `…₃` is `...3`, `)₀` is `)0`, `ItOrVal₀` is `ItOrVal0`).
 ASCII_SPELLING: dict[str, str] = {
     "→": "->",
     "⇒": "=>",
@@ -323,9 +323,9 @@ def _name(printer: Printer, cell: Cell) -> list[Piece]:
 
 def _structure(printer: Printer, cell: Cell) -> list[Piece]:
     """The generic notation of a constructor without an arm of its own (one added by
-    `register_constructor`), which `reader` reads back: `Name[arg, …]`, its arguments in the
-    order of its params, location arguments left out of the compact notation (as a `Val`'s);
-    a labelled constant by its label, a constructor without params by its name."""
+    `register_constructor`), which `fencil.reader` reads back: `Name[arg, …]`, its arguments in
+    the order of its params, location arguments left out of the compact notation (as a
+    `Val`'s); a labelled constant by its label, a constructor without params by its name."""
     ctor = cell.ctor
     assert ctor is not None  # a structure
     if ctor.labelled:

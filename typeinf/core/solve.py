@@ -9,11 +9,11 @@ for cycles in the type graph at the end, which keeps unification near-linear.
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Callable
 from itertools import repeat
 
 from iterir import Node
-from typeinf.core import conflicts
 from typeinf.core.constraints import (
     Equal,
     Reason,
@@ -22,7 +22,6 @@ from typeinf.core.constraints import (
 )
 from typeinf.core.errors import InfiniteTypeError, UnsatisfiableConstraintError, unchained
 from typeinf.core.history import History
-from typeinf.core.notation import pformat_all
 from typeinf.core.relations import CannotHold, Relation
 from typeinf.core.schemes import Scheme, Shared, Template
 from typeinf.core.terms import Cell, Mismatch, Type, find
@@ -43,6 +42,9 @@ class Solver:
     `runs`, unifies through `unify_recorded`). `shows_fast_errors`: the fast run's errors are
     shown as they are (GTIR's, which the GT4Py drop-in raises; `typeinf.core.driver`), so its
     unification undoes a mismatch too, for the error to show the types as they were.
+
+    It is the dialect's solver that is made: the engine has no words of its own, and each
+    dialect gives how a failed constraint (`unsatisfiable`) or relation (`cannot_hold`) is said.
     """
 
     def __init__(
@@ -74,7 +76,8 @@ class Solver:
         errors are shown (`shows_fast_errors`): a mismatch leaves the graph half-changed, which
         is fine since the run then stops. The explaining run unifies with an undo trail and
         records what it joined (`unify_recorded`). Pairs `unify` cannot decide yet are
-        postponed to `settle`. A mismatch is said in the dialect's words (`unsatisfiable`)."""
+        postponed to `settle`. A mismatch is said in the dialect's words (`unsatisfiable`, a
+        hook of the dialect's solver)."""
         if self.history is None:
             # The most frequent case first (this runs once per constraint): a fresh variable binds
             # directly to a structure (`unify.binds_directly`).
@@ -271,22 +274,27 @@ class Solver:
             self.relate(relation, position, reason, waits)
         return cell
 
+    # -- the dialect's words: the two hooks a dialect's solver gives ------------------------------
+    # The engine says no error in words of its own: each dialect prints types in its notation and
+    # words a conflict as its users read it (the fencil IR with the reasons behind each side,
+    # GTIR as GT4Py does). Both are methods of the dialect's solver class, the one the driver is
+    # given (`Collector.begin`), so that nothing is passed or kept per run; only a failed
+    # constraint calls them, never the hot path (`equal` as it succeeds).
+    @abstractmethod
     def cannot_hold(
         self, relation: Relation, position: int, reason: Reason, why: str
     ) -> UnsatisfiableConstraintError:
-        """The error of a relation that can never hold, in the fencil IR's words
-        (`conflicts.cannot_hold`); GTIR's solver says it in its own."""
-        return conflicts.cannot_hold(self.nodes, self.history, relation, position, reason, why)
+        """The error of `relation`, made because of `reason` at `position`, that can never hold
+        (`why`), in the dialect's words: `typeinf.fencil.collect.FencilSolver`'s, or
+        `typeinf.gtir.collect.GtirSolver`'s."""
 
+    @abstractmethod
     def unsatisfiable(
         self, constraint: Equal, mismatch: Mismatch, start: int | None = None
     ) -> UnsatisfiableConstraintError:
-        """The error `constraint` is, failing with `mismatch`, in the fencil IR's words
-        (`conflicts.unsatisfiable`; `start`: where its joins begin in the history); GTIR's
-        solver says it in its own."""
-        return conflicts.unsatisfiable(
-            self.nodes, self.types, self.history, constraint, mismatch, start
-        )
+        """The error `constraint` is, failing with `mismatch`, in the dialect's words (`start`:
+        where its joins begin in the history, if they are still there): the fencil IR's
+        solver's, or GTIR's (see `cannot_hold`)."""
 
 
 class _Clash(Exception):
@@ -302,7 +310,7 @@ def check_finite(
     nodes: list[Node],
     types: list[Cell | None],
     positions: range,
-    show: Callable[[list[Type]], list[str]] = pformat_all,
+    show: Callable[[list[Type]], list[str]],
 ) -> None:
     """Raise InfiniteTypeError if a type among `positions` contains itself, shown by `show`
     (the notation of the program's dialect)."""

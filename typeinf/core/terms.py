@@ -258,10 +258,11 @@ def roots(type_: Type) -> Iterator[Cell]:
 #   never enters a leaf, `sizes.graph_cells` counts them in a set of its own); unification never
 #   links one (two equal constants are one cell) nor does a `meet` rule relink one (no constant
 #   has one);
-# - the types of builtins and their schemes, cached for every inference (`signatures.Signature`,
-#   `gtir.signatures.scheme`, `fencil.shaped`), are only read once published: made of roots alone, so
-#   that `find` writes nothing there; generalized (`schemes.Scheme`) and measured
-#   (`sizes.WrittenOut`) with dictionaries of their own, not marks; instantiated by copying.
+# - the types of builtins and their schemes, cached for every inference
+#   (`fencil.signatures.Signature`, `gtir.signatures.scheme`, `fencil.shaped`), are only read
+#   once published: made of roots alone, so that `find` writes nothing there; generalized
+#   (`schemes.Scheme`) and measured (`sizes.WrittenOut`) with dictionaries of their own, not
+#   marks; instantiated by copying.
 # tests/test_threads.py checks both: no shared cell holds a mark after inferences, and
 # inferences in several threads at once give what each gives alone.
 

@@ -1,5 +1,5 @@
-"""The syntax a type text reads as (`typeparser` makes it, `cellbuilder` builds its cells), and
-the explicit stack the descent runs on (`run`).
+"""The syntax a type text reads as (`fencil.typeparser` makes it, `cellbuilder` builds its
+cells), and the explicit stack the descent runs on (`run`).
 
 A part of a type read inside a group may read as a type or as a dtype, which is known only later
 (`(T₀, T₁)` is an argument tuple, `(T₀, T₁)¹` a value of a dtype tuple): its `Node` has both

@@ -2,8 +2,9 @@
 that name where a text stops being a type.
 
 `TypeTokens` cuts a text into tokens on demand, with as much look-ahead as its reader asks for
-(one or two tokens); `unexpected` makes the error at a token. The parser (`typeparser`) reads
-the tokens; `typeinf.gtir.reader` uses `echoed` and `subscript_number` for GTIR's notation.
+(one or two tokens); `unexpected` makes the error at a token. The fencil IR's parser
+(`fencil.typeparser`) reads the tokens; `typeinf.gtir.reader` uses `echoed` and
+`subscript_number` for GTIR's notation.
 """
 
 from __future__ import annotations

@@ -36,6 +36,7 @@ from typeinf.core.constraints import (
     Annotation,
     Argument,
     Call,
+    Equal,
     Reason,
 )
 from typeinf.core.constructors import (
@@ -58,17 +59,38 @@ from typeinf.core.errors import (
     GrammarBuiltinError,
     MalformedIRError,
     TypeInferenceError,
+    UnsatisfiableConstraintError,
     checked_preorder,
 )
+from typeinf.core.notation import pformat_all
 from typeinf.core.offsets import OffsetProvider
 from typeinf.core.order import definition_order
+from typeinf.core.relations import Relation
 from typeinf.core.schemes import Scheme
-from typeinf.core.signatures import BUILTINS, Signature
 from typeinf.core.sizes import check_definition
 from typeinf.core.solve import Solver, check_finite
-from typeinf.core.terms import Cell, Sort, find, make, var
-from typeinf.fencil import names, rules
+from typeinf.core.terms import Cell, Mismatch, Sort, find, make, var
+from typeinf.fencil import conflicts, names, rules
 from typeinf.fencil.runs import ExplainingRun, FastRun, Run
+from typeinf.fencil.signatures import BUILTINS, Signature
+
+
+class FencilSolver(Solver):
+    """The solver, its errors said in the fencil IR's words, with the reasons behind each side
+    in the explaining run (`conflicts`): a mismatch (`unsatisfiable`) and a relation that cannot
+    hold (`cannot_hold`)."""
+
+    def cannot_hold(
+        self, relation: Relation, position: int, reason: Reason, why: str
+    ) -> UnsatisfiableConstraintError:
+        return conflicts.cannot_hold(self.nodes, self.history, relation, position, reason, why)
+
+    def unsatisfiable(
+        self, constraint: Equal, mismatch: Mismatch, start: int | None = None
+    ) -> UnsatisfiableConstraintError:
+        return conflicts.unsatisfiable(
+            self.nodes, self.types, self.history, constraint, mismatch, start
+        )
 
 
 class Inference(Collector):
@@ -89,7 +111,7 @@ class Inference(Collector):
     ) -> None:
         """Collect and solve; raise the first error, or with `max_errors` > 1 keep up to that
         many (one per failing definition or closure, and one per free name) in `errors`.
-        `explain` keeps the history that errors need to give their reasons (see `Solver`).
+        `explain` keeps the history that errors need to give their reasons (see `FencilSolver`).
         `allow_free` says which free names are unknowns (True: all) rather than errors; `known`
         are names defined around `root` that it does not see, for suggestions; `tree`: `root`
         numbered in pre-order already (`checked_preorder`), by the dispatch that looked into it."""
@@ -115,7 +137,7 @@ class Inference(Collector):
     ) -> None:
         """The state of a run over `tree` (nodes in pre-order, sizes) before anything is typed:
         shared with `typeinf.incremental.reinference`, which lays out only the parts it infers again."""
-        self.begin(root, tree, symbols, Solver, explain, max_errors)
+        self.begin(root, tree, symbols, FencilSolver, explain, max_errors)
         self.offset_provider = offset_provider
         #: What the fast and the explaining run do differently (see `runs`).
         self.run: Run = (ExplainingRun if explain else FastRun)(self.solver)
@@ -134,7 +156,7 @@ class Inference(Collector):
     def _collect(self) -> None:
         """The free names, the parts, then a search for infinite types over the whole program."""
         self._parts()
-        self.guarded(0, check_finite, self.nodes, self.types, range(len(self.nodes)))
+        self.guarded(0, check_finite, self.nodes, self.types, range(len(self.nodes)), pformat_all)
 
     def _parts(self) -> None:
         for position, error in names.unbound_names(self):

@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING
 from iterir import FencilDefinition, FunctionDefinition, Lambda, SymRef
 from iterir.nodes import GTIR_CLASSES
 from iterir.symbols import BindingKind
-from typeinf.core.diagnostics import unbound
 from typeinf.core.errors import TypeInferenceError
-from typeinf.core.signatures import BUILTINS
-from typeinf.core.suggest import suggestions
+from typeinf.fencil.messages import unbound
+from typeinf.fencil.signatures import BUILTINS
+from typeinf.fencil.suggest import suggestions
 
 if TYPE_CHECKING:
     from typeinf.fencil.collect import Inference

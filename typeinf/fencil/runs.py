@@ -26,11 +26,12 @@ from typeinf.core.constraints import Equal, Reason, ShapedRule
 from typeinf.core.constructors import fixed_params
 from typeinf.core.errors import unchained
 from typeinf.core.matching import Matcher, walk_match
+from typeinf.core.notation import pformat_all
 from typeinf.core.schemes import Scheme, Template
-from typeinf.core.signatures import Signature
 from typeinf.core.solve import Solver, check_finite
 from typeinf.core.terms import Cell, Mismatch
 from typeinf.fencil import rules, shaped
+from typeinf.fencil.signatures import Signature
 
 if TYPE_CHECKING:
     from typeinf.fencil.collect import Inference
@@ -174,7 +175,7 @@ class ExplainingRun(runs.ExplainingRun):
         try:
             self.solver.schemes[position] = Scheme(cell, self.solver.take_open())
         except ValueError:
-            check_finite(self.solver.nodes, types, range(position, position + size))
+            check_finite(self.solver.nodes, types, range(position, position + size), pformat_all)
             raise
 
 

@@ -25,9 +25,9 @@ from typeinf.core.constructors import (
     val,
 )
 from typeinf.core.schemes import copy_graph
-from typeinf.core.signatures import Signature, typed_by
 from typeinf.core.terms import Cell, Mismatch, Sort, find, var
 from typeinf.core.unify import unify
+from typeinf.fencil.signatures import Signature, typed_by
 
 #: `tuple_get(i, x)` makes a type for each element up to i, so an index must be bounded: a
 #: tuple of millions of elements would take all memory, and no stencil has one.

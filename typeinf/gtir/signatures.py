@@ -13,7 +13,7 @@ from typeinf.core.codegen import compiled
 from typeinf.core.constructors import DEMPTY, Constructor, row_items
 from typeinf.core.packaged import data_folder
 from typeinf.core.schemes import Scheme
-from typeinf.core.signatures import signature_entries
+from typeinf.core.signature_entries import signature_entries
 from typeinf.core.terms import Cell, Sort, find, make
 from typeinf.gtir import messages
 from typeinf.gtir import terms as g

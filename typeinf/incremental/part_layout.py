@@ -10,6 +10,7 @@ from typing import Protocol, cast
 
 from iterir import Node
 from iterir.symbols import Binding, BindingKind, SymbolTable
+from typeinf.core.notation import pformat_all
 from typeinf.core.offsets import OffsetProvider
 from typeinf.core.sizes import check_node_types
 from typeinf.core.solve import check_finite
@@ -83,7 +84,7 @@ class Layout(Inference):
     def check_finite(self, start: int) -> None:
         """Raise InfiniteTypeError if a type laid out from `start` on contains itself: the
         parts before are read off already, and nothing unifies into their cells any more."""
-        check_finite(self.nodes, self.types, range(start, len(self.nodes)))
+        check_finite(self.nodes, self.types, range(start, len(self.nodes)), pformat_all)
 
     def read_off(self, start: int, tree: PartTree) -> dict[int, Type]:
         """The types of the part laid out at `start`, by `id(node)` (as `infer.by_node`); the

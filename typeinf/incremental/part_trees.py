@@ -13,7 +13,7 @@ from iterir import Node, SymRef
 from iterir.nodes import PLACEMENT, MisplacedNodeError
 from iterir.symbols import Binding, BindingKind, resolve
 from iterir.traversal import preorder
-from typeinf.core.signatures import BUILTINS
+from typeinf.fencil.signatures import BUILTINS
 
 
 @dataclass(frozen=True)

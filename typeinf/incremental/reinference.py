@@ -20,9 +20,9 @@ from typeinf.core.convert import to_value
 from typeinf.core.errors import TypeInferenceError
 from typeinf.core.offsets import OffsetProvider
 from typeinf.core.schemes import Scheme, Template
-from typeinf.core.signatures import BUILTINS
 from typeinf.core.terms import Cell, DefinitionType, FencilType, Type
 from typeinf.core.type_map import TypeMap
+from typeinf.fencil.signatures import BUILTINS
 from typeinf.incremental.definition_reuse import Dependencies, Meanings, dependencies, in_order
 from typeinf.incremental.gtir import GtirState, reinfer
 from typeinf.incremental.part_layout import BUILTIN, Layout, Unsupported, lay_out, printable, slot

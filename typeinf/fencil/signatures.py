@@ -1,5 +1,5 @@
-"""The builtins' types, read from the signature files in `builtins/`, and the registry that a
-compiler extends with its own builtins."""
+"""The fencil IR's builtins' types, read from the signature files in `builtins/` (`*.sig`, in
+the fencil IR's notation), and the registry that a compiler extends with its own builtins."""
 
 from __future__ import annotations
 
@@ -15,10 +15,11 @@ from typeinf.core.codegen import compiled, compiled_call, compiled_matcher
 from typeinf.core.constructors import FUN, fixed_params
 from typeinf.core.matching import Matcher
 from typeinf.core.packaged import data_folder
-from typeinf.core.reader import TypeSyntaxError, parse_type, parse_with_variables
 from typeinf.core.relations import Relation
 from typeinf.core.schemes import Scheme
+from typeinf.core.signature_entries import signature_entries
 from typeinf.core.terms import Cell, Sort, Type, find
+from typeinf.fencil.reader import TypeSyntaxError, parse_type, parse_with_variables
 
 
 class Signature:
@@ -92,24 +93,6 @@ def _parsed(text: str) -> Type:
     """A signature's text read once, for every builtin it types (`plus`, `minus`, …): schemes
     only read the cells."""
     return parse_type(text)
-
-
-def signature_entries(text: str) -> list[tuple[list[str], str]]:
-    """`names :: signature` entries; indented lines continue the entry above."""
-    entries: list[list[str]] = []
-    for line in text.splitlines():
-        stripped = line.split("#", 1)[0].rstrip()
-        if not stripped:
-            continue
-        if line[0].isspace() and entries:
-            entries[-1].append(stripped.strip())
-        else:
-            entries.append([stripped])
-    out = []
-    for parts in entries:
-        names, _, signature = " ".join(parts).partition("::")
-        out.append((names.split(), signature.strip()))
-    return out
 
 
 def _read(name: str, signature: str) -> Signature:

@@ -1,30 +1,22 @@
 """The errors of constraints and relations that fail, in the fencil IR's words: the types
 printed together, and the reasons the explaining run's history gives for each side (said in
-words by `diagnostics`, the one module that does). The solver raises them (`Solver.unsatisfiable`,
-`Solver.cannot_hold`); only an error pays for what is here."""
+words by `messages`, the one module that does). The fencil IR's solver raises them
+(`collect.FencilSolver`, whose `unsatisfiable` and `cannot_hold` are the hooks the core's
+`Solver` leaves to the dialect); only an error pays for what is here."""
 
 from __future__ import annotations
 
 from iterir import FunctionDefinition, Lambda, Node, SymRef
-from typeinf.core import diagnostics
-from typeinf.core.constraints import (
-    About,
-    Argument,
-    Call,
-    ClosureStencil,
-    Conflict,
-    Equal,
-    Note,
-    Reason,
-    RelationConflict,
-)
+from typeinf.core.constraints import Argument, Call, ClosureStencil, Equal, Reason
 from typeinf.core.constructors import fixed_params
 from typeinf.core.errors import UnsatisfiableConstraintError
 from typeinf.core.history import History
 from typeinf.core.notation import Printer
 from typeinf.core.relations import Relation
-from typeinf.core.stencil_inputs import used_as_value
 from typeinf.core.terms import Cell, Mismatch, Sort, Type, find
+from typeinf.fencil import messages
+from typeinf.fencil.conflict_records import About, Conflict, Note, RelationConflict
+from typeinf.fencil.stencil_inputs import used_as_value
 
 
 def cannot_hold(
@@ -64,7 +56,7 @@ def cannot_hold(
     )
     values = ", ".join(f"{n} = {printer.render(root)}" for n, _, root in known)
     conflict = RelationConflict(reason, nodes[position], relation.show(name), values, why, notes)
-    return diagnostics.cannot_hold(conflict)
+    return messages.cannot_hold(conflict)
 
 
 def reasons(history: History | None, cell: Cell, position: int) -> list[tuple[Reason, Node]]:
@@ -97,7 +89,7 @@ def unsatisfiable(
     start: int | None = None,
 ) -> UnsatisfiableConstraintError:
     """The error `constraint` is, failing with `mismatch`: its types and the clashing parts,
-    printed together, and the reasons behind each side (said in words by `diagnostics`):
+    printed together, and the reasons behind each side (said in words by `messages`):
     only the constraints on the paths that joined each side to what it clashes with (the
     history's joins of the failed constraint are those from `start` on)."""
     # Locations are shown when they are what differs.
@@ -110,7 +102,7 @@ def unsatisfiable(
         start = function_of(nodes, constraint.position)
         blamed = None if start is None else used_as_value(nodes, types, history, constraint, start)
         if blamed is not None:
-            return diagnostics.input_used_as_value(blamed)
+            return messages.input_used_as_value(blamed)
     callee = reason.callee_position if isinstance(reason, (Argument, Call)) else None
     callee_type = types[callee] if callee is not None else None
     callee_reasons = (
@@ -173,4 +165,4 @@ def unsatisfiable(
         families,
         takes,
     )
-    return diagnostics.unsatisfiable(conflict)
+    return messages.unsatisfiable(conflict)

@@ -6,10 +6,11 @@ mistake is at the use inside the stencil, so the error is said there, with the h
 from __future__ import annotations
 
 from iterir import FunctionDefinition, Lambda, Node
-from typeinf.core.constraints import Equal, InputUsedAsValue
+from typeinf.core.constraints import Equal
 from typeinf.core.constructors import ITERATOR_KIND, VAL, VALUE_KIND, fixed_params
 from typeinf.core.history import History
 from typeinf.core.terms import Cell, root_of
+from typeinf.fencil.conflict_records import InputUsedAsValue
 
 
 def used_as_value(

@@ -7,9 +7,10 @@ iterator's locations) reads as fresh variables, two of its own for each compact 
 general as the type); in GT4Py's located notation (`locations=True`) `It[d]` is `ANYWHERE`. A
 value stands `ANYWHERE` (docs/notation.md, "Reading types back").
 
-Reading is three jobs, each a module: `typetokens` cuts the text into tokens (and makes the
-errors that say where it goes wrong), `typeparser` reads the tokens of a type into its syntax
-(`typesyntax`), `cellbuilder` builds the cells of that syntax. This module reads the text around
+Reading is three jobs, each a module: `typeinf.core.typetokens` cuts the text into tokens (and
+makes the errors that say where it goes wrong), `typeparser` reads the tokens of a type into its
+syntax (`typeinf.core.typesyntax`), `typeinf.core.cellbuilder` builds the cells of that syntax
+(the three in the core are GTIR's reader's too). This module reads the text around
 the types, with this grammar (`type` is `typeparser`'s; `where` written as it is):
 
     start     := (type ["⇒" type] | NAME "::" type | fencil) ["where" VAR ":" NAME ("," …)*]
@@ -31,9 +32,9 @@ from __future__ import annotations
 from iterir.gcpause import gc_paused
 from typeinf.core.cellbuilder import CellBuilder
 from typeinf.core.terms import Cell, Type
-from typeinf.core.typeparser import TypeParser
 from typeinf.core.typesyntax import TYPE, Node, Step, run
 from typeinf.core.typetokens import TypeSyntaxError, echoed
+from typeinf.fencil.typeparser import TypeParser
 
 #: The reader's interface; `TypeSyntaxError` is `typetokens`'s, named here as the reader's error.
 __all__ = ["TypeSyntaxError", "parse_type", "parse_with_variables"]
