@@ -4,7 +4,7 @@ table (`constructors`), the one unifier (`unify`), constraints with their reason
 unification cannot say (`relations`), schemes and the code generated for their instantiation
 (`schemes`, `codegen`), the one driver (`driver`), the notation's printer (`notation`), what
 both dialects' readers share (`typetokens`, `typesyntax`, `cellbuilder`), the public values
-(`convert`), and the errors and what both dialects say alike (`errors`, `diagnostics`). Each
-dialect's own reader, signatures and words are in its package (`typeinf.fencil`,
-`typeinf.gtir`). docs/architecture.md draws how the parts fit.
+(`convert`), the errors and the engine's own words (`errors`, `messages`), and what both
+dialects say alike (`diagnostics`). Each dialect's own reader, signatures and words are in its
+package (`typeinf.fencil`, `typeinf.gtir`). docs/architecture.md draws how the parts fit.
 """

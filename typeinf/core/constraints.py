@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from iterir import FunCall, Node, SymRef
+from typeinf.core import messages
 from typeinf.core.terms import Cell
 
 
@@ -137,8 +138,8 @@ def rule_of(node: Node) -> GtirRule:
     if isinstance(callee, FunCall):
         callee = callee.fun
     if isinstance(callee, SymRef):
-        return GtirRule(f"`{callee.id}`")
-    return GtirRule(f"a {type(node).__name__}")
+        return GtirRule(messages.rule_of_callee(callee.id))
+    return GtirRule(messages.rule_of_kind(type(node).__name__))
 
 
 Reason = (

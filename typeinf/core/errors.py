@@ -8,6 +8,7 @@ from iterir import Node, pformat_short
 from iterir.display import escaped, shown
 from iterir.nodes import MisplacedNodeError
 from iterir.traversal import Tree, preorder
+from typeinf.core import messages
 
 
 def node_text(node: Node, width: int) -> str:
@@ -147,9 +148,7 @@ def runs_disagree(found: str, other: str, error: TypeInferenceError | str) -> In
     no history, and the explaining one, which gives errors their reasons): a bug of ours, said
     as one, never an answer. `found` is the run that found `error`, `other` the one that did
     not find it (or found another)."""
-    return InternalError(
-        f"the {found} run of inference found a type error that the {other} run did not: {error}"
-    )
+    return InternalError(messages.runs_disagree(found, other, error))
 
 
 _E = TypeVar("_E", bound=BaseException)

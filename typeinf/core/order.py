@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from iterir import FunctionDefinition, Node
 from iterir.symbols import BindingKind, SymbolTable
+from typeinf.core import messages
 from typeinf.core.errors import RecursionCycleError
 
 
@@ -34,9 +35,7 @@ def definition_order(
                 on_path = [p for p, _ in path]
                 names = [_name(nodes[p]) for p in on_path[on_path.index(used) :]]
                 cycle = [*names, names[0]]
-                raise RecursionCycleError(
-                    "recursion is not allowed: " + " → ".join(cycle), nodes[reference], cycle
-                )
+                raise RecursionCycleError(messages.recursion(cycle), nodes[reference], cycle)
             if used not in state:
                 state[used] = "active"
                 path.append((used, 0))

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from typeinf.core import messages
+
 #: The `typeinf` package folder (this module is in `typeinf/core`).
 _PACKAGE = Path(__file__).resolve().parent.parent
 
@@ -17,4 +19,4 @@ def data_folder(name: str, pattern: str) -> Path:
     for folder in candidates:
         if any(folder.glob(pattern)):
             return folder
-    raise FileNotFoundError(f"no {pattern} files in {' or '.join(map(str, candidates))}")
+    raise FileNotFoundError(messages.no_data_files(pattern, candidates))

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from operator import itemgetter
 from typing import TYPE_CHECKING, NamedTuple, TypeAlias, final
 
+from typeinf.core import messages
 from typeinf.core.constructors import Constructor, fixed_params
 from typeinf.core.terms import Cell, Sort, root_of
 
@@ -77,7 +78,7 @@ class Scheme:
                 key = id(child)
                 if key in index:
                     if index[key] == _ON_PATH:
-                        raise ValueError("cannot generalize a cyclic type")
+                        raise ValueError(messages.CYCLIC_SCHEME)
                     continue
                 if child.args:
                     index[key] = _ON_PATH

@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from iterir import FunctionDefinition, Node
+from typeinf.core import messages
 from typeinf.core.errors import TypeInferenceError
 from typeinf.core.terms import Cell, DefinitionType, FencilType, Type, roots
 
@@ -71,14 +72,8 @@ def check_definition(root: Cell, definition: Node) -> None:
     `MOST_TYPE_CELLS`: every use of it would copy them all."""
     cells = graph_cells(root, MOST_TYPE_CELLS)
     if cells > MOST_TYPE_CELLS:
-        name = definition.id if isinstance(definition, FunctionDefinition) else "this definition"
-        raise TypeTooLargeError(
-            f"the type of `{name}` is too large: its graph has more than {MOST_TYPE_CELLS:,} "
-            "cells (a definition that uses another one several times can double its type; "
-            "see the limits in docs/rules.md)",
-            definition,
-            cells,
-        )
+        name = definition.id if isinstance(definition, FunctionDefinition) else None
+        raise TypeTooLargeError(messages.type_too_large(name, MOST_TYPE_CELLS), definition, cells)
 
 
 class WrittenOut:

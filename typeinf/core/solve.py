@@ -14,6 +14,7 @@ from collections.abc import Callable
 from itertools import repeat
 
 from iterir import Node
+from typeinf.core import messages
 from typeinf.core.constraints import (
     Equal,
     Reason,
@@ -320,12 +321,8 @@ def check_finite(
     for position in reversed(positions):
         cell = types[position]
         if cell is not None and id(find(cell)) in on_cycle:
-            text = show([cell])[0]
-            raise InfiniteTypeError(
-                f"this would need an infinite type (`{text}`, where `…` is the type itself)",
-                nodes[position],
-            )
-    raise InfiniteTypeError("the program would need an infinite type", nodes[positions[0]])
+            raise InfiniteTypeError(messages.infinite_type(show([cell])[0]), nodes[position])
+    raise InfiniteTypeError(messages.INFINITE_PROGRAM, nodes[positions[0]])
 
 
 def _cycle(cells: list[Cell]) -> set[int]:
