@@ -56,8 +56,6 @@ from typeinf.core.constructors import (
 from typeinf.core.diagnostics import arity_error
 from typeinf.core.driver import Collector
 from typeinf.core.errors import (
-    GrammarBuiltinError,
-    MalformedIRError,
     TypeInferenceError,
     UnsatisfiableConstraintError,
     checked_preorder,
@@ -70,7 +68,7 @@ from typeinf.core.schemes import Scheme
 from typeinf.core.sizes import check_definition
 from typeinf.core.solve import Solver, check_finite
 from typeinf.core.terms import Cell, Mismatch, Sort, find, make, var
-from typeinf.fencil import conflicts, names, rules
+from typeinf.fencil import conflicts, messages, names, rules
 from typeinf.fencil.runs import ExplainingRun, FastRun, Run
 from typeinf.fencil.signatures import BUILTINS, Signature
 
@@ -117,7 +115,7 @@ class Inference(Collector):
         numbered in pre-order already (`checked_preorder`), by the dispatch that looked into it."""
         if tree is None:
             if type(root) not in PLACEMENT:
-                raise MalformedIRError(f"a {type(root).__name__} is not an IR node", None)
+                raise messages.not_an_ir_node(root)
             tree = checked_preorder(root)
         nodes, sizes = tree
         symbols = resolve(root, BUILTINS.keys(), tree=(nodes, sizes))
@@ -207,9 +205,7 @@ class Inference(Collector):
                     continue
             typing = visit.get(cls)
             if typing is None:  # a node of another dialect (GTIR): read by iterir, not typed yet
-                raise MalformedIRError(
-                    f"a {cls.__name__} cannot be typed: typeinf types the fencil IR", node
-                )
+                raise messages.not_the_fencil_ir(node)
             cell = typing(self, position, node)
             if types[position] is None:
                 types[position] = cell
@@ -319,11 +315,7 @@ class Inference(Collector):
             assert isinstance(callee, SymRef)  # only names are left uncalled (see `symref`)
             how = self.uncalled.pop(fun_position)
             if how == "dtype":
-                raise GrammarBuiltinError(
-                    f"`{callee.id}` is a type name, not a function: cast "
-                    f"with `cast_(x, {callee.id})`",
-                    callee,
-                )
+                raise messages.type_name_called(callee)
             # Its callee's type is made only if read (see `built`).
             return rules.RULES[callee.id](self, position, node, args)
         signature = self.builtin_callees.pop(fun_position, None)

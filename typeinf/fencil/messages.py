@@ -1,20 +1,31 @@
 """The fencil IR's type errors in words: a constraint that fails (`unsatisfiable`), in the stencil
 writer's terms where the clash has a name (a value dereferenced, a stencil of the wrong arity, a
 dtype outside what a builtin takes); a relation that cannot hold (`cannot_hold`); a stencil
-input used as a value (`input_used_as_value`); a free name (`unbound`). `conflicts` gathers
-what they say, from the solver's failure (`FencilSolver`); what both dialects say alike (the
-reasons, a call's arity, a name declared twice) is `typeinf.core.diagnostics`'.
+input used as a value (`input_used_as_value`); a free name (`unbound`); a builtin of the
+grammar or a type name used where its rule does not apply, and an index or offset tag its rule
+cannot take (the rules' and the collector's, from what they found); a node that is not the
+fencil IR's. `conflicts` gathers what they say, from the solver's failure (`FencilSolver`);
+what both dialects say alike (the reasons, a call's arity, a name declared twice) is
+`typeinf.core.diagnostics`', what the engine says (recursion, an infinite type, a type too
+large) `typeinf.core.messages`'.
 """
 
 from __future__ import annotations
 
 import shlex
+from collections.abc import Iterable
 
-from iterir import FunCall, Literal, Node, SymRef
+from iterir import FunCall, Literal, Node, OffsetLiteral, SymRef
 from typeinf.core.constraints import Argument, ClosureStencil
 from typeinf.core.constructors import VAL, fixed_params
 from typeinf.core.diagnostics import MAX_REASONS, callee_text, more_reasons, ordinal, reason_text
-from typeinf.core.errors import UnboundSymbolError, UnsatisfiableConstraintError
+from typeinf.core.errors import (
+    GrammarBuiltinError,
+    MalformedIRError,
+    OffsetProviderError,
+    UnboundSymbolError,
+    UnsatisfiableConstraintError,
+)
 from typeinf.core.terms import FAMILY_NAMES, Why, root_of
 from typeinf.fencil.conflict_records import Conflict, InputUsedAsValue, Note, RelationConflict
 from typeinf.fencil.signatures import BUILTINS
@@ -238,3 +249,92 @@ def unbound(
             "`infer(definition, within=fencil)`"
         )
     return UnboundSymbolError(message, name, details=details)
+
+
+# -- the grammar's builtins, used where their rules do not apply (rules, collect) -----------------
+def unknown_literal(node: Literal) -> GrammarBuiltinError:
+    return GrammarBuiltinError(f"unknown literal type `{node.type}`", node)
+
+
+def not_a_value(name: SymRef, how: str) -> GrammarBuiltinError:
+    """A grammar builtin (`how`: "rule") or a type name ("dtype") used as a value: it has no type
+    of its own."""
+    if how == "dtype":
+        return GrammarBuiltinError(
+            f"`{name.id}` is a type name: it can only be the second argument of `cast_`", name
+        )
+    return GrammarBuiltinError(
+        f"`{name.id}` is part of the grammar: it can only be called, not used as a value", name
+    )
+
+
+def type_name_called(name: SymRef) -> GrammarBuiltinError:
+    return GrammarBuiltinError(
+        f"`{name.id}` is a type name, not a function: cast with `cast_(x, {name.id})`", name
+    )
+
+
+def neighbors_without_tag(tag: Node) -> GrammarBuiltinError:
+    return GrammarBuiltinError(
+        "the first argument of `neighbors` must be an offset tag, such as `V2Eₒ`", tag
+    )
+
+
+def cast_without_type_name(target: Node) -> GrammarBuiltinError:
+    return GrammarBuiltinError(
+        "the second argument of `cast_` must be a type name, such as `float64`", target
+    )
+
+
+def tuple_index_not_literal(index: Node) -> GrammarBuiltinError:
+    return GrammarBuiltinError(
+        "the index of `tuple_get` must be a non-negative integer literal", index
+    )
+
+
+def tuple_index_too_large(index: Node, digits: str, most: int) -> GrammarBuiltinError:
+    """The index `digits` of `tuple_get` (without leading zeros) is `most` or more: the longest
+    tuple supported has `most` elements. A long index is shown by its ends."""
+    shown = digits if len(digits) <= 20 else f"{digits[:8]}…{digits[-8:]} ({len(digits):,} digits)"
+    return GrammarBuiltinError(
+        f"`tuple_get` takes element {shown} of a tuple, but tuples of more than {most:,} "
+        "elements are not supported",
+        index,
+    )
+
+
+def tuple_index_past_end(index: int, length: int, node: Node) -> UnsatisfiableConstraintError:
+    """`tuple_get` takes element `index` of the tuple `node`, known by now to have `length`."""
+    return UnsatisfiableConstraintError(
+        f"`tuple_get` takes element {index} of a tuple of {_count(length, 'element')}",
+        node,
+        f"at least {index + 1} elements",
+        str(length),
+    )
+
+
+def offset_not_provided(tag: OffsetLiteral, provided: Iterable[str]) -> OffsetProviderError:
+    """An offset tag that the offset provider, which has the tags `provided`, does not have."""
+    known = ", ".join(sorted(provided)) or "none"
+    return OffsetProviderError(
+        f"offset `{tag.value}` is not in the offset provider (it has: {known})", tag
+    )
+
+
+def neighbors_of_a_dimension(tag: OffsetLiteral, dimension: str) -> OffsetProviderError:
+    """`neighbors` along `tag`, which the offset provider says is the dimension `dimension`."""
+    return OffsetProviderError(
+        f"`neighbors` needs a connectivity, but `{tag.value}` is the dimension {dimension}", tag
+    )
+
+
+# -- what is not the fencil IR (collect) ----------------------------------------------------------
+def not_an_ir_node(root: object) -> MalformedIRError:
+    return MalformedIRError(f"a {type(root).__name__} is not an IR node", None)
+
+
+def not_the_fencil_ir(node: Node) -> MalformedIRError:
+    """A node of another dialect (GTIR's), which iterir reads but this collector does not type."""
+    return MalformedIRError(
+        f"a {type(node).__name__} cannot be typed: typeinf types the fencil IR", node
+    )

@@ -49,14 +49,9 @@ from typeinf.core.constructors import (
     val,
 )
 from typeinf.core.driver import check_arity
-from typeinf.core.errors import (
-    GrammarBuiltinError,
-    OffsetProviderError,
-    UnsatisfiableConstraintError,
-)
 from typeinf.core.offsets import Connectivity, Dimension
 from typeinf.core.terms import Cell, Sort, find, make, var
-from typeinf.fencil import shaped
+from typeinf.fencil import messages, shaped
 
 if TYPE_CHECKING:
     from typeinf.fencil.collect import Inference
@@ -88,7 +83,7 @@ def rule_tuple_get(inference: Inference, position: int, node: FunCall, args: lis
 def literal(inference: Inference, position: int, node: Literal) -> Cell:
     """A literal: a value of its primitive type, of any size."""
     if node.type not in PRIMITIVES:
-        raise GrammarBuiltinError(f"unknown literal type `{node.type}`", node)
+        raise messages.unknown_literal(node)
     return val(VALUE, prim(node.type), var(Sort.SIZE))
 
 
@@ -96,13 +91,7 @@ def misuse(node: Node, how: str) -> NoReturn:
     """Raise the error of a grammar builtin (`how`: "rule") or a type name ("dtype") used as a
     value, at its name `node`: it has no type of its own."""
     assert isinstance(node, SymRef)  # only a name has no type of its own
-    if how == "dtype":
-        raise GrammarBuiltinError(
-            f"`{node.id}` is a type name: it can only be the second argument of `cast_`", node
-        )
-    raise GrammarBuiltinError(
-        f"`{node.id}` is part of the grammar: it can only be called, not used as a value", node
-    )
+    raise messages.not_a_value(node, how)
 
 
 def closure(inference: Inference, position: int, node: StencilClosure) -> None:
@@ -132,12 +121,7 @@ def tuple_index_in_range(inference: Inference, index: int, tuple_position: int) 
         return
     items, tail = row_items(type_.args[1])
     if tail is D_EMPTY and index >= len(items):
-        raise UnsatisfiableConstraintError(
-            f"`tuple_get` takes element {index} of a tuple of {len(items)} element{'' if len(items) == 1 else 's'}",
-            inference.nodes[tuple_position],
-            f"at least {index + 1} elements",
-            str(len(items)),
-        )
+        raise messages.tuple_index_past_end(index, len(items), inference.nodes[tuple_position])
 
 
 def offset_entry(inference: Inference, node: OffsetLiteral) -> Dimension | Connectivity | None:
@@ -145,10 +129,7 @@ def offset_entry(inference: Inference, node: OffsetLiteral) -> Dimension | Conne
         return None
     entry = inference.offset_provider.get(node.value)
     if entry is None:
-        known = ", ".join(sorted(inference.offset_provider)) or "none"
-        raise OffsetProviderError(
-            f"offset `{node.value}` is not in the offset provider (it has: {known})", node
-        )
+        raise messages.offset_not_provided(node, inference.offset_provider)
     return entry
 
 
@@ -181,17 +162,12 @@ def rule_neighbors(inference: Inference, position: int, node: FunCall, args: lis
     check_arity(node, 2)
     tag = node.args[0]
     if not (isinstance(tag, OffsetLiteral) and isinstance(tag.value, str)):
-        raise GrammarBuiltinError(
-            "the first argument of `neighbors` must be an offset tag, such as `V2Eₒ`", tag
-        )
+        raise messages.neighbors_without_tag(tag)
     entry = offset_entry(inference, tag)
     length, skip = var(Sort.LENGTH), var(Sort.SKIP)
     current, defined = var(Sort.LOC), var(Sort.LOC)
     if isinstance(entry, Dimension):
-        raise OffsetProviderError(
-            f"`neighbors` needs a connectivity, but `{tag.value}` is the dimension {entry.value}",
-            tag,
-        )
+        raise messages.neighbors_of_a_dimension(tag, entry.value)
     if isinstance(entry, Connectivity):
         length, skip = (
             constant(LENGTH, entry.max_neighbors),
@@ -212,9 +188,7 @@ def rule_cast_(inference: Inference, position: int, node: FunCall, args: list[in
     check_arity(node, 2)
     target = node.args[1]
     if not (isinstance(target, SymRef) and inference.uncalled.get(args[1]) == "dtype"):
-        raise GrammarBuiltinError(
-            "the second argument of `cast_` must be a type name, such as `float64`", target
-        )
+        raise messages.cast_without_type_name(target)
     del inference.uncalled[args[1]]
     size = var(Sort.SIZE)
     inference.equal(
@@ -261,20 +235,11 @@ def _tuple_index(index: Node) -> int:
         and index.value.isascii()
         and index.value.isdigit()
     ):
-        raise GrammarBuiltinError(
-            "the index of `tuple_get` must be a non-negative integer literal", index
-        )
+        raise messages.tuple_index_not_literal(index)
     digits = index.value.lstrip("0") or "0"
     if (
         len(digits) > len(str(shaped.MOST_TUPLE_ELEMENTS))
         or int(digits) >= shaped.MOST_TUPLE_ELEMENTS
     ):
-        shown = (
-            digits if len(digits) <= 20 else f"{digits[:8]}…{digits[-8:]} ({len(digits):,} digits)"
-        )
-        raise GrammarBuiltinError(
-            f"`tuple_get` takes element {shown} of a tuple, but tuples of more than "
-            f"{shaped.MOST_TUPLE_ELEMENTS:,} elements are not supported",
-            index,
-        )
+        raise messages.tuple_index_too_large(index, digits, shaped.MOST_TUPLE_ELEMENTS)
     return int(digits)
