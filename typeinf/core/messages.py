@@ -1,10 +1,10 @@
 """The engine's words: what the engine itself finds wrong, in both dialects alike (recursion, an
 infinite type, a type too large, a typing rule that gave no reason, the two runs disagreeing, a
-broken installation), made here from what it found. The modules that find it raise their error
-with these words, so a message is made only when an error is. It imports nothing of typeinf's,
-so that any module of the engine, the solver's included, may use it; what the dialects' reports
-say alike (the reasons, a call's arity, a name declared twice, the rendering) is
-`typeinf.core.diagnostics`', which the solver does not reach.
+builtin signed twice, a broken installation), made here from what it found. The modules that
+find it raise their error with these words, so a message is made only when an error is. It
+imports nothing of typeinf's, so that any module of the engine, the solver's included, may use
+it; what the dialects' reports say alike (the reasons, a call's arity, a name declared twice,
+the rendering) is `typeinf.core.diagnostics`', which the solver does not reach.
 """
 
 from __future__ import annotations
@@ -48,10 +48,16 @@ def rule_of_kind(kind: str) -> str:
     return f"a {kind}"
 
 
-# -- our own faults (errors, schemes, packaged) ---------------------------------------------------
+# -- our own faults (errors, schemes, the signature files, packaged) ------------------------------
 def runs_disagree(found: str, other: str, error: object) -> str:
     """The `found` run of inference found `error`, which the `other` run did not find."""
     return f"the {found} run of inference found a type error that the {other} run did not: {error}"
+
+
+def two_signatures(file: str, name: str) -> str:
+    """The signature file `file` (either dialect's: `signature_entries` reads both) gives the
+    builtin `name` a second signature."""
+    return f"{file}: builtin {name!r} has two signatures"
 
 
 #: A cyclic type to generalize: `check_finite` reports an infinite type before.

@@ -8,17 +8,18 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import cache, cached_property
 from pathlib import Path
 
-from iterir.display import value_text
 from iterir.vocabulary import PRIMITIVES
 from typeinf.core import arguments
 from typeinf.core.codegen import compiled, compiled_call, compiled_matcher
 from typeinf.core.constructors import FUN, fixed_params
 from typeinf.core.matching import Matcher
+from typeinf.core.messages import two_signatures
 from typeinf.core.packaged import data_folder
 from typeinf.core.relations import Relation
 from typeinf.core.schemes import Scheme
 from typeinf.core.signature_entries import signature_entries
 from typeinf.core.terms import Cell, Sort, Type, find
+from typeinf.fencil import signature_messages
 from typeinf.fencil.reader import TypeSyntaxError, parse_type, parse_with_variables
 
 
@@ -84,7 +85,7 @@ class Signature:
 def _checked(name: str, text: str, type_: Type) -> Cell:
     """`type_`, read from the signature `text` of `name`, if it is a type."""
     if not isinstance(type_, Cell) or find(type_).sort is not Sort.TYPE:
-        raise TypeSyntaxError(f"the signature of {name!r} must be a type, not {text!r}")
+        raise signature_messages.not_a_type(name, text)
     return type_
 
 
@@ -120,7 +121,7 @@ def _load() -> dict[str, Signature]:
         for names, signature in entries:
             for name in names:
                 if name in registry:
-                    raise TypeSyntaxError(f"{path.name}: builtin {name!r} has two signatures")
+                    raise TypeSyntaxError(two_signatures(path.name, name))
                 registry[name] = _read(name, signature)
     return registry
 
@@ -149,20 +150,13 @@ def register_builtin(
     arguments.a_string("typeinf.register_builtin", "signature", signature)
     arguments.a_flag("typeinf.register_builtin", "replace", replace)
     if relations is not None and not callable(relations):
-        raise TypeError(
-            "typeinf.register_builtin: relations must be None or a function of the "
-            f"signature's variables, not {value_text(relations)}"
-        )
+        raise signature_messages.relations_not_a_function(relations)
     if not name.isidentifier():
-        raise ValueError(f"a builtin's name must be an identifier, not {value_text(name)}")
+        raise signature_messages.not_an_identifier(name)
     if name in BUILTINS and not replace:
-        raise ValueError(f"{name!r} is a builtin already; pass replace=True to replace it")
+        raise signature_messages.registered_already(name)
     if signature.strip() in ("rule", "dtype"):
-        raise ValueError(
-            f"{name!r} cannot be registered as {signature.strip()!r}: register_builtin takes a "
-            "type; a builtin typed by a rule, or a type name, needs code of typeinf's own "
-            "(docs/architecture.md)"
-        )
+        raise signature_messages.not_a_type_to_register(name, signature.strip())
     try:
         if relations is None:
             read = _read(name, signature)
@@ -192,7 +186,4 @@ def _with_size_marks(error: TypeSyntaxError, name: str, signature: str) -> TypeS
         _checked(name, corrected, parse_type(corrected))
     except TypeSyntaxError:
         return error
-    return TypeSyntaxError(
-        f"{error}: a dtype that stands for a value needs a size mark (`float64¹`); "
-        f"did you mean {corrected!r}?"
-    )
+    return signature_messages.needs_size_marks(error, corrected)

@@ -126,11 +126,6 @@ def constructor_without_form(constructor: str) -> str:
     return f"GT4Py's structured form has no {constructor} type"
 
 
-# -- builtins' signatures (signatures) --------------------------------------------------------
-def two_signatures(file: str, name: str) -> str:
-    return f"{file}: builtin {name!r} has two signatures"
-
-
 # -- the collector and its rules (collect, expressions, calls, fieldops, iterators, tuples) --
 NOT_A_VALUE = "this builtin or type name is not a value here"
 AS_FIELDOP_ARGUMENTS = "`as_fieldop` takes a stencil and a domain"

@@ -11,11 +11,11 @@ from functools import cache
 
 from typeinf.core.codegen import compiled
 from typeinf.core.constructors import DEMPTY, Constructor, row_items
+from typeinf.core.messages import two_signatures
 from typeinf.core.packaged import data_folder
 from typeinf.core.schemes import Scheme
 from typeinf.core.signature_entries import signature_entries
 from typeinf.core.terms import Cell, Sort, find, make
-from typeinf.gtir import messages
 from typeinf.gtir import terms as g
 from typeinf.gtir.reader import parse_gtir_type
 
@@ -27,7 +27,7 @@ def _load() -> dict[str, str]:
         for names, text in signature_entries(path.read_text(encoding="utf-8")):
             for name in names:
                 if name in table:
-                    raise ValueError(messages.two_signatures(path.name, name))
+                    raise ValueError(two_signatures(path.name, name))
                 table[name] = text
     return table
 
