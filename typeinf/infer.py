@@ -33,7 +33,7 @@ from typeinf.core import arguments, convert, type_map
 from typeinf.core.convert import Converter, result_value
 from typeinf.core.driver import checked, typed
 from typeinf.core.errors import TypeInferenceError
-from typeinf.core.offsets import OffsetProvider, fencil_provider, loaded
+from typeinf.core.offsets import OffsetProvider, Offsets, read_offsets
 from typeinf.core.relations import Relation
 from typeinf.core.sizes import check_node_types
 from typeinf.core.terms import ClosureType, DefinitionType, FencilType, Type
@@ -50,11 +50,14 @@ Provider = OffsetProvider | dict[str, Any] | str | PathLike[str] | None
 AllowFree = gtir_infer.AllowFree
 
 
-def _solved(program: Subject, offset_provider: Provider, tree: Tree | None = None) -> Inference:
-    """The solved inference of `program`; on a type error, inference runs again keeping the
-    history that gives the error its reasons (errors are rare: the fast run keeps none), and
-    raises that (the driver's `typed`)."""
-    return typed(_runs(program, provider_of(offset_provider), tree), SHOWS_FAST_ERRORS)
+def _solved(
+    program: Subject, provider: OffsetProvider | None, tree: Tree | None = None
+) -> Inference:
+    """The solved inference of `program` (`provider`: the offset provider as the fencil IR reads
+    it, `Offsets.fencil`); on a type error, inference runs again keeping the history that gives
+    the error its reasons (errors are rare: the fast run keeps none), and raises that (the
+    driver's `typed`)."""
+    return typed(_runs(program, provider, tree), SHOWS_FAST_ERRORS)
 
 
 def _runs(
@@ -88,31 +91,21 @@ def _inference(
     )
 
 
-def provider_of(offset_provider: Provider) -> OffsetProvider | None:
-    given = arguments.a_provider("typeinf", loaded(offset_provider))
-    return None if given is None else fencil_provider(given)
-
-
 def every_error(
     node: Node,
-    offset_provider: Provider,
+    provider: OffsetProvider | None,
     max_errors: int | None = None,
     *,
     allow_free: AllowFree = False,
 ) -> Inference:
-    """Collect and solve in explain mode, keeping up to `max_errors` errors (one per failing
-    definition or closure, one per free name) in `errors`; raises only when no part can be typed
-    (a malformed tree). For `check` and `explain`, which report rather than raise."""
-    return _every_error(subject(node, allow_free, None), offset_provider, None, max_errors)
-
-
-def _every_error(
-    program: Subject, offset_provider: Provider, tree: Tree | None, max_errors: int | None
-) -> Inference:
+    """Collect and solve in explain mode (`provider` as for `_solved`), keeping up to
+    `max_errors` errors (one per failing definition or closure, one per free name) in `errors`;
+    raises only when no part can be typed (a malformed tree). For `explain`, which reports
+    rather than raises."""
     return _inference(
-        program,
-        provider_of(offset_provider),
-        tree,
+        subject(node, allow_free, None),
+        provider,
+        None,
         explain=True,
         max_errors=max(max_errors or sys.maxsize, 2),
     )
@@ -178,14 +171,14 @@ def infer(
     definitions, belongs to; the definitions it calls are then typed from there.
     Raises a TypeInferenceError subclass for a program without a type.
     """
-    offset_provider = loaded(offset_provider)
+    offsets = read_offsets(offset_provider)
     program = subject(node, allow_free, within)
-    dialect, tree = decide(node, offset_provider, within)
+    dialect, tree = decide(node, offsets, within)
     if dialect is Dialect.GTIR:
-        return gtir_infer.infer(node, offset_provider, allow_free, tree)  # type: ignore[return-value]  # a GTIR value
+        return gtir_infer.infer(node, offsets.gtir, allow_free, tree)  # type: ignore[return-value]  # a GTIR value
     # The inference is freed before the collector resumes, so that it never scans the graph.
     with gc_paused():
-        inference = _solved(program, offset_provider, tree)
+        inference = _solved(program, offsets.fencil, tree)
         result = program_type(inference, _position(inference, program), inference.types)
         assert result is not None  # the root has a type: a name without one is an error
         value = result_value(result)
@@ -207,15 +200,15 @@ def infer_all(
     `node.inferred_type`. The types' variables are numbered together, over the whole program
     (the root's as `infer` numbers them), so that a node's type relates to its parent's.
     `allow_free` and `within` as for `infer` (with `within`, the callees' nodes are typed too)."""
-    offset_provider = loaded(offset_provider)
+    offsets = read_offsets(offset_provider)
     program = subject(node, allow_free, within)
-    dialect, tree = decide(node, offset_provider, within)
+    dialect, tree = decide(node, offsets, within)
     if dialect is Dialect.GTIR:
         return gtir_infer.infer_all(  # type: ignore[return-value]  # GTIR's
-            node, offset_provider, attach=attach, allow_free=allow_free, tree=tree
+            node, offsets.gtir, attach=attach, allow_free=allow_free, tree=tree
         )
     with gc_paused():
-        inference = _solved(program, offset_provider, tree)
+        inference = _solved(program, offsets.fencil, tree)
         result = NodeTypes(_node_types(inference, complete=True))
         # `node`'s nodes in pre-order, as inference numbered them, not the tree walked again
         # (docs/performance.md, "Handing types out").
@@ -361,7 +354,7 @@ class Checked:
 
 def solve(
     node: Node,
-    offset_provider: Provider = None,
+    provider: OffsetProvider | None = None,
     *,
     max_errors: int | None = None,
     allow_free: AllowFree = False,
@@ -371,17 +364,17 @@ def solve(
     """`check`, in cells: every independent error (at least one per failing function definition
     and closure, one per free name, at most `max_errors`) instead of the first. The fast run
     first; only where it finds an error, the explaining run, which gives every error its
-    reasons (the driver's `checked`). `tree`: `node` numbered in pre-order already
-    (`dialect.decide`)."""
-    return _solve(subject(node, allow_free, within), offset_provider, max_errors, tree)
+    reasons (the driver's `checked`). `provider`: as for `_solved`; `tree`: `node` numbered in
+    pre-order already (`dialect.decide`)."""
+    return _solve(subject(node, allow_free, within), provider, max_errors, tree)
 
 
 def _solve(
-    program: Subject, offset_provider: Provider, max_errors: int | None, tree: Tree | None
+    program: Subject, provider: OffsetProvider | None, max_errors: int | None, tree: Tree | None
 ) -> Solved:
     """`solve` of a subject already made (`within`'s fencil of the callees built once)."""
     with gc_paused():
-        runs = _runs(program, provider_of(offset_provider), tree)
+        runs = _runs(program, provider, tree)
         inference, errors = checked(runs, max_errors, SHOWS_FAST_ERRORS)
         if inference is None:  # before any part could be typed: a malformed tree
             return Solved(None, {}, errors)
@@ -408,15 +401,26 @@ def check(
     nodes of a part with errors keep the types found before the error (those that would contain
     themselves are left out)."""
     arguments.a_count("typeinf.check", "max_errors", max_errors)
-    offset_provider = loaded(offset_provider)
+    return checked_read(node, read_offsets(offset_provider), max_errors, allow_free, within)
+
+
+def checked_read(
+    node: Node,
+    offsets: Offsets,
+    max_errors: int | None = None,
+    allow_free: AllowFree = False,
+    within: Node | None = None,
+) -> Checked:
+    """`check` with its offset provider read (`read_offsets`): for `Reinference`, which reads
+    it once for its own run and a full check alike."""
     program = subject(node, allow_free, within)  # checked before either dialect
-    dialect, tree = decide(node, offset_provider, within)
+    dialect, tree = decide(node, offsets, within)
     if dialect is Dialect.GTIR:
         type_, gtir_types, gtir_errors = gtir_infer.check(
-            node, offset_provider, max_errors, allow_free, tree
+            node, offsets.gtir, max_errors, allow_free, tree
         )
         return Checked(type_, gtir_types, gtir_errors)  # type: ignore[arg-type]  # GTIR's
-    solved = _solve(program, offset_provider, max_errors, tree)
+    solved = _solve(program, offsets.fencil, max_errors, tree)
     types = NodeTypes(solved.types, eager=bool(solved.errors))
     # The node asked about (with `within`, its copy in the fencil inferred): the one typed so.
     key = next((k for k, t in solved.types.items() if t is solved.type), None)
