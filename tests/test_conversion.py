@@ -23,15 +23,15 @@ from typeinf.core.constructors import D_EMPTY, DTUPLE, ITERATOR, SCALAR, val
 from typeinf.core.convert import Converter, Cyclic
 from typeinf.core.terms import Cell, Sort, Type, find, make, var
 from typeinf.fencil import reader
-from typeinf.infer import NodeTypes, _node_types, _solved, solve
+from typeinf.fencil.infer import NodeTypes, _solved, node_types, solve
+from typeinf.fencil.within import subject
 from typeinf.types import Fun, List, Tuple, Val, Var
 from typeinf.types import Type as Value
-from typeinf.within import subject
 
 
 def _cells(program: iterir.Node) -> dict[int, Type]:
     """Every node's type in cells, as `infer_all` converts them."""
-    return _node_types(_solved(subject(program, False, None), None), complete=True)
+    return node_types(_solved(subject(program, False, None), None), complete=True)
 
 
 def _one_by_one(types: dict[int, Type]) -> dict[int, Any]:

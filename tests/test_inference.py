@@ -16,7 +16,7 @@ from iterir import FunCall, Lambda, Literal, Sym, SymRef
 from iterir.builders import call, deref, lam
 from tests.conftest import ROOT
 from typeinf import infer, infer_all, pformat
-from typeinf.infer import solve
+from typeinf.fencil.infer import solve
 
 
 def _type(text: str, locations: bool = False, **kwargs) -> str:

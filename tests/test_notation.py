@@ -47,8 +47,8 @@ from typeinf.core.constructors import (
 from typeinf.core.instance import is_instance
 from typeinf.core.notation import pformat, to_ascii
 from typeinf.core.terms import FAMILIES, Cell, Sort, Type, find, make, var
+from typeinf.fencil.infer import solve
 from typeinf.fencil.reader import TypeSyntaxError, parse_type
-from typeinf.infer import solve
 
 
 @st.composite
@@ -446,7 +446,7 @@ def test_a_type_too_large_to_write_out_prints_as_a_placeholder_at_once() -> None
     code = (
         "import iterir\n"
         "from tests.test_shared_graphs import doubling\n"
-        "from typeinf.infer import solve\n"
+        "from typeinf.fencil.infer import solve\n"
         "from typeinf.core.notation import Printer\n"
         "program = iterir.parse(doubling(6))\n"
         "type_ = solve(program).types[id(program)]\n"

@@ -23,7 +23,7 @@ from typeinf.core.sizes import (
     graph_cells,
 )
 from typeinf.core.terms import Cell, FencilType, Sort, find, make, var
-from typeinf.infer import solve
+from typeinf.fencil.infer import solve
 from typeinf.types import Fencil, Fun, tree
 
 ROOT = Path(__file__).resolve().parent.parent

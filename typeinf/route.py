@@ -9,9 +9,10 @@ from iterir.errors import ParseError
 from typeinf.core.errors import OffsetProviderError
 from typeinf.core.offsets import Offsets, read_offsets
 from typeinf.dialect import Dialect, decide
+from typeinf.fencil.infer import Solved, solve
 from typeinf.gtir import infer as gtir_infer
 from typeinf.gtir.infer import GtirSolved
-from typeinf.infer import AllowFree, Solved, solve
+from typeinf.infer import AllowFree
 
 
 def read_provider(node: Node, path: str | None) -> Offsets:

@@ -33,6 +33,7 @@ from typeinf.core.diagnostics import (
 from typeinf.core.notation import Printer, pformat, pformat_lines, to_ascii
 from typeinf.core.offsets import Offsets, read_offsets
 from typeinf.core.terms import Cell, FencilType
+from typeinf.fencil.infer import Solved
 from typeinf.frontends import gtir_report, json_report
 from typeinf.frontends.docs_pages import pages
 from typeinf.frontends.explain import innermost_at, why, why_gtir
@@ -41,7 +42,7 @@ from typeinf.frontends.streams import OutputError, guarded
 from typeinf.gtir import infer as gtir_infer
 from typeinf.gtir.infer import GtirInferred, GtirSolved
 from typeinf.gtir.notation import pformat_gtir, to_ascii_gtir
-from typeinf.infer import AllowFree, Solved
+from typeinf.infer import AllowFree
 from typeinf.route import (
     for_node,
     read_provider,

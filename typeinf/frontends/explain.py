@@ -16,10 +16,11 @@ from typeinf.core.errors import TypeInferenceError
 from typeinf.core.offsets import Offsets
 from typeinf.core.sizes import check_node_types
 from typeinf.core.terms import Type, roots
+from typeinf.fencil.infer import every_error, program_type
 from typeinf.gtir import infer as gtir_infer
 from typeinf.gtir.collect import GtirInference
 from typeinf.gtir.infer import GtirInferred
-from typeinf.infer import AllowFree, every_error, program_type
+from typeinf.infer import AllowFree
 
 
 @dataclass

@@ -22,13 +22,14 @@ from typeinf.core.offsets import OffsetProvider, read_offsets
 from typeinf.core.schemes import Scheme, Template
 from typeinf.core.terms import Cell, DefinitionType, FencilType, Type
 from typeinf.core.type_map import TypeMap
+from typeinf.fencil.infer import NodeTypes, by_node
 from typeinf.fencil.signatures import BUILTINS
 from typeinf.gtir.infer import OffsetTypes
 from typeinf.incremental.definition_reuse import Dependencies, Meanings, dependencies, in_order
 from typeinf.incremental.gtir import GtirState, reinfer
 from typeinf.incremental.part_layout import BUILTIN, Layout, Unsupported, lay_out, printable, slot
 from typeinf.incremental.part_trees import PartTree, fits, part_tree
-from typeinf.infer import Checked, NodeTypes, Provider, by_node, checked_read
+from typeinf.infer import Checked, Provider, Result, checked_read
 from typeinf.types import Inferred
 
 #: A definition's type as a value (variables numbered in the order the located notation
@@ -134,7 +135,7 @@ class Reinference:
         self.last = Reused(
             tuple(n for n in names if n not in again), tuple(n for n in names if n in again), False
         )
-        return Checked(program, types, [])  # type: ignore[arg-type]  # GTIR's, as `check` gives
+        return Checked(program, types, [])
 
 
 class _Run:
@@ -434,5 +435,5 @@ class _Checked(Checked):
         self._root, self.types, self.errors = root, types, []
 
     @property
-    def type(self) -> Inferred | None:  # type: ignore[override]  # read-only, as results are read
+    def type(self) -> Result | None:  # type: ignore[override]  # read-only, as results are read
         return self.types[self._root]
