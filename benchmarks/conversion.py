@@ -67,13 +67,11 @@ def measure(shape: str, size: int) -> dict[str, float]:
     import typeinf
     from iterir.gcpause import gc_paused
     from typeinf.core import convert
+    from typeinf.within import subject
 
     # The fencil IR's read-off: `typeinf.fencil.infer`, in `typeinf.infer` before (for `--base`).
     moved = importlib.util.find_spec("typeinf.fencil.infer") is not None
     read_off = importlib.import_module("typeinf.fencil.infer" if moved else "typeinf.infer")
-    subject = importlib.import_module(
-        "typeinf.fencil.within" if moved else "typeinf.within"
-    ).subject
     node_types = read_off.node_types if moved else read_off._node_types
 
     node = SHAPES[shape](size)

@@ -23,8 +23,8 @@ from tests.welltyped import well_typed_fencils
 from typeinf.core.convert import to_value
 from typeinf.core.offsets import read_offsets
 from typeinf.fencil.infer import _solved, program_type
-from typeinf.fencil.within import subject
 from typeinf.types import Fencil, FillError, Type, Val, adopt, made, on_demand, tree
+from typeinf.within import subject
 
 
 def _at_once(fencil: iterir.Node, offset_provider: Any = None) -> Type:

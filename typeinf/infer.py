@@ -34,8 +34,8 @@ from typeinf.core.offsets import OffsetProvider, Offsets, read_offsets
 from typeinf.dialect import Dialect, decide
 from typeinf.fencil import infer as fencil_infer
 from typeinf.fencil.infer import NodeTypes as NodeTypes  # docs/api.md names it here
-from typeinf.fencil.within import subject
 from typeinf.gtir import infer as gtir_infer
+from typeinf.within import subject
 
 #: An `offset_provider=`: either form, as objects or decoded JSON, or a JSON file's path.
 Provider = OffsetProvider | dict[str, Any] | str | PathLike[str] | None

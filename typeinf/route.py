@@ -13,6 +13,7 @@ from typeinf.fencil.infer import Solved, solve
 from typeinf.gtir import infer as gtir_infer
 from typeinf.gtir.infer import GtirSolved
 from typeinf.infer import AllowFree
+from typeinf.within import subject
 
 
 def read_provider(node: Node, path: str | None) -> Offsets:
@@ -36,7 +37,7 @@ def solve_either(
     (`dialect.decide`), with its offset provider read (`read_offsets`)."""
     dialect, tree = decide(node, offsets)
     if dialect is Dialect.FENCIL:
-        return solve(node, offsets.fencil, max_errors=max_errors, allow_free=allow_free, tree=tree)
+        return solve(subject(node, allow_free, None), offsets.fencil, max_errors, tree)
     try:
         types = offsets.gtir
     except ParseError as error:

@@ -8,10 +8,10 @@ GTIR's counterpart is `typeinf.gtir.infer`."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import islice
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from iterir import FencilDefinition, FunctionDefinition, Node, StencilClosure
 from iterir.gcpause import gc_paused
@@ -26,8 +26,18 @@ from typeinf.core.sizes import check_node_types
 from typeinf.core.terms import ClosureType, DefinitionType, FencilType, Type
 from typeinf.fencil.collect import Inference
 from typeinf.fencil.runs import SHOWS_FAST_ERRORS
-from typeinf.fencil.within import Subject, subject
 from typeinf.types import Inferred
+
+
+class Subject(NamedTuple):
+    """What inference runs over (`root`), the node whose type is asked for (`target`), which
+    free names are unknowns (`allow_free`: True for all), and the names defined around `root`
+    that it does not see (`known`, for a misspelled name's suggestions)."""
+
+    root: Node
+    target: Node
+    allow_free: bool | frozenset[str]
+    known: tuple[str, ...] = ()
 
 
 def _solved(
@@ -72,22 +82,14 @@ def _inference(
 
 
 def every_error(
-    node: Node,
-    provider: OffsetProvider | None,
-    max_errors: int | None = None,
-    *,
-    allow_free: bool | Collection[str] = False,
+    program: Subject, provider: OffsetProvider | None, max_errors: int | None = None
 ) -> Inference:
     """Collect and solve in explain mode (`provider` as for `_solved`), keeping up to
     `max_errors` errors (one per failing definition or closure, one per free name) in `errors`;
     raises only when no part can be typed (a malformed tree). For `explain`, which reports
     rather than raises."""
     return _inference(
-        subject(node, allow_free, None),
-        provider,
-        None,
-        explain=True,
-        max_errors=max(max_errors or sys.maxsize, 2),
+        program, provider, None, explain=True, max_errors=max(max_errors or sys.maxsize, 2)
     )
 
 
@@ -181,7 +183,7 @@ def check(
 ) -> tuple[Inferred | None, NodeTypes, list[TypeInferenceError]]:
     """The type of `program`'s target (None with errors), every node's and the errors, as
     `typeinf.check` gives them."""
-    solved = solve_subject(program, provider, max_errors, tree)
+    solved = solve(program, provider, max_errors, tree)
     types = NodeTypes(solved.types, eager=bool(solved.errors))
     # The node asked about (with `within`, its copy in the fencil inferred): the one typed so.
     key = next((k for k, t in solved.types.items() if t is solved.type), None)
@@ -306,26 +308,16 @@ class Solved:
 
 
 def solve(
-    node: Node,
+    program: Subject,
     provider: OffsetProvider | None = None,
-    *,
     max_errors: int | None = None,
-    allow_free: bool | Collection[str] = False,
-    within: Node | None = None,
     tree: Tree | None = None,
 ) -> Solved:
     """`check`, in cells: every independent error (at least one per failing function definition
     and closure, one per free name, at most `max_errors`) instead of the first. The fast run
     first; only where it finds an error, the explaining run, which gives every error its
-    reasons (the driver's `checked`). `provider`: as for `_solved`; `tree`: `node` numbered in
+    reasons (the driver's `checked`). `provider`: as for `_solved`; `tree`: the root numbered in
     pre-order already (`dialect.decide`)."""
-    return solve_subject(subject(node, allow_free, within), provider, max_errors, tree)
-
-
-def solve_subject(
-    program: Subject, provider: OffsetProvider | None, max_errors: int | None, tree: Tree | None
-) -> Solved:
-    """`solve` of a subject already made (`within`'s fencil of the callees built once)."""
     with gc_paused():
         runs = _runs(program, provider, tree)
         inference, errors = checked(runs, max_errors, SHOWS_FAST_ERRORS)

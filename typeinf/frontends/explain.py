@@ -21,6 +21,7 @@ from typeinf.gtir import infer as gtir_infer
 from typeinf.gtir.collect import GtirInference
 from typeinf.gtir.infer import GtirInferred
 from typeinf.infer import AllowFree
+from typeinf.within import subject
 
 
 @dataclass
@@ -66,7 +67,7 @@ def why(root: Node, target: Node, offsets: Offsets, *, allow_free: AllowFree = F
     provider read); `allow_free` as for `infer`."""
     with gc_paused():
         try:
-            inference = every_error(root, offsets.fencil, allow_free=allow_free)
+            inference = every_error(subject(root, allow_free, None), offsets.fencil)
         except TypeInferenceError as error:
             return Explained(None, [], [error])
         errors = [error for _, error in inference.errors]
