@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import json
 import math
 import os
@@ -66,15 +67,19 @@ def measure(shape: str, size: int) -> dict[str, float]:
     import typeinf
     from iterir.gcpause import gc_paused
     from typeinf.core import convert
-    from typeinf.infer import NodeTypes, _node_types, _solved, program_type
     from typeinf.within import subject
+
+    # The fencil IR's read-off: `typeinf.fencil.infer`, in `typeinf.infer` before (for `--base`).
+    moved = importlib.util.find_spec("typeinf.fencil.infer") is not None
+    read_off = importlib.import_module("typeinf.fencil.infer" if moved else "typeinf.infer")
+    node_types = read_off.node_types if moved else read_off._node_types
 
     node = SHAPES[shape](size)
     nodes = sum(1 for _ in iterir.walk(node))
     with gc_paused():  # as `infer` and `infer_all` run
         start = clock()
-        solved = _solved(subject(node, False, None), None)
-        program = program_type(solved, 0, solved.types)
+        solved = read_off._solved(subject(node, False, None), None)
+        program = read_off.program_type(solved, 0, solved.types)
         inferred = clock()
         assert program is not None  # the root of a program without errors has a type
         # What `infer` hands out (`to_value` in versions before `result_value`, for `--base`).
@@ -82,9 +87,9 @@ def measure(shape: str, size: int) -> dict[str, float]:
         converted = clock()
         _first_field(value)
         made = clock()
-        every = _node_types(solved, complete=True)
+        every = node_types(solved, complete=True)
         listed = clock()
-        mapping = NodeTypes(every)
+        mapping = read_off.NodeTypes(every)
         mapped = clock()
         values = [mapping[key] for key in mapping]
         read = clock()
@@ -93,8 +98,7 @@ def measure(shape: str, size: int) -> dict[str, float]:
         fields = clock()
         floors = _floors(every, _made(values))
     # `infer_all(attach=True)` on the inference solved above, less the listing of its types.
-    # The module (`typeinf.infer` is also the function).
-    importlib.import_module("typeinf.infer")._solved = lambda *_: solved
+    read_off._solved = lambda *_: solved
     attaching = clock()
     typeinf.infer_all(node, attach=True)
     attached = clock()

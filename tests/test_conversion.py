@@ -23,7 +23,7 @@ from typeinf.core.constructors import D_EMPTY, DTUPLE, ITERATOR, SCALAR, val
 from typeinf.core.convert import Converter, Cyclic
 from typeinf.core.terms import Cell, Sort, Type, find, make, var
 from typeinf.fencil import reader
-from typeinf.infer import NodeTypes, _node_types, _solved, solve
+from typeinf.fencil.infer import NodeTypes, _solved, node_types, solve
 from typeinf.types import Fun, List, Tuple, Val, Var
 from typeinf.types import Type as Value
 from typeinf.within import subject
@@ -31,7 +31,7 @@ from typeinf.within import subject
 
 def _cells(program: iterir.Node) -> dict[int, Type]:
     """Every node's type in cells, as `infer_all` converts them."""
-    return _node_types(_solved(subject(program, False, None), None), complete=True)
+    return node_types(_solved(subject(program, False, None), None), complete=True)
 
 
 def _one_by_one(types: dict[int, Type]) -> dict[int, Any]:
@@ -92,10 +92,10 @@ def test_a_type_that_contains_itself_leaves_the_others_as_one_by_one() -> None:
     program = iterir.parse("λ(x, f) → {·x + 1.0, (λ(g) → g(g))(f), ·x}")
     checked = typeinf.check(program)
     assert [type(e).__name__ for e in checked.errors] == ["InfiniteTypeError"]
-    expected = _one_by_one(solve(program).types)
+    expected = _one_by_one(solve(subject(program, False, None)).types)
     assert dict(checked.types) == expected
     assert [repr(v) for v in checked.types.values()] == [repr(v) for v in expected.values()]
-    assert len(expected) < len(solve(program).types)  # some were left out
+    assert len(expected) < len(solve(subject(program, False, None)).types)  # some were left out
     assert "(float64, T₀, float64)¹" in [str(v) for v in expected.values()]
 
 

@@ -11,9 +11,13 @@ from iterir.gtir_types import ScalarType
 from iterir.nodes import AxisLiteral, FunCall, Lambda, Literal, Node, Sym, SymRef, holds_gtir
 from iterir.printer import is_gtir
 from typeinf.core.errors import MalformedIRError
+from typeinf.core.offsets import read_offsets
 from typeinf.dialect import Dialect, decide
 from typeinf.fencil import collect as fencil_collect
 from typeinf.gtir import collect as gtir_collect
+
+#: No offset provider, read.
+NONE = read_offsets(None)
 
 FENCIL_TEXT = """\
 f(inp, out, n) {
@@ -57,7 +61,7 @@ TABLE: list[tuple[str, Node, Dialect]] = [
 
 @pytest.mark.parametrize(("what", "tree", "dialect"), TABLE, ids=[row[0] for row in TABLE])
 def test_the_dialect_is_decided_from_the_input(what: str, tree: Node, dialect: Dialect) -> None:
-    assert decide(tree, None).dialect is dialect
+    assert decide(tree, NONE).dialect is dialect
 
 
 @pytest.mark.parametrize(("what", "tree", "dialect"), TABLE, ids=[row[0] for row in TABLE])
@@ -78,27 +82,27 @@ def test_inference_runs_only_the_collector_of_the_dialect_decided(
 
 def test_the_numbering_made_to_decide_is_handed_on_not_made_again() -> None:
     tree = iterir.parse("λ(it) → ·it")
-    decided = decide(tree, None)
+    decided = decide(tree, NONE)
     assert decided.tree is not None
     nodes, sizes = decided.tree
     assert nodes[0] is tree and sizes[0] == len(nodes) == len(list(iterir.walk(tree)))
     # A root whose class decides alone is not numbered here.
-    assert decide(iterir.parse(FENCIL_TEXT), None).tree is None
+    assert decide(iterir.parse(FENCIL_TEXT), NONE).tree is None
 
 
 def test_an_offset_provider_in_gt4pys_form_makes_an_expression_gtir() -> None:
     expression = iterir.parse("λ(it) → ·it")
     gt4py_form = {"V2E": {"t": "NeighborConnectivityType", "domain": [], "codomain": {}}}
-    assert decide(expression, gt4py_form).dialect is Dialect.GTIR
+    assert decide(expression, read_offsets(gt4py_form)).dialect is Dialect.GTIR
     # A fencil reads that form too: still the fencil IR's.
-    assert decide(iterir.parse(FENCIL_TEXT), gt4py_form).dialect is Dialect.FENCIL
+    assert decide(iterir.parse(FENCIL_TEXT), read_offsets(gt4py_form)).dialect is Dialect.FENCIL
 
 
 def test_a_definition_inferred_within_a_fencil_is_the_fencil_irs() -> None:
     fencil = iterir.parse(FENCIL_TEXT)
     assert isinstance(fencil, iterir.FencilDefinition)
     definition = fencil.function_definitions[0]
-    assert decide(definition, None, within=fencil).dialect is Dialect.FENCIL
+    assert decide(definition, NONE, within=fencil).dialect is Dialect.FENCIL
     assert str(typeinf.infer(definition, within=fencil)) == "id :: (T₀) → T₀"
 
 
@@ -117,7 +121,7 @@ def test_an_ill_typed_expression_without_marks_gets_the_fencil_irs_error() -> No
 
 def test_a_malformed_tree_is_said_malformed() -> None:
     tree = FunCall(SymRef("deref"), ("not a node",))  # type: ignore[arg-type]  # malformed on purpose
-    assert decide(tree, None).dialect is Dialect.FENCIL
+    assert decide(tree, NONE).dialect is Dialect.FENCIL
     with pytest.raises(MalformedIRError):
         typeinf.infer(tree)
 

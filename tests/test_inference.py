@@ -16,7 +16,8 @@ from iterir import FunCall, Lambda, Literal, Sym, SymRef
 from iterir.builders import call, deref, lam
 from tests.conftest import ROOT
 from typeinf import infer, infer_all, pformat
-from typeinf.infer import solve
+from typeinf.fencil.infer import solve
+from typeinf.within import subject
 
 
 def _type(text: str, locations: bool = False, **kwargs) -> str:
@@ -422,7 +423,7 @@ def test_a_template_instance_is_a_fresh_copy_like_a_schemes_and_matching_it_is_u
         "f(a, b) { g = λ(x, y) → {·x, tuple_get(1, ·y)}; h = λ(z) → g(z, z); "
         "k = λ(u, v) → ·u + ·v; b ← (h)(a) @ c⟨ IDim: [0, 1) ⟩; }"
     )
-    for definition in solve(program).type.definitions:  # type: ignore[union-attr]
+    for definition in solve(subject(program, False, None)).type.definitions:  # type: ignore[union-attr]
         template = Template(definition.type)
         copy = template.instantiate()
         assert typeinf.core.notation.pformat(copy, locations=True) == typeinf.core.notation.pformat(

@@ -47,8 +47,9 @@ from typeinf.core.constructors import (
 from typeinf.core.instance import is_instance
 from typeinf.core.notation import pformat, to_ascii
 from typeinf.core.terms import FAMILIES, Cell, Sort, Type, find, make, var
+from typeinf.fencil.infer import solve
 from typeinf.fencil.reader import TypeSyntaxError, parse_type
-from typeinf.infer import solve
+from typeinf.within import subject
 
 
 @st.composite
@@ -257,13 +258,13 @@ def test_malformed_types(text: str, message: str) -> None:
 # states the same of the public values. The compact notation writes no location (the design's
 # table, tests/test_design_table.py); read back, each iterator gets fresh locations of its own.
 def infer(node: iterir.Node) -> Type:
-    type_ = solve(node).type
+    type_ = solve(subject(node, False, None)).type
     assert type_ is not None
     return type_
 
 
 def infer_all(node: iterir.Node) -> dict[int, Type]:
-    return solve(node).types
+    return solve(subject(node, False, None)).types
 
 
 def _exact(type_: Type, text: str, locations: bool | None = None) -> tuple[bool, bool]:
@@ -446,10 +447,11 @@ def test_a_type_too_large_to_write_out_prints_as_a_placeholder_at_once() -> None
     code = (
         "import iterir\n"
         "from tests.test_shared_graphs import doubling\n"
-        "from typeinf.infer import solve\n"
+        "from typeinf.fencil.infer import solve\n"
+        "from typeinf.within import subject\n"
         "from typeinf.core.notation import Printer\n"
         "program = iterir.parse(doubling(6))\n"
-        "type_ = solve(program).types[id(program)]\n"
+        "type_ = solve(subject(program, False, None)).types[id(program)]\n"
         "print(Printer([type_]).format(type_))\n"
     )
     done = subprocess.run(

@@ -21,14 +21,15 @@ from benchmarks.shapes import chained_definitions
 from tests.conftest import ROOT
 from tests.welltyped import well_typed_fencils
 from typeinf.core.convert import to_value
-from typeinf.infer import _solved, program_type
+from typeinf.core.offsets import read_offsets
+from typeinf.fencil.infer import _solved, program_type
 from typeinf.types import Fencil, FillError, Type, Val, adopt, made, on_demand, tree
 from typeinf.within import subject
 
 
 def _at_once(fencil: iterir.Node, offset_provider: Any = None) -> Type:
     """The fencil's type converted at once, from the cells `infer` converts."""
-    inference = _solved(subject(fencil, False, None), offset_provider)
+    inference = _solved(subject(fencil, False, None), read_offsets(offset_provider).fencil)
     type_ = program_type(inference, 0, inference.types)
     assert type_ is not None  # a well-typed fencil has a type
     return to_value(type_)

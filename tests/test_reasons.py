@@ -11,6 +11,7 @@ import typeinf
 from tests.test_diagnostics import PROVIDER
 from typeinf.core.constraints import Argument
 from typeinf.core.diagnostics import MAX_REASONS
+from typeinf.core.offsets import read_offsets
 from typeinf.fencil.conflict_records import Conflict, Note
 from typeinf.fencil.messages import unsatisfiable
 from typeinf.frontends.cli import main
@@ -148,7 +149,7 @@ def explained(text: str, line: int, column: int) -> list[str]:
     root = iterir.parse(text)
     target = innermost_at(root, line, column)
     assert target is not None
-    result = why(root, target)
+    result = why(root, target, read_offsets(None))
     return [f"{type(r).__name__} {n.loc.line}:{n.loc.column}" for r, n in result.reasons]  # type: ignore[union-attr]
 
 
@@ -174,7 +175,7 @@ def test_explain_says_how_many_reasons_it_left_out(capsys: pytest.CaptureFixture
     root = iterir.parse((ROOT / "examples/hdiff.itir").read_text(encoding="utf-8"))
     target = innermost_at(root, 5, 3)
     assert target is not None
-    result = why(root, target)
+    result = why(root, target, read_offsets(None))
     assert len(result.reasons) == MAX_REASONS and result.more == 2
     assert main(["explain", str(ROOT / "examples/hdiff.itir:5:3")]) == 0
     out = capsys.readouterr().out.splitlines()

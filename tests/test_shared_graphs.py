@@ -23,8 +23,9 @@ from typeinf.core.sizes import (
     graph_cells,
 )
 from typeinf.core.terms import Cell, FencilType, Sort, find, make, var
-from typeinf.infer import solve
+from typeinf.fencil.infer import solve
 from typeinf.types import Fencil, Fun, tree
+from typeinf.within import subject
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -90,7 +91,9 @@ def test_check_reports_a_type_too_large_to_print_at_its_definition() -> None:
 
 def test_a_part_too_large_is_a_placeholder_in_a_message() -> None:
     program = iterir.parse(doubling(6))
-    type_ = solve(program).types[id(program)]  # the cells, which `Printer` prints
+    type_ = solve(subject(program, False, None)).types[
+        id(program)
+    ]  # the cells, which `Printer` prints
     assert isinstance(type_, FencilType)
     text = Printer([]).render(type_.definitions[-1].type)
     assert text.startswith("‹a type of ") and text.endswith(" cells, too large to print›")
@@ -142,7 +145,9 @@ def test_the_measures_stop_at_their_limits() -> None:
 
 def test_a_type_too_large_has_a_repr_and_no_json_tree() -> None:
     program = iterir.parse(doubling(6))
-    type_ = solve(program).types[id(program)]  # the cells, which `type_tree` prints
+    type_ = solve(subject(program, False, None)).types[
+        id(program)
+    ]  # the cells, which `type_tree` prints
     assert isinstance(type_, FencilType)
     cell = type_.definitions[-1].type
     assert repr(cell).startswith("Cell«‹a type of ")
@@ -207,7 +212,9 @@ def test_an_expression_that_doubles_its_type_without_definitions_is_inferred() -
     for level in range(40, 0, -1):
         body = f"(λ(y{level}) → {body})({{y{level - 1}, y{level - 1}}})"
     program = iterir.parse(f"λ(y0) → {body}")
-    type_ = solve(program).types[id(program)]  # the cells, which `WrittenOut` measures
+    type_ = solve(subject(program, False, None)).types[
+        id(program)
+    ]  # the cells, which `WrittenOut` measures
     assert isinstance(type_, Cell) and WrittenOut()(find(type_).args[1]) > 2**40  # a function
     value = typeinf.infer(program)
     assert (

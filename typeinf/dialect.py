@@ -8,8 +8,9 @@ order:
 1. a function definition inferred `within` a fencil, a fencil or a stencil closure: the fencil
    IR;
 2. a GTIR program or statement: GTIR;
-3. given an offset provider in GT4Py's form (offset-provider types, `iterir.offset_types`):
-   GTIR, whose offset provider that is;
+3. given an offset provider in GT4Py's form (offset-provider types, `iterir.offset_types`;
+   `Offsets.gt4py_form`, told once where the provider is read): GTIR, whose offset provider
+   that is;
 4. any other tree (an expression, a function definition): GTIR if it holds anything only GTIR
    has (`iterir.nodes.holds_gtir`: a GTIR node, a name with a type, an axis with a kind, or a
    reference to `as_fieldop`), else the fencil IR.
@@ -28,7 +29,7 @@ from iterir import FencilDefinition, Node, StencilClosure
 from iterir.nodes import GTIR_CLASSES, PLACEMENT, holds_gtir
 from iterir.traversal import Tree
 from typeinf.core.errors import MalformedIRError, checked_preorder
-from typeinf.gtir.infer import in_gt4py_form
+from typeinf.core.offsets import Offsets
 
 #: The builtins only GTIR has whose name alone marks a tree as GTIR (docs/gtir.md, "Typing").
 GTIR_MARKS = frozenset({"as_fieldop"})
@@ -49,12 +50,12 @@ class Decided(NamedTuple):
     tree: Tree | None = None
 
 
-def decide(node: Node, provider: object, within: Node | None = None) -> Decided:
-    """The dialect that types `node` (`within`: the fencil it is a definition of; `provider`:
-    the offset provider as given, or its decoded JSON)."""
+def decide(node: Node, offsets: Offsets, within: Node | None = None) -> Decided:
+    """The dialect that types `node` (`within`: the fencil it is a definition of; `offsets`:
+    the offset provider, read)."""
     if within is not None or isinstance(node, FencilDefinition | StencilClosure):
         return Decided(Dialect.FENCIL)
-    if isinstance(node, GTIR_CLASSES) or in_gt4py_form(provider):
+    if isinstance(node, GTIR_CLASSES) or offsets.gt4py_form:
         return Decided(Dialect.GTIR)
     if type(node) not in PLACEMENT:  # not a node: the fencil IR's checks say so
         return Decided(Dialect.FENCIL)

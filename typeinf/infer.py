@@ -1,4 +1,6 @@
-"""The inference entry points (`infer`, `infer_all`, `check`), and the map of the pipeline:
+"""The inference entry points (`infer`, `infer_all`, `check`): each reads its offset provider
+(`read_offsets`), asks `dialect.decide` which dialect types the tree, and hands both to that
+dialect's module, `typeinf.fencil.infer` or `typeinf.gtir.infer`. The map of the pipeline:
 
 1. `iterir.parser` / `iterir.json_codec` read text or JSON into IR nodes;
 2. `iterir.traversal.preorder` numbers the nodes in pre-order; `iterir.symbols.resolve` says
@@ -10,8 +12,8 @@
 5. `unify` (one unifier, with the constructors' rules of `constructors`) and `solve` (postponed
    rows, relations, generalization into `schemes`, infinite types) solve them as they come;
    `codegen` and `matching` instantiate and match builtins' and definitions' types fast;
-6. this module reads the types off (`InternalError` when the two runs disagree) and hands them
-   out as the values of `typeinf.types` (`convert`);
+6. `typeinf.fencil.infer` reads the types off (`InternalError` when the two runs disagree) and
+   hands them out as the values of `typeinf.types` (`convert`); GTIR's `typeinf.gtir.infer`;
 7. `notation` prints them, `reader` reads them back, `diagnostics` says errors in words.
 
 `docs/architecture.md` draws the same map with the data each step hands on.
@@ -19,148 +21,31 @@
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
-from itertools import islice
 from os import PathLike
-from typing import Any, cast
+from typing import Any
 
-from iterir import FencilDefinition, FunctionDefinition, Node, StencilClosure
-from iterir.gcpause import gc_paused
-from iterir.traversal import Tree, child_positions, walk
-from typeinf.core import arguments, convert, type_map
-from typeinf.core.convert import Converter, result_value
-from typeinf.core.driver import checked, typed
+from iterir import Node
+from typeinf import types
+from typeinf.core import arguments, convert
 from typeinf.core.errors import TypeInferenceError
-from typeinf.core.offsets import OffsetProvider, fencil_provider, loaded
-from typeinf.core.relations import Relation
-from typeinf.core.sizes import check_node_types
-from typeinf.core.terms import ClosureType, DefinitionType, FencilType, Type
+from typeinf.core.offsets import OffsetProvider, Offsets, read_offsets
 from typeinf.dialect import Dialect, decide
-from typeinf.fencil.collect import Inference
-from typeinf.fencil.runs import SHOWS_FAST_ERRORS
+from typeinf.fencil import infer as fencil_infer
+from typeinf.fencil.infer import NodeTypes as NodeTypes  # docs/api.md names it here
 from typeinf.gtir import infer as gtir_infer
-from typeinf.types import Inferred
-from typeinf.within import Subject, subject
+from typeinf.within import subject
 
 #: An `offset_provider=`: either form, as objects or decoded JSON, or a JSON file's path.
 Provider = OffsetProvider | dict[str, Any] | str | PathLike[str] | None
 #: Which free names are unknowns rather than errors: True for all (docs/rules.md, free names).
 AllowFree = gtir_infer.AllowFree
-
-
-def _solved(program: Subject, offset_provider: Provider, tree: Tree | None = None) -> Inference:
-    """The solved inference of `program`; on a type error, inference runs again keeping the
-    history that gives the error its reasons (errors are rare: the fast run keeps none), and
-    raises that (the driver's `typed`)."""
-    return typed(_runs(program, provider_of(offset_provider), tree), SHOWS_FAST_ERRORS)
-
-
-def _runs(
-    program: Subject, provider: OffsetProvider | None, tree: Tree | None
-) -> Callable[[bool, int], Inference]:
-    """Inference of `program`, run as the driver asks: explaining or not, keeping how many
-    errors."""
-
-    def run(explain: bool, max_errors: int) -> Inference:
-        return _inference(program, provider, tree, explain=explain, max_errors=max_errors)
-
-    return run
-
-
-def _inference(
-    program: Subject,
-    provider: OffsetProvider | None,
-    tree: Tree | None,
-    *,
-    explain: bool = False,
-    max_errors: int = 1,
-) -> Inference:
-    return Inference(
-        program.root,
-        provider,
-        explain=explain,
-        max_errors=max_errors,
-        allow_free=program.allow_free,
-        known=program.known,
-        tree=tree,
-    )
-
-
-def provider_of(offset_provider: Provider) -> OffsetProvider | None:
-    given = arguments.a_provider("typeinf", loaded(offset_provider))
-    return None if given is None else fencil_provider(given)
-
-
-def every_error(
-    node: Node,
-    offset_provider: Provider,
-    max_errors: int | None = None,
-    *,
-    allow_free: AllowFree = False,
-) -> Inference:
-    """Collect and solve in explain mode, keeping up to `max_errors` errors (one per failing
-    definition or closure, one per free name) in `errors`; raises only when no part can be typed
-    (a malformed tree). For `check` and `explain`, which report rather than raise."""
-    return _every_error(subject(node, allow_free, None), offset_provider, None, max_errors)
-
-
-def _every_error(
-    program: Subject, offset_provider: Provider, tree: Tree | None, max_errors: int | None
-) -> Inference:
-    return _inference(
-        program,
-        provider_of(offset_provider),
-        tree,
-        explain=True,
-        max_errors=max(max_errors or sys.maxsize, 2),
-    )
-
-
-def program_type(inference: Inference, position: int, types: Sequence[Type | None]) -> Type | None:
-    """The type of the node at `position`, for definitions, closures and fencils built from the
-    types of their parts (which `types` must already hold)."""
-    current = inference.nodes[position]
-    if isinstance(current, FunctionDefinition):
-        return DefinitionType(
-            current.id, inference.type_at(position), _relations(inference, position)
-        )
-    if isinstance(current, StencilClosure):
-        _, _, output, *inputs = inference.children(position)
-        return ClosureType(tuple(inference.type_at(i) for i in inputs), inference.type_at(output))
-    if isinstance(current, FencilDefinition):
-        count = len(current.function_definitions) + len(current.params)
-        children = child_positions(inference.sizes, position, count)
-        ndefs = len(current.function_definitions)
-        definitions = tuple(
-            # A fencil's first children are its definitions.
-            DefinitionType(
-                cast(FunctionDefinition, inference.nodes[p]).id,
-                inference.type_at(p),
-                _relations(inference, p),
-            )
-            for p in children[:ndefs]
-        )
-        params = tuple(inference.type_at(p) for p in children[ndefs:])
-        return FencilType(current.id, definitions, params)
-    return types[position] if types[position] is not None else inference.built(position)
-
-
-def _position(inference: Inference, program: Subject) -> int:
-    """The position of `program`'s target: its root, or one of the root fencil's definitions."""
-    if program.target is program.root:
-        return 0
-    return next(p for p in inference.children(0) if inference.nodes[p] is program.target)
-
-
-def _relations(inference: Inference, position: int) -> tuple[Relation, ...]:
-    """The relations the type of the definition at `position` is subject to: its scheme's, or
-    for a definition inferred on its own (never generalized), those still open at the end."""
-    scheme = inference.solver.schemes.get(position)
-    if scheme is not None:
-        return scheme.relations
-    return inference.solver.in_order() if position == 0 else ()
+#: What inference gives for a node, in either dialect: a value of `typeinf.types` for the
+#: fencil IR (`types.Inferred`), one of `typeinf.gtir.values` or a GTIR definition's or
+#: program's type for GTIR (`gtir.infer.GtirInferred`). Each prints in its dialect's notation
+#: (`str`, `pformat`).
+Result = types.Inferred | gtir_infer.GtirInferred
 
 
 def infer(
@@ -169,7 +54,7 @@ def infer(
     *,
     allow_free: AllowFree = False,
     within: Node | None = None,
-) -> Inferred:
+) -> Result:
     """The most general type of `node` (an expression, definition, closure or fencil), as a
     value of `typeinf.types` (a fencil's made at the first read of any of its fields).
 
@@ -178,19 +63,12 @@ def infer(
     definitions, belongs to; the definitions it calls are then typed from there.
     Raises a TypeInferenceError subclass for a program without a type.
     """
-    offset_provider = loaded(offset_provider)
+    offsets = read_offsets(offset_provider)
     program = subject(node, allow_free, within)
-    dialect, tree = decide(node, offset_provider, within)
+    dialect, tree = decide(node, offsets, within)
     if dialect is Dialect.GTIR:
-        return gtir_infer.infer(node, offset_provider, allow_free, tree)  # type: ignore[return-value]  # a GTIR value
-    # The inference is freed before the collector resumes, so that it never scans the graph.
-    with gc_paused():
-        inference = _solved(program, offset_provider, tree)
-        result = program_type(inference, _position(inference, program), inference.types)
-        assert result is not None  # the root has a type: a name without one is an error
-        value = result_value(result)
-        del inference, result
-    return value
+        return gtir_infer.infer(node, offsets.gtir, allow_free, tree)
+    return fencil_infer.infer(program, offsets.fencil, tree)
 
 
 def infer_all(
@@ -200,152 +78,21 @@ def infer_all(
     attach: bool = False,
     allow_free: AllowFree = False,
     within: Node | None = None,
-) -> NodeTypes:
+) -> Mapping[int, Result]:
     """The type of every node, keyed by `id(node)`, in pre-order (a read-only mapping whose
     values are made when first read, `NodeTypes`). A node object used in several
     places is keyed by its first occurrence. With `attach`, each node also gets its type as
     `node.inferred_type`. The types' variables are numbered together, over the whole program
     (the root's as `infer` numbers them), so that a node's type relates to its parent's.
     `allow_free` and `within` as for `infer` (with `within`, the callees' nodes are typed too)."""
-    offset_provider = loaded(offset_provider)
+    offsets = read_offsets(offset_provider)
     program = subject(node, allow_free, within)
-    dialect, tree = decide(node, offset_provider, within)
+    dialect, tree = decide(node, offsets, within)
     if dialect is Dialect.GTIR:
-        return gtir_infer.infer_all(  # type: ignore[return-value]  # GTIR's
-            node, offset_provider, attach=attach, allow_free=allow_free, tree=tree
+        return gtir_infer.infer_all(
+            node, offsets.gtir, attach=attach, allow_free=allow_free, tree=tree
         )
-    with gc_paused():
-        inference = _solved(program, offset_provider, tree)
-        result = NodeTypes(_node_types(inference, complete=True))
-        # `node`'s nodes in pre-order, as inference numbered them, not the tree walked again
-        # (docs/performance.md, "Handing types out").
-        whole = program.root is node  # else `node` is a definition of the fencil inferred
-        nodes = inference.nodes if whole else list(walk(node))
-        del inference
-        if attach:
-            # One conversion, then the values set (`type_map.attach`), with the collector
-            # paused: a full collection meanwhile would scan the program, its cells and its
-            # values, and cost more than the conversion (docs/performance.md, "Handing types
-            # out").
-            type_map.attach(nodes, result._converted(), whole)
-    return result
-
-
-def _node_types(inference: Inference, complete: bool) -> dict[int, Type]:
-    """The type of every node that has one, by `id(node)` (a node object used in several
-    places: its first occurrence), in pre-order; program-level types only if `complete`."""
-    types: list[Type | None] = list(inference.types)
-    if complete:
-        # Only the nodes without a type of their own and the program-level ones change: found
-        # without looking at every node in Python (docs/performance.md, "Handing types out").
-        changed = {p for p, type_ in enumerate(types) if type_ is None}
-        changed.update(_program_positions(inference))
-        for position in sorted(changed, reverse=True):
-            types[position] = program_type(inference, position, types)
-    return by_node(inference.nodes, types)
-
-
-def by_node(nodes: list[Node], types: Sequence[Type | None]) -> dict[int, Type]:
-    """The types of `nodes` (by pre-order position) by `id(node)`, a node object used in several
-    places by its first occurrence, leaving out the nodes without one."""
-    keys = list(map(id, nodes))
-    result = {key: type_ for key, type_ in zip(keys, types, strict=True) if type_ is not None}
-    if len(result) == len(types) - list(types).count(None):  # no node object in two places
-        return result
-    result = {}  # the first occurrence's type, for a node in several places
-    for key, type_ in zip(keys, types, strict=True):
-        if type_ is not None and key not in result:
-            result[key] = type_
-    return result
-
-
-def _program_positions(inference: Inference) -> list[int]:
-    """Where a definition, a closure or a fencil can be: the root, and a root fencil's
-    children (a tree with one anywhere else is refused before inference)."""
-    root = inference.nodes[0]
-    if not isinstance(root, FencilDefinition):
-        return [0]
-    return [0, *child_positions(inference.sizes, 0, len(root.children()))]
-
-
-class NodeTypes(Mapping[int, Inferred]):
-    """The types of a program's nodes by `id(node)`, in pre-order, read-only, made into values
-    when first read: reading a node's type converts the types before it in pre-order too
-    (once), so every value is the one converting them all in order gives (one numbering over
-    the program, shared parts once) whatever order they are read in. Keys, `len` and `in`
-    convert nothing. Runs of node types convert in one walk each (`Converter.programs`), so
-    that nothing is paid up front and a value is made once, when read (docs/performance.md,
-    "Handing types out")."""
-
-    def __init__(self, types: Mapping[int, Type], *, eager: bool = False) -> None:
-        self._known: Mapping[int, Any] = types  # the keys: the cells' until all are converted
-        self._values: dict[int, Inferred] = {}
-        self._pending: Iterator[tuple[int, Type]] | None = iter(types.items())
-        self._taken = 0  # how many of `_pending` were converted
-        self._converter = Converter()
-        if eager:  # after errors: a type that contains itself is left out, so keys change
-            self._convert(None)
-
-    def _convert(self, key: int | None) -> None:
-        """Convert in pre-order up to `key`'s type (all with None). A type that contains
-        itself, which only a failed inference leaves (its `InfiniteTypeError` says so), is
-        left out."""
-        pending = self._pending
-        if pending is None:
-            return
-        # All of them in a loop that C runs; up to `key` in ours.
-        batch: list[tuple[int, Type]] = list(pending) if key is None else []
-        for item in pending:
-            batch.append(item)
-            if item[0] == key:
-                break
-        # Past `key`, as many again as were converted before: a reader of every value pauses
-        # the collector a logarithmic number of times, not once per node (docs/performance.md,
-        # "Handing types out").
-        batch += islice(pending, self._taken + len(batch))
-        self._taken += len(batch)
-        with gc_paused():
-            self._converter.programs(batch, self._values)
-        if key is None or self._taken == len(self._known):
-            self._pending = None  # all converted: the cells are let go
-            self._known = self._values
-            del self._converter
-
-    def _converted(self) -> dict[int, Inferred]:
-        """Every value, converted now (the dict this mapping reads from then on), for `attach`."""
-        self._convert(None)
-        return self._values
-
-    def __getitem__(self, key: int) -> Inferred:
-        try:
-            return self._values[key]
-        except KeyError:
-            if key not in self._known:
-                raise
-        self._convert(key)
-        return self._values[key]
-
-    def __iter__(self) -> Iterator[int]:
-        return iter(self._known)
-
-    def __len__(self) -> int:
-        return len(self._known)
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._known
-
-    def __repr__(self) -> str:
-        return repr(dict(self))
-
-
-@dataclass
-class Solved:
-    """What `solve` found, in cells (for the command line and snapshots, which print them): the
-    program's type (None when it has errors), every node's, and the errors."""
-
-    type: Type | None
-    types: dict[int, Type]
-    errors: list[TypeInferenceError]
+    return fencil_infer.infer_all(node, program, offsets.fencil, tree, attach)
 
 
 @dataclass
@@ -354,43 +101,9 @@ class Checked:
     node that has one (by `id(node)`, in pre-order; numbered together, as by `infer_all`), and
     the errors, in source order."""
 
-    type: Inferred | None
-    types: NodeTypes
+    type: Result | None
+    types: Mapping[int, Result]
     errors: list[TypeInferenceError]
-
-
-def solve(
-    node: Node,
-    offset_provider: Provider = None,
-    *,
-    max_errors: int | None = None,
-    allow_free: AllowFree = False,
-    within: Node | None = None,
-    tree: Tree | None = None,
-) -> Solved:
-    """`check`, in cells: every independent error (at least one per failing function definition
-    and closure, one per free name, at most `max_errors`) instead of the first. The fast run
-    first; only where it finds an error, the explaining run, which gives every error its
-    reasons (the driver's `checked`). `tree`: `node` numbered in pre-order already
-    (`dialect.decide`)."""
-    return _solve(subject(node, allow_free, within), offset_provider, max_errors, tree)
-
-
-def _solve(
-    program: Subject, offset_provider: Provider, max_errors: int | None, tree: Tree | None
-) -> Solved:
-    """`solve` of a subject already made (`within`'s fencil of the callees built once)."""
-    with gc_paused():
-        runs = _runs(program, provider_of(offset_provider), tree)
-        inference, errors = checked(runs, max_errors, SHOWS_FAST_ERRORS)
-        if inference is None:  # before any part could be typed: a malformed tree
-            return Solved(None, {}, errors)
-        result = _node_types(inference, complete=not errors)
-        too_large = None if errors else check_node_types(inference.nodes, result)
-        del inference
-    if too_large is not None:  # every type `check` gives must be printable (docs/rules.md)
-        return Solved(None, result, [too_large])
-    return Solved(None if errors else result[id(program.target)], result, errors)
 
 
 def check(
@@ -408,25 +121,31 @@ def check(
     nodes of a part with errors keep the types found before the error (those that would contain
     themselves are left out)."""
     arguments.a_count("typeinf.check", "max_errors", max_errors)
-    offset_provider = loaded(offset_provider)
+    return checked_read(node, read_offsets(offset_provider), max_errors, allow_free, within)
+
+
+def checked_read(
+    node: Node,
+    offsets: Offsets,
+    max_errors: int | None = None,
+    allow_free: AllowFree = False,
+    within: Node | None = None,
+) -> Checked:
+    """`check` with its offset provider read (`read_offsets`): for `Reinference`, which reads
+    it once for its own run and a full check alike."""
     program = subject(node, allow_free, within)  # checked before either dialect
-    dialect, tree = decide(node, offset_provider, within)
+    dialect, tree = decide(node, offsets, within)
     if dialect is Dialect.GTIR:
-        type_, gtir_types, gtir_errors = gtir_infer.check(
-            node, offset_provider, max_errors, allow_free, tree
-        )
-        return Checked(type_, gtir_types, gtir_errors)  # type: ignore[arg-type]  # GTIR's
-    solved = _solve(program, offset_provider, max_errors, tree)
-    types = NodeTypes(solved.types, eager=bool(solved.errors))
-    # The node asked about (with `within`, its copy in the fencil inferred): the one typed so.
-    key = next((k for k, t in solved.types.items() if t is solved.type), None)
-    return Checked(None if key is None else types[key], types, solved.errors)
+        return Checked(*gtir_infer.check(node, offsets.gtir, max_errors, allow_free, tree))
+    return Checked(*fencil_infer.check(program, offsets.fencil, max_errors, tree))
 
 
 def pformat(type_: object, locations: bool = False) -> str:
     """A type `infer` (or `parse_type`) gave, of either IR, in its notation: the fencil IR's
     compact one, or GT4Py 1.0.3's located one with `locations`; GTIR's (`typeinf.gtir.values`,
     a function definition's or a program's type) as it prints, which has one notation."""
-    if isinstance(type_, gtir_infer.GTIR_RESULTS):
-        return str(type_)
-    return convert.pformat(type_, locations)  # type: ignore[arg-type]  # checked there
+    if isinstance(type_, types.Type) and not isinstance(type_, gtir_infer.GTIR_RESULTS):
+        return convert.pformat(type_, locations)
+    if not isinstance(type_, (*gtir_infer.GTIR_RESULTS, str, int)):
+        arguments.a_type("typeinf.pformat", "type_", type_)  # raises: no type
+    return str(type_)  # GTIR's, or a constant (a field such as "float64", 4, True)

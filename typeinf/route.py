@@ -6,45 +6,46 @@ from __future__ import annotations
 
 from iterir import Node
 from iterir.errors import ParseError
-from iterir.offset_types import offset_types_from_json
 from typeinf.core.errors import OffsetProviderError
-from typeinf.core.offsets import offset_provider_of, read_offset_json
+from typeinf.core.offsets import Offsets, read_offsets
 from typeinf.dialect import Dialect, decide
+from typeinf.fencil.infer import Solved, solve
 from typeinf.gtir import infer as gtir_infer
-from typeinf.gtir.infer import GtirSolved, in_gt4py_form
-from typeinf.infer import AllowFree, Solved, solve
+from typeinf.gtir.infer import GtirSolved
+from typeinf.infer import AllowFree
+from typeinf.within import subject
 
 
-def read_provider(node: Node, path: str | None) -> object:
-    """The offset provider in the JSON file `path` (None: none) for `node`, decoded as
-    `solve_either` takes it, and checked in its form: GT4Py's offset-provider types, or ours
-    (which GTIR reads too): a malformed one is a ParseError naming its JSON path."""
-    if path is None:
-        return None
-    data = read_offset_json(path)
-    if in_gt4py_form(data) or decide(node, data).dialect is Dialect.GTIR:
-        offset_types_from_json(data, path)
-    else:
-        offset_provider_of(data, path)
-    return data
+def read_provider(node: Node, path: str | None) -> Offsets:
+    """The offset provider in the JSON file `path` (None: none) for `node`, read once
+    (`read_offsets`) and checked for it (`for_node`)."""
+    return for_node(node, read_offsets(file=path))
+
+
+def for_node(node: Node, offsets: Offsets) -> Offsets:
+    """`offsets`, checked in the form of the dialect that types `node`: GT4Py's offset-provider
+    types for GTIR, ours or GT4Py's for the fencil IR; a malformed one is a ParseError naming its
+    JSON path. The view checked is kept for `solve_either`."""
+    offsets.view(decide(node, offsets).dialect is Dialect.GTIR)
+    return offsets
 
 
 def solve_either(
-    node: Node, provider: object, allow_free: AllowFree = False, max_errors: int | None = None
+    node: Node, offsets: Offsets, allow_free: AllowFree = False, max_errors: int | None = None
 ) -> Solved | GtirSolved:
     """Every error of `node` (at most `max_errors`), or its types, in the dialect that types it
-    (`dialect.decide`)."""
-    dialect, tree = decide(node, provider)
+    (`dialect.decide`), with its offset provider read (`read_offsets`)."""
+    dialect, tree = decide(node, offsets)
     if dialect is Dialect.FENCIL:
-        return solve(node, provider, max_errors=max_errors, allow_free=allow_free, tree=tree)  # type: ignore[arg-type]  # the fencil IR's
+        return solve(subject(node, allow_free, None), offsets.fencil, max_errors, tree)
     try:
-        offsets = gtir_infer.offset_types(provider)
+        types = offsets.gtir
     except ParseError as error:
         message = f"as GTIR, the offset provider is not GT4Py's offset-provider types: {error}"
         return GtirSolved(None, [OffsetProviderError(message, node)])
-    return gtir_infer.solve(node, offsets, max_errors, allow_free, tree)  # read once, here
+    return gtir_infer.solve(node, types, max_errors, allow_free, tree)
 
 
-def typed_as_gtir(node: Node, provider: object) -> bool:
+def typed_as_gtir(node: Node, offsets: Offsets) -> bool:
     """Whether `node` is typed as GTIR: for `typeinf explain`, which says why it is."""
-    return decide(node, provider).dialect is Dialect.GTIR
+    return decide(node, offsets).dialect is Dialect.GTIR

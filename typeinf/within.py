@@ -15,6 +15,7 @@ from iterir import FencilDefinition, FunctionDefinition, Node
 from iterir.nodes import MisplacedNodeError
 from iterir.symbols import BindingKind, resolve
 from iterir.traversal import child_positions, preorder
+from typeinf.fencil.infer import Subject
 
 
 class Within(NamedTuple):
@@ -62,17 +63,6 @@ def with_callees(definition: Node, fencil: Node) -> Within:
                     pending.append(reached)
     kept = tuple(definitions[i] for i in sorted(needed))
     return Within(FencilDefinition(fencil.id, kept, (), ()), definitions[index], names)
-
-
-class Subject(NamedTuple):
-    """What inference runs over (`root`), the node whose type is asked for (`target`), which
-    free names are unknowns (`allow_free`: True for all), and the names defined around `root`
-    that it does not see (`known`, for a misspelled name's suggestions)."""
-
-    root: Node
-    target: Node
-    allow_free: bool | frozenset[str]
-    known: tuple[str, ...] = ()
 
 
 def subject(node: Node, allow_free: bool | Collection[str], within: Node | None) -> Subject:

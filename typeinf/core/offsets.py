@@ -2,12 +2,19 @@
 
 Two JSON forms are read: ours (`{"V2E": {"type": "Connectivity", "origin": …}}`), and GT4Py 1.2's
 offset-provider types (`{"V2E": {"t": "NeighborConnectivityType", "domain": …}}`, read by
-`iterir.offset_types`), which the GTIR samples record and GT4Py passes to its own inference."""
+`iterir.offset_types`), which the GTIR samples record and GT4Py passes to its own inference.
+
+An offset provider is read once, where it comes in (`typeinf.infer`, `infer_all`, `check`,
+`Reinference`, the command line through `typeinf.route`, the GT4Py bridge): `read_offsets` makes
+it an `Offsets`, which tells its form to the dispatch by dialect (`dialect.decide`) and gives
+the dialect that types the tree the one view that dialect reads (`Offsets.fencil`,
+`Offsets.gtir`), made once. Nothing below the API reads it again."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from os import PathLike
 from pathlib import Path
 from typing import Any, TypeVar
@@ -24,6 +31,7 @@ from iterir.offset_types import (
     max_neighbors_problem,
     offset_types_from_json,
 )
+from typeinf.core.arguments import a_provider
 
 
 @dataclass(frozen=True)
@@ -87,7 +95,7 @@ def load_offset_provider(source: object) -> AnyProvider:
     informational keys (`class`, …) are ignored. A file that cannot be read or is not JSON is
     a ParseError; a malformed document an OffsetProviderFormatError."""
     data = read_offset_json(source) if isinstance(source, str | PathLike) else source
-    if _is_gt4py_form(data):
+    if _gt4py_json(data):
         try:
             return offset_types_from_json(data)
         except ParseError as error:
@@ -109,17 +117,16 @@ def fencil_provider(provider: Mapping[str, object]) -> dict[str, Dimension | Con
     return loaded  # type: ignore[return-value]  # ours, as tested
 
 
-def gt4py_offset_types(provider: Mapping[str, object]) -> dict[str, OffsetType]:
-    """An offset provider in either form (objects or JSON) as GT4Py's offset-provider types,
-    which GTIR reads. Ours says less: a Cartesian offset's dimension is horizontal, and a
-    connectivity's local dimension is named by its tag (GT4Py's convention: `V2E`'s is `V2Eₗ`),
-    of `int32` indices, `-1` where a neighbour is missing."""
-    loaded = load_offset_provider(provider)
+def _as_offset_types(provider: dict[str, Dimension | Connectivity]) -> dict[str, OffsetType]:
+    """An offset provider of ours as GT4Py's offset-provider types, which GTIR reads. Ours says
+    less: a Cartesian offset's dimension is horizontal, and a connectivity's local dimension is
+    named by its tag (GT4Py's convention: `V2E`'s is `V2Eₗ`), of `int32` indices, `-1` where a
+    neighbour is missing."""
     types: dict[str, OffsetType] = {}
-    for tag, entry in loaded.items():
+    for tag, entry in provider.items():
         if isinstance(entry, Dimension):
             types[tag] = GTIRDimension(entry.value)
-        elif isinstance(entry, Connectivity):
+        else:
             types[tag] = NeighborConnectivityType(
                 (GTIRDimension(entry.origin), GTIRDimension(tag, "local")),
                 GTIRDimension(entry.neighbor),
@@ -127,8 +134,6 @@ def gt4py_offset_types(provider: Mapping[str, object]) -> dict[str, OffsetType]:
                 "int32",
                 entry.max_neighbors,
             )
-        else:
-            types[tag] = entry
     return types
 
 
@@ -182,20 +187,13 @@ def read_offset_provider(path: str | Path) -> dict[str, Dimension | Connectivity
 
 
 def read_offset_json(path: str | PathLike[str]) -> object:
-    """The decoded JSON of the offset-provider file `path` (a ParseError if it is not JSON),
-    for `typeinf.route` to read as the IR it types a program as."""
+    """The decoded JSON of the offset-provider file `path` (a ParseError if it is not JSON)."""
     return loads(read_text(Path(path)), str(path))
-
-
-def loaded(provider: _T) -> _T | AnyProvider:
-    """An `offset_provider=` argument with a path read (`load_offset_provider`); anything else
-    as it is."""
-    return load_offset_provider(provider) if isinstance(provider, str | PathLike) else provider
 
 
 def offset_provider_of(data: object, filename: str) -> dict[str, Dimension | Connectivity]:
     """`read_offset_provider` of the decoded JSON `data` of the file `filename`."""
-    if _is_gt4py_form(data):
+    if _gt4py_json(data):
         return _from_offset_types(offset_types_from_json(data, filename))
     try:
         return _ours(data)
@@ -203,11 +201,24 @@ def offset_provider_of(data: object, filename: str) -> dict[str, Dimension | Con
         raise ParseError(str(error), filename) from None
 
 
-def _is_gt4py_form(data: object) -> bool:
-    """Whether a decoded document is GT4Py's offset-provider types (its entries have `"t"`)."""
-    return isinstance(data, dict) and any(
-        isinstance(entry, dict) and "t" in entry for entry in data.values()
+def in_gt4py_form(provider: object) -> bool:
+    """Whether `provider` is in GT4Py's form (GT4Py's offset-provider types,
+    `iterir.offset_types`), as objects or as their JSON: the form that only GTIR reads, and that
+    alone makes a tree GTIR (`dialect.decide`)."""
+    return isinstance(provider, Mapping) and any(
+        _is_offset_type(entry) or _gt4py_entry(entry) for entry in provider.values()
     )
+
+
+def _gt4py_json(data: object) -> bool:
+    """Whether a decoded document is GT4Py's offset-provider types, which the JSON reader reads
+    (objects are taken as they are)."""
+    return isinstance(data, dict) and any(map(_gt4py_entry, data.values()))
+
+
+def _gt4py_entry(entry: object) -> bool:
+    """Whether `entry` is one of GT4Py's offset-provider types in JSON (it has `"t"`)."""
+    return isinstance(entry, dict) and "t" in entry
 
 
 def _from_offset_types(types: dict[str, OffsetType]) -> dict[str, Dimension | Connectivity]:
@@ -221,3 +232,63 @@ def _from_offset_types(types: dict[str, OffsetType]) -> dict[str, Dimension | Co
         )
         for tag, entry in types.items()
     }
+
+
+def read_offsets(provider: object = None, *, file: str | None = None) -> Offsets:
+    """The one reading of an offset provider, where it comes in: an `offset_provider=` argument
+    (None, either form as objects or decoded JSON, or a JSON file's path, read here: a file
+    that cannot be read or is not JSON is a ParseError, a malformed document an
+    OffsetProviderFormatError), or the JSON `file` named on the command line (`typeinf.route`;
+    a ParseError if it cannot be read or is not JSON)."""
+    if file is not None:
+        given = read_offset_json(file)
+    elif isinstance(provider, str | PathLike):
+        given = load_offset_provider(provider)
+    else:
+        given = provider
+    return Offsets(given, in_gt4py_form(given), file)
+
+
+@dataclass(frozen=True, eq=False)
+class Offsets:
+    """An offset provider read (`read_offsets`): as given (a path read), whether it is in GT4Py's
+    form (for `dialect.decide`), and the view of the dialect that types the tree, made when first
+    asked for and then kept. A malformed provider is said by that view, in the words that dialect
+    has always used: as an argument, an OffsetProviderFormatError (TypeError when it is no
+    mapping) for the fencil IR, a ParseError for GTIR; from the command line (`filename`), a
+    ParseError naming the file, and GTIR takes GT4Py's form only there."""
+
+    given: object
+    gt4py_form: bool
+    filename: str | None = None
+
+    @cached_property
+    def fencil(self) -> OffsetProvider | None:
+        """What `shift` and `neighbors` read in the fencil IR: ours, by offset tag."""
+        if self.filename is not None:
+            return offset_provider_of(self.given, self.filename)
+        given = a_provider("typeinf", self.given)
+        return None if given is None else fencil_provider(given)
+
+    @cached_property
+    def gtir(self) -> dict[str, OffsetType] | None:
+        """What GTIR reads: GT4Py's offset-provider types, by offset name (an offset provider of
+        ours converted, `_as_offset_types` says how)."""
+        given = self.given
+        if self.filename is not None:
+            return offset_types_from_json(given, self.filename)
+        if given is None:
+            return None
+        if isinstance(given, Mapping) and all(_is_offset_type(v) for v in given.values()):
+            return dict(given)
+        if isinstance(given, Mapping) and given and not self.gt4py_form:
+            try:
+                return _as_offset_types(_ours(given))
+            except OffsetProviderFormatError as error:
+                raise ParseError(str(error)) from None
+        return offset_types_from_json(given)
+
+    def view(self, gtir: bool) -> Mapping[str, object] | None:
+        """GTIR's view (`gtir`) or the fencil IR's, made now: the command line says a malformed
+        file before it types anything."""
+        return self.gtir if gtir else self.fencil

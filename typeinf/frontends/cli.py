@@ -31,8 +31,9 @@ from typeinf.core.diagnostics import (
     source_of,
 )
 from typeinf.core.notation import Printer, pformat, pformat_lines, to_ascii
-from typeinf.core.offsets import read_offset_json
+from typeinf.core.offsets import Offsets, read_offsets
 from typeinf.core.terms import Cell, FencilType
+from typeinf.fencil.infer import Solved
 from typeinf.frontends import gtir_report, json_report
 from typeinf.frontends.docs_pages import pages
 from typeinf.frontends.explain import innermost_at, why, why_gtir
@@ -41,8 +42,13 @@ from typeinf.frontends.streams import OutputError, guarded
 from typeinf.gtir import infer as gtir_infer
 from typeinf.gtir.infer import GtirInferred, GtirSolved
 from typeinf.gtir.notation import pformat_gtir, to_ascii_gtir
-from typeinf.infer import AllowFree, Solved
-from typeinf.route import read_provider, solve_either, typed_as_gtir
+from typeinf.infer import AllowFree
+from typeinf.route import (
+    for_node,
+    read_provider,
+    solve_either,
+    typed_as_gtir,
+)
 
 EXIT_OK, EXIT_TYPE_ERROR, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 #: The status of a command whose reader went away (a broken pipe): a shell's for SIGPIPE.
@@ -285,9 +291,8 @@ def _infer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.shared_names and not args.all:
         err.write("typeinf: error: --shared-names numbers the types of --all: give both\n")
         return EXIT_USAGE
-    try:
-        if args.offset_provider:  # first: one that is not JSON stops before any file
-            read_offset_json(args.offset_provider)
+    try:  # read once, first: one that is not JSON stops before any file
+        given = read_offsets(file=args.offset_provider) if args.offset_provider else None
     except iterir.ParseError as error:
         err.write(f"{error}\n")
         return EXIT_USAGE
@@ -298,7 +303,11 @@ def _infer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         free = frozenset(args.allow_free) or False
         try:
             program = _read(path)
-            provider = read_provider(program.node, provider_path)
+            provider = (
+                for_node(program.node, given)
+                if given is not None
+                else read_provider(program.node, provider_path)
+            )
         except iterir.ParseError as error:
             code = EXIT_USAGE
             reports.append(
@@ -339,12 +348,12 @@ def _infer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _checked(
-    program: _Program, provider: object, limit: int | None, free: AllowFree
+    program: _Program, offsets: Offsets, limit: int | None, free: AllowFree
 ) -> tuple[Solved | GtirSolved, bool]:
     """`solve_either` keeping at most `limit` errors, and whether there are more: it is asked for
     one more than it keeps, as counting them all would check the whole program, which
     --max-errors spares. `free`: the names allowed to be free (--allow-free)."""
-    checked = solve_either(program.node, provider, free, None if limit is None else limit + 1)
+    checked = solve_either(program.node, offsets, free, None if limit is None else limit + 1)
     if limit is None or len(checked.errors) <= limit:
         return checked, False
     del checked.errors[limit:]
@@ -482,7 +491,7 @@ def _explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if gtir:
         explained = why_gtir(program.node, node, provider, free)
     else:
-        explained = why(program.node, node, provider, allow_free=free)  # type: ignore[arg-type]  # the fencil IR's
+        explained = why(program.node, node, provider, allow_free=free)
     color = _color(args.color, err)
     for found in explained.errors:
         err.write(render(found, program.source, color) + "\n")

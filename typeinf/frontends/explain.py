@@ -13,12 +13,15 @@ from iterir.traversal import walk
 from typeinf.core.constraints import Reason
 from typeinf.core.diagnostics import MAX_REASONS
 from typeinf.core.errors import TypeInferenceError
+from typeinf.core.offsets import Offsets
 from typeinf.core.sizes import check_node_types
 from typeinf.core.terms import Type, roots
+from typeinf.fencil.infer import every_error, program_type
 from typeinf.gtir import infer as gtir_infer
 from typeinf.gtir.collect import GtirInference
 from typeinf.gtir.infer import GtirInferred
-from typeinf.infer import AllowFree, Provider, every_error, program_type
+from typeinf.infer import AllowFree
+from typeinf.within import subject
 
 
 @dataclass
@@ -59,14 +62,12 @@ def innermost_at(root: Node, line: int, column: int) -> Node | None:
     return found
 
 
-def why(
-    root: Node, target: Node, offset_provider: Provider = None, *, allow_free: AllowFree = False
-) -> Explained:
-    """The type of `target` (a node of `root`) and the reasons behind it; `allow_free` as for
-    `infer`."""
+def why(root: Node, target: Node, offsets: Offsets, *, allow_free: AllowFree = False) -> Explained:
+    """The type of `target` (a node of `root`) and the reasons behind it (`offsets`: the offset
+    provider read); `allow_free` as for `infer`."""
     with gc_paused():
         try:
-            inference = every_error(root, offset_provider, allow_free=allow_free)
+            inference = every_error(subject(root, allow_free, None), offsets.fencil)
         except TypeInferenceError as error:
             return Explained(None, [], [error])
         errors = [error for _, error in inference.errors]
@@ -98,14 +99,13 @@ def why(
 
 
 def why_gtir(
-    root: Node, target: Node, offset_provider: object = None, allow_free: AllowFree = False
+    root: Node, target: Node, offsets: Offsets, allow_free: AllowFree = False
 ) -> Explained:
-    """`why` for GTIR (`offset_provider`: GT4Py's offset-provider types): the explaining run
-    keeps what each typing rule joined (docs/gtir.md, "Typing")."""
+    """`why` for GTIR: the explaining run keeps what each typing rule joined (docs/gtir.md,
+    "Typing")."""
     try:
-        offsets = gtir_infer.offset_types(offset_provider)
         inference = GtirInference(
-            root, offsets, max_errors=1 << 30, explain=True, allow_free=allow_free
+            root, offsets.gtir, max_errors=1 << 30, explain=True, allow_free=allow_free
         )
     except TypeInferenceError as error:
         return Explained(None, [], [error])

@@ -14,9 +14,9 @@ from typeinf.core.diagnostics import Source
 from typeinf.core.errors import TypeInferenceError
 from typeinf.core.notation import pformat
 from typeinf.core.terms import DefinitionType, FencilType, Type
+from typeinf.fencil.infer import Solved
 from typeinf.frontends import gtir_report
 from typeinf.gtir.infer import GtirSolved
-from typeinf.infer import Solved
 from typeinf.types import tree
 
 

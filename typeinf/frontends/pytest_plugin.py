@@ -29,7 +29,7 @@ import pytest
 from iterir import Node, ParseError
 from iterir.files import read_text, write_text
 from typeinf.core.diagnostics import Source
-from typeinf.core.offsets import OffsetProvider
+from typeinf.core.offsets import OffsetProvider, read_offsets
 from typeinf.frontends import gt4py_switches
 from typeinf.frontends.snapshots import EXPECTED_SUFFIX, expected_text
 from typeinf.infer import AllowFree
@@ -138,7 +138,7 @@ class TypeinfSnapshot:
                 f"{path} is already checked in this test: give another name=", pytrace=False
             )
         self.used.add(path)
-        checked = solve_either(node, offset_provider, allow_free)
+        checked = solve_either(node, read_offsets(offset_provider), allow_free)
         actual = expected_text(checked, Source())
         expected = _stored(path)
         if self.update:

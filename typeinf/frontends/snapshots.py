@@ -21,9 +21,9 @@ from iterir.files import read_text
 from typeinf.core.diagnostics import Source, source_of
 from typeinf.core.errors import TypeInferenceError
 from typeinf.core.notation import pformat_lines
+from typeinf.fencil.infer import Solved
 from typeinf.frontends.gtir_report import type_lines
 from typeinf.gtir.infer import GtirSolved
-from typeinf.infer import Solved
 from typeinf.route import read_provider, solve_either
 
 EXPECTED_SUFFIX = ".types"

@@ -51,6 +51,7 @@ from iterir.nodes import (
 from iterir.offset_types import OffsetType
 from iterir.symbols import BindingKind
 from typeinf.core.errors import TypeInferenceError
+from typeinf.core.offsets import read_offsets
 from typeinf.core.terms import Mismatch
 from typeinf.core.unify import Trail, unify
 from typeinf.gt4py.cells import ToGT4Py
@@ -276,13 +277,17 @@ def _readable(declared: GT4PyObject) -> gt.GType:
 
 
 def _offsets(provider: Mapping[str, GT4PyObject] | None) -> dict[str, OffsetType] | None:
-    """Our offset types for GT4Py's; None for no offset provider. An entry that is no
-    offset-provider type (GT4Py's own tests pass a `FieldOffset` there) is left out, as GT4Py
-    reads an entry only where the program shifts by it: such a shift is then our error."""
-    if provider is None:
-        return None
+    """Our offset types for GT4Py's, read once here as every way in reads an offset provider
+    (`read_offsets`); None for no offset provider. An entry that is no offset-provider type
+    (GT4Py's own tests pass a `FieldOffset` there) is left out, as GT4Py reads an entry only
+    where the program shifts by it: such a shift is then our error."""
     known = (common.Dimension, common.NeighborConnectivityType)
-    return offset_types_from_gt4py({k: v for k, v in provider.items() if type(v) in known})
+    types = (
+        None
+        if provider is None
+        else offset_types_from_gt4py({k: v for k, v in provider.items() if type(v) in known})
+    )
+    return read_offsets(types).gtir
 
 
 def _inferred(ours: Node, offsets: dict[str, OffsetType] | None) -> GtirInference:

@@ -8,16 +8,13 @@ from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass
 
 from iterir import FunctionDefinition, Node
-from iterir import gtir_types as gt
-from iterir.errors import ParseError
 from iterir.gcpause import gc_paused
 from iterir.nodes import Program
-from iterir.offset_types import NeighborConnectivityType, OffsetType, offset_types_from_json
+from iterir.offset_types import OffsetType
 from iterir.traversal import Tree, child_positions, walk
 from typeinf.core import type_map
 from typeinf.core.driver import checked, typed
 from typeinf.core.errors import TypeInferenceError
-from typeinf.core.offsets import OffsetProviderFormatError, gt4py_offset_types, loaded
 from typeinf.core.relations import Relation
 from typeinf.core.terms import Cell, DefinitionType, variables_of
 from typeinf.gtir import terms as g
@@ -28,6 +25,9 @@ from typeinf.gtir.values import Cyclic, GtirType, GtirValue, to_value
 
 #: Which free names without a type are unknowns: True for all (`typeinf.infer`'s `allow_free`).
 AllowFree = bool | Collection[str]
+#: The offset provider as GTIR reads it: GT4Py's offset-provider types by offset name (None: no
+#: offset provider), read where it came in (`typeinf.core.offsets.Offsets.gtir`).
+OffsetTypes = Mapping[str, OffsetType] | None
 
 
 @dataclass(frozen=True)
@@ -117,52 +117,25 @@ def program_type(inference: GtirInference) -> GtirInferred:
     return program_of(root.id, definitions, params, inference.solver.in_order())
 
 
-def in_gt4py_form(provider: object) -> bool:
-    """Whether `provider` is in GT4Py's form (GTIR's offset-provider types,
-    `iterir.offset_types`), as objects or as their JSON: what only GTIR reads."""
-    return isinstance(provider, Mapping) and any(
-        isinstance(v, NeighborConnectivityType | gt.Dimension) or (isinstance(v, dict) and "t" in v)
-        for v in provider.values()
-    )
-
-
-def offset_types(provider: object) -> dict[str, OffsetType] | None:
-    """The offset-provider types `provider` gives: None; GT4Py's types (`iterir.offset_types`)
-    by offset name, or their JSON (a ParseError naming the JSON path when malformed); an offset
-    provider of ours, or its JSON (`offsets.gt4py_offset_types` says how it is read)."""
-    provider = loaded(provider)
-    if provider is None:
-        return None
-    if isinstance(provider, Mapping) and all(
-        isinstance(v, NeighborConnectivityType | gt.Dimension) for v in provider.values()
-    ):
-        return dict(provider)
-    if isinstance(provider, Mapping) and provider and not in_gt4py_form(provider):
-        try:
-            return gt4py_offset_types(provider)
-        except OffsetProviderFormatError as error:
-            raise ParseError(str(error)) from None
-    return offset_types_from_json(provider)
-
-
 def infer(
-    node: Node, provider: object = None, allow_free: AllowFree = False, tree: Tree | None = None
+    node: Node, offsets: OffsetTypes, allow_free: AllowFree = False, tree: Tree | None = None
 ) -> GtirInferred:
-    """The type of a GTIR program or expression (`allow_free`: its free names without a type
-    that are unknowns; `tree`: `node` numbered in pre-order already); raises its first type
-    error."""
+    """The type of a GTIR program or expression (`offsets`: GT4Py's offset-provider types by
+    offset name, None for no offset provider, as `Offsets.gtir` gives them; `allow_free`: its
+    free names without a type that are unknowns; `tree`: `node` numbered in pre-order already);
+    raises its first type error."""
     # The collector paused, as for the fencil IR (`iterir.gcpause`), and the inference freed
     # before it resumes, so that no collection walks the cells inference is still making
     # (docs/performance.md, "GTIR inference").
     with gc_paused():
-        inference = typed(_runs(node, offset_types(provider), allow_free, tree), SHOWS_FAST_ERRORS)
+        inference = typed(_runs(node, offsets, allow_free, tree), SHOWS_FAST_ERRORS)
         result = program_type(inference)
         del inference
     return result
 
 
 def _runs(
-    node: Node, offsets: Mapping[str, OffsetType] | None, allow_free: AllowFree, tree: Tree | None
+    node: Node, offsets: OffsetTypes, allow_free: AllowFree, tree: Tree | None
 ) -> Callable[[bool, int], GtirInference]:
     """Inference of `node`, run as the driver asks: explaining or not, keeping how many
     errors."""
@@ -246,14 +219,15 @@ class GtirNodeTypes(Mapping[int, GtirInferred]):
 
 def infer_all(
     node: Node,
-    provider: object = None,
+    offsets: OffsetTypes,
     *,
     attach: bool = False,
     allow_free: AllowFree = False,
     tree: Tree | None = None,
 ) -> GtirNodeTypes:
-    """Every node's type; with `attach`, also set as `node.inferred_type`."""
-    inference = typed(_runs(node, offset_types(provider), allow_free, tree), SHOWS_FAST_ERRORS)
+    """Every node's type (`offsets` as for `infer`); with `attach`, also set as
+    `node.inferred_type`."""
+    inference = typed(_runs(node, offsets, allow_free, tree), SHOWS_FAST_ERRORS)
     result = GtirNodeTypes(_node_types(inference, complete=True))
     if attach:
         type_map.attach(list(walk(node)), result, whole=False)
@@ -278,7 +252,7 @@ class GtirSolved:
 
 def solve(
     node: Node,
-    provider: object,
+    offsets: OffsetTypes,
     max_errors: int | None,
     allow_free: AllowFree = False,
     tree: Tree | None = None,
@@ -286,21 +260,21 @@ def solve(
     """Every independent error (one per failing function definition or statement, at most
     `max_errors`), and the inference to read the types off: the fast run's, or where it finds
     an error the explaining run's, which gives every error its reasons (the driver's
-    `checked`)."""
-    runs = _runs(node, offset_types(provider), allow_free, tree)
+    `checked`; `offsets` as for `infer`)."""
+    runs = _runs(node, offsets, allow_free, tree)
     return GtirSolved(*checked(runs, max_errors, SHOWS_FAST_ERRORS))
 
 
 def check(
     node: Node,
-    provider: object,
+    offsets: OffsetTypes,
     max_errors: int | None,
     allow_free: AllowFree = False,
     tree: Tree | None = None,
 ) -> tuple[GtirInferred | None, GtirNodeTypes, list[TypeInferenceError]]:
     """The program's type (None with errors), every node's, and the errors: one per failing
-    function definition or statement, at most `max_errors`."""
-    solved = solve(node, provider, max_errors, allow_free, tree)
+    function definition or statement, at most `max_errors`; `offsets` as for `infer`."""
+    solved = solve(node, offsets, max_errors, allow_free, tree)
     if solved.inference is None:
         return None, GtirNodeTypes({}), solved.errors
     types = GtirNodeTypes(_node_types(solved.inference, complete=not solved.errors))

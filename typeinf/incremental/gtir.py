@@ -22,7 +22,7 @@ from typeinf.gtir.infer import (
     GtirInferred,
     GtirNodeTypes,
     GtirProgram,
-    offset_types,
+    OffsetTypes,
     program_of,
     read_off,
 )
@@ -59,22 +59,22 @@ class GtirState:
 class _GtirLayout(GtirInference):
     """A GTIR inference over the parts laid out."""
 
-    def __init__(self, root: Program, provider: object) -> None:
-        self._start(root, ([], []), SymbolTable([], {}), offset_types(provider), 1)
+    def __init__(self, root: Program, offsets: OffsetTypes) -> None:
+        self._start(root, ([], []), SymbolTable([], {}), offsets, 1)
 
 
 def reinfer(
-    root: Program, provider: object, state: GtirState | None
+    root: Program, offsets: OffsetTypes, state: GtirState | None
 ) -> tuple[GtirProgram, GtirNodeTypes, GtirState, tuple[str, ...]]:
     """`root`'s type and every node's, as `typeinf.check` gives them for a program without
     errors, typing again only what an edit of the program `state` was kept for can have
     changed; the state to keep, and the definitions typed again. Raises what it leaves to a
     full check (`Unsupported`, a type error)."""
-    return _GtirRun(root, provider, state).result()
+    return _GtirRun(root, offsets, state).result()
 
 
 class _GtirRun:
-    def __init__(self, root: Program, provider: object, state: GtirState | None) -> None:
+    def __init__(self, root: Program, offsets: OffsetTypes, state: GtirState | None) -> None:
         if not fits(root):
             raise Unsupported
         self.root, self.old = root, state
@@ -84,7 +84,7 @@ class _GtirRun:
             {d.id for d in declared}
         ) != len(declared):
             raise Unsupported  # a name declared twice: a full check reports it
-        self.layout = _GtirLayout(root, provider)
+        self.layout = _GtirLayout(root, offsets)
         self.positions: dict[str, int] = {}  # definition name → its position in `layout`
         self.entries: dict[str, Entry] = {}  # the definitions typed again
         self.valid: Mapping[str, Entry] = {}

@@ -16,8 +16,8 @@ from typeinf.core.sizes import check_node_types
 from typeinf.core.solve import check_finite
 from typeinf.core.terms import Cell, Type
 from typeinf.fencil.collect import Inference
+from typeinf.fencil.infer import by_node, program_type
 from typeinf.incremental.part_trees import PartTree
-from typeinf.infer import by_node, program_type
 
 
 class Unsupported(Exception):

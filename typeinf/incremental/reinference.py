@@ -18,16 +18,18 @@ from iterir.symbols import Binding, BindingKind
 from iterir.traversal import MOST_NODES
 from typeinf.core.convert import to_value
 from typeinf.core.errors import TypeInferenceError
-from typeinf.core.offsets import OffsetProvider
+from typeinf.core.offsets import OffsetProvider, read_offsets
 from typeinf.core.schemes import Scheme, Template
 from typeinf.core.terms import Cell, DefinitionType, FencilType, Type
 from typeinf.core.type_map import TypeMap
+from typeinf.fencil.infer import NodeTypes, by_node
 from typeinf.fencil.signatures import BUILTINS
+from typeinf.gtir.infer import OffsetTypes
 from typeinf.incremental.definition_reuse import Dependencies, Meanings, dependencies, in_order
 from typeinf.incremental.gtir import GtirState, reinfer
 from typeinf.incremental.part_layout import BUILTIN, Layout, Unsupported, lay_out, printable, slot
 from typeinf.incremental.part_trees import PartTree, fits, part_tree
-from typeinf.infer import Checked, NodeTypes, Provider, by_node, check, provider_of
+from typeinf.infer import Checked, Provider, Result, checked_read
 from typeinf.types import Inferred
 
 #: A definition's type as a value (variables numbered in the order the located notation
@@ -112,27 +114,28 @@ class Reinference:
 
     def check(self, root: Node) -> Checked:
         """Every node's type and every error of `root`, as `typeinf.check` gives them."""
+        offsets = read_offsets(self.offset_provider)  # once, for this run and a full check
         with gc_paused():
             try:
                 if isinstance(root, FencilDefinition):  # the fencil IR's (`dialect.decide`)
-                    return _Run(self, root, provider_of(self.offset_provider)).result()
+                    return _Run(self, root, offsets.fencil).result()
                 if isinstance(root, Program):
-                    return self._gtir(root)
+                    return self._gtir(root, offsets.gtir)
             except (Unsupported, TypeInferenceError):
                 pass  # reported, with every error and its reasons, by a full check
         self.last = Reused()
-        return check(root, self.offset_provider)
+        return checked_read(root, offsets)
 
-    def _gtir(self, root: Program) -> Checked:
+    def _gtir(self, root: Program, offsets: OffsetTypes) -> Checked:
         """A GTIR program's re-inference (`incremental.gtir`)."""
-        program, types, state, inferred = reinfer(root, self.offset_provider, self._gtir_state)
+        program, types, state, inferred = reinfer(root, offsets, self._gtir_state)
         self._gtir_state = state
         names = [d.id for d in root.function_definitions]
         again = set(inferred)
         self.last = Reused(
             tuple(n for n in names if n not in again), tuple(n for n in names if n in again), False
         )
-        return Checked(program, types, [])  # type: ignore[arg-type]  # GTIR's, as `check` gives
+        return Checked(program, types, [])
 
 
 class _Run:
@@ -432,5 +435,5 @@ class _Checked(Checked):
         self._root, self.types, self.errors = root, types, []
 
     @property
-    def type(self) -> Inferred | None:  # type: ignore[override]  # read-only, as results are read
+    def type(self) -> Result | None:  # type: ignore[override]  # read-only, as results are read
         return self.types[self._root]
