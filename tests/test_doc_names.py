@@ -93,10 +93,7 @@ HISTORY = {
 }
 #: Stale names left in files being reworked on another branch, as (file, name): a ratchet, each
 #: must go and then off the list, so that the list only shrinks.
-KNOWN: set[tuple[str, str]] = {
-    # moved to typeinf/frontends/gtir_report.py; docs/architecture.md is being rewritten
-    ("docs/architecture.md", "gtir/report.py"),
-}
+KNOWN: set[tuple[str, str]] = set()
 
 _ROOTS = "|".join(PACKAGES)
 _DOTTED = re.compile(rf"(?<![\w./-])(?:{_ROOTS})(?:\.[A-Za-z_]\w*)+")
