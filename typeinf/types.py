@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import MISSING, dataclass, fields
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, dataclass_transform
 
+from typeinf.core import messages
 from typeinf.core.sizes import MOST_PRINTED_CELLS, placeholder
 
 if TYPE_CHECKING:
@@ -63,7 +64,7 @@ class Type:
         from typeinf.core.convert import pformat  # conversion depends on the values
 
         if spec not in _SPECS:
-            raise ValueError(f"unknown format {spec!r} for a type: use '', 'compact' or 'located'")
+            raise ValueError(messages.unknown_format(spec))
         return pformat(self, locations=_SPECS[spec])
 
     def __repr__(self) -> str:
@@ -115,10 +116,10 @@ class OnDemand(Type):
                         try:
                             fill(self)
                         except AttributeError as error:  # not "no such field": a failed fill
-                            raise FillError(f"{fill!r} failed: {error}") from error
+                            raise FillError(messages.fill_failed(fill, error)) from error
                 if made(self):
                     return getattr(self, name)
-                raise AssertionError(f"{fill!r} did not fill its value")
+                raise AssertionError(messages.not_filled(fill))
         message = f"{type(self).__name__!r} object has no attribute {name!r}"
         raise AttributeError(message, name=name, obj=self)
 

@@ -6,23 +6,23 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from iterir.display import value_text
+from typeinf.core import messages
 from typeinf.types import Type
 
 
 def _wrong(function: str, argument: str, expected: str, value: object) -> TypeError:
-    return TypeError(f"{function}: {argument} must be {expected}, not {value_text(value)}")
+    return TypeError(messages.wrong_argument(function, argument, expected, value))
 
 
 def a_type(function: str, argument: str, value: object) -> None:
     """`value` must be a type, as `infer` and `parse_type` give them."""
     if not isinstance(value, Type):
-        raise _wrong(function, argument, "a type (as `infer` or `parse_type` give)", value)
+        raise _wrong(function, argument, messages.A_TYPE, value)
 
 
 def a_string(function: str, argument: str, value: object) -> None:
     if not isinstance(value, str):
-        raise _wrong(function, argument, "a str", value)
+        raise _wrong(function, argument, messages.A_STR, value)
 
 
 def an_instance(
@@ -35,17 +35,17 @@ def an_instance(
 
 def a_flag(function: str, argument: str, value: object) -> None:
     if not isinstance(value, bool):
-        raise _wrong(function, argument, "True or False", value)
+        raise _wrong(function, argument, messages.A_FLAG, value)
 
 
 def a_provider(function: str, value: object) -> Mapping[str, Any] | None:
     """An offset provider argument: None, or a mapping of offset tags (docs/offset-providers.md)."""
     if value is not None and not isinstance(value, Mapping):
-        raise _wrong(function, "offset_provider", "None or a mapping of offset tags", value)
+        raise _wrong(function, "offset_provider", messages.A_PROVIDER, value)
     return value
 
 
 def a_count(function: str, argument: str, value: object) -> None:
     """`value` must be None or a positive int."""
     if value is not None and (type(value) is not int or value < 1):
-        raise _wrong(function, argument, "None or a positive int", value)
+        raise _wrong(function, argument, messages.A_COUNT, value)

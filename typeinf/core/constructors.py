@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from iterir.vocabulary import PRIMITIVES
+from typeinf.core import messages
 from typeinf.core.terms import SPECIAL_DTYPES, Cell, Mismatch, Sort, find, make, root_of, var
 
 if TYPE_CHECKING:
@@ -215,16 +216,16 @@ def register_constructor(ctor: Constructor) -> Constructor:
     refused too: a row's notation is its family's (`(a, b)`), not a constructor's."""
     name = ctor.name
     if _IDENTIFIER.fullmatch(name) is None:
-        raise ValueError(f"a constructor's name must be a name of the notation, not {name!r}")
+        raise ValueError(messages.not_a_constructor_name(name))
     if name in CONSTRUCTORS:
-        raise ValueError(f"{name!r} is a constructor already")
+        raise ValueError(messages.constructor_already(name))
     reserved = name in _RESERVED or re.fullmatch(r"T[0-9]*", name) is not None
     if reserved or name.startswith(("ItOrVal", "where")):
-        raise ValueError(f"{name!r} is a word of the notation: it cannot name a constructor")
+        raise ValueError(messages.notation_word(name))
     if ctor.row is not None or ctor.is_cons:
-        raise ValueError(f"{name!r}: a row constructor cannot be added (rows print as tuples)")
+        raise ValueError(messages.row_constructor(name))
     if any(i >= len(ctor.params) or ctor.params[i] is not Sort.LOC for i in ctor.locations):
-        raise ValueError(f"{name!r}: `locations` must be positions of location arguments")
+        raise ValueError(messages.not_location_positions(name))
     CONSTRUCTORS[name] = ctor
     return ctor
 
@@ -233,9 +234,9 @@ def unregister_constructor(ctor: Constructor) -> None:
     """Take `ctor`, added by `register_constructor`, out of the table again (a test's toy must
     not outlive its test); the core's constructors stay."""
     if ctor in CORE:
-        raise ValueError(f"{ctor.name!r} is a constructor of the core")
+        raise ValueError(messages.core_constructor(ctor.name))
     if CONSTRUCTORS.get(ctor.name) is not ctor:
-        raise ValueError(f"{ctor.name!r} is not registered")
+        raise ValueError(messages.not_registered(ctor.name))
     del CONSTRUCTORS[ctor.name]
 
 
@@ -261,7 +262,7 @@ def constant(ctor: Constructor, label: object = None) -> Cell:
     cell = _CONSTANTS.get(key)
     if cell is None:
         if ctor.params or ctor.meet is not None:
-            raise ValueError(f"{ctor.name!r} takes arguments or has a `meet` rule: no constant")
+            raise ValueError(messages.no_constant(ctor.name))
         made = make(ctor)
         made.label = label
         # Made whole before it is seen, and kept only if no other thread kept one meanwhile:

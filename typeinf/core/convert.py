@@ -21,7 +21,7 @@ from typing import Any, NoReturn, TypeVar, cast
 
 from iterir.gcpause import gc_paused
 from iterir.vocabulary import PRIMITIVES
-from typeinf.core import arguments, instance, notation
+from typeinf.core import arguments, instance, messages, notation
 from typeinf.core import relations as rel
 from typeinf.core.constructors import (
     COLUMN,
@@ -286,7 +286,7 @@ class Converter:
 def _family(members: frozenset[str]) -> str:
     name = FAMILY_NAMES.get(members)
     if name is None:  # families are read by name, and meet only into named ones or none
-        raise AssertionError(f"a family without a name: {sorted(members)}")
+        raise AssertionError(messages.unnamed_family(members))
     return name
 
 
@@ -371,13 +371,13 @@ class Builder:
 
     def definition(self, value: Definition) -> DefinitionType:
         if not isinstance(value, Definition):
-            raise ValueError(f"not a definition: {value!r}")
+            raise ValueError(messages.not_a_definition(value))
         type_ = self.cell(value.type)
         return DefinitionType(value.name, type_, tuple(map(self.relation, value.relations)))
 
     def relation(self, value: Relation) -> rel.Relation:
         if value._template is None:
-            raise ValueError(f"{value!r} was not made by typeinf: it has no rule to print by")
+            raise ValueError(messages.relation_not_ours(value))
         template, placeholders = value._template
         cells = {id(p): self.cell(a, p.sort) for p, a in zip(placeholders, value.args, strict=True)}
         return template.copy(lambda cell: cells[id(cell)])
@@ -424,7 +424,7 @@ class Builder:
             if type(value) is Tuple and not value.items and value.tail is None:
                 empty = _EMPTY_OF.get(want)
                 if empty is None:
-                    _wrong(task, "an empty tuple")
+                    _wrong(task, messages.AN_EMPTY_TUPLE)
                 return empty
             if type(value) is Constructed and not value.args:
                 return _registered_constant(value, want, task)
@@ -446,15 +446,15 @@ class Builder:
     def variable(self, value: Var, want: Sort, task: Any) -> Cell:
         sort = _SORTS.get(value.sort)
         if sort is None or sort_meet(sort, want) is not sort:
-            _wrong(task, f"a variable of sort {value.sort!r}")
+            _wrong(task, messages.a_variable_of_sort(value.sort))
         if value.family is not None and value.family not in FAMILIES:
-            _wrong(task, f"a variable of the unknown family {value.family!r}")
+            _wrong(task, messages.a_variable_of_family(value.family))
         family = None if value.family is None else FAMILIES[value.family]
         cell = self.variables.get(value.number)
         if cell is None:
             cell = self.variables[value.number] = var(sort, family)
         elif cell.sort is not sort or cell.family != family:
-            _wrong(task, f"variable {value.number} of another sort or family than before")
+            _wrong(task, messages.variable_changed(value.number))
         return cell
 
 
@@ -498,29 +498,29 @@ def _parts(value: Any, want: Sort, task: Any) -> list[tuple[Any, Sort, str]]:
     if shape is not None:
         allowed, places = shape
         if want not in allowed:
-            _wrong(task, f"a {type(value).__name__}")
+            _wrong(task, messages.a_value_of(type(value).__name__))
         return [(getattr(value, name), sort, name) for name, sort in places]
     if type(value) is Fun:
         if want is not Sort.TYPE:
-            _wrong(task, "a function")
+            _wrong(task, messages.A_FUNCTION)
         params = [(p, Sort.TYPE, f"params[{i}]") for i, p in enumerate(value.params)]
         return [*params, (value.tail, Sort.TROW, "tail"), (value.result, Sort.TYPE, "result")]
     if type(value) is Tuple:
         row_of = _ROW_OF.get(want)
         if row_of is None:
-            _wrong(task, "a tuple")
+            _wrong(task, messages.A_TUPLE)
         _, item, rest = row_of
         items = [(v, item, f"items[{i}]") for i, v in enumerate(value.items)]
         return [*items, (value.tail, rest, "tail")]
     if type(value) is Constructed:
         ctor = _registered(value, want, task)
         if len(value.args) != len(ctor.params):
-            _wrong(task, f"`{value.name}` of {len(value.args)} arguments")
+            _wrong(task, messages.constructor_with(value.name, len(value.args)))
         return [
             (a, s, f"args[{i}]")
             for i, (a, s) in enumerate(zip(value.args, ctor.params, strict=True))
         ]
-    _wrong(task, f"a {type(value).__name__}")
+    _wrong(task, messages.a_value_of(type(value).__name__))
 
 
 def _assemble(value: Any, want: Sort, args: list[Cell]) -> Cell:
@@ -546,36 +546,35 @@ def _assemble(value: Any, want: Sort, args: list[Cell]) -> Cell:
 def _registered(value: Constructed, want: Sort, task: Any) -> Constructor:
     ctor = CONSTRUCTORS.get(value.name)
     if ctor is None or ctor in CORE:
-        _wrong(task, f"`{value.name}`, which is no registered constructor")
+        _wrong(task, messages.unregistered(value.name))
     assert ctor is not None  # `_wrong` raised otherwise
     if sort_meet(ctor.sort, want) is not ctor.sort:
-        _wrong(task, f"`{value.name}` (a {ctor.sort.value})")
+        _wrong(task, messages.constructor_of_sort(value.name, ctor.sort.value))
     return ctor
 
 
 def _registered_constant(value: Constructed, want: Sort, task: Any) -> Cell:
     ctor = _registered(value, want, task)
     if ctor.params:
-        _wrong(task, f"`{value.name}` of no arguments")
+        _wrong(task, messages.constructor_without(value.name))
     return constant(ctor, value.label) if ctor.labelled else constant(ctor)
 
 
 def _wrong(task: Any, found: str) -> NoReturn:
     """Raise the error for a part that cannot stand where it is: what was expected, what was
-    found, and where (`.params[0].kind`)."""
+    `found` (in `messages`' words), and where (`.params[0].kind`)."""
     _, want, parent, field, _ = task
     where: list[str] = []
     while parent is not None:
         where.append(field if field.startswith("[") else "." + field)
         _, _, parent, field, _ = parent
-    place = "".join(reversed(where)) or "the type"
-    raise ValueError(f"{place}: expected a {want.value}, found {found}")
+    raise ValueError(messages.misplaced("".join(reversed(where)), want.value, found))
 
 
 def to_cells(value: Type) -> CellType:
     """Fresh cells for a value (`ValueError` for a part that cannot stand where it is)."""
     if not isinstance(value, Type):
-        raise TypeError(f"expected a type of typeinf.types, not {type(value).__name__}")
+        raise TypeError(messages.not_a_type_value(type(value).__name__))
     return Builder().program(value)
 
 
