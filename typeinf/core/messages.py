@@ -6,7 +6,8 @@ to cells), made here from what it found. The modules that find it raise their er
 words, so a message is made only when an error is. It imports nothing of typeinf's, so that any
 module of the engine, the solver's included, and the public values (`typeinf.types`) may use
 it; what the dialects' reports say alike (the reasons, a call's arity, a name declared twice,
-the rendering) is `typeinf.core.diagnostics`', which the solver does not reach.
+the rendering) is `typeinf.core.diagnostics`', which the solver does not reach; an offset
+provider's format, `typeinf.core.offset_messages`'.
 """
 
 from __future__ import annotations

@@ -19,18 +19,17 @@ from os import PathLike
 from pathlib import Path
 from typing import Any, TypeVar
 
-from iterir.display import value_text
 from iterir.errors import ParseError
 from iterir.files import read_text
 from iterir.gtir_types import Dimension as GTIRDimension
 from iterir.jsontext import loads
 from iterir.offset_types import (
-    MAX_NEIGHBORS,
     NeighborConnectivityType,
     OffsetType,
     max_neighbors_problem,
     offset_types_from_json,
 )
+from typeinf.core import messages, offset_messages
 from typeinf.core.arguments import a_provider
 
 
@@ -41,7 +40,7 @@ class Dimension:
     value: str
 
     def __post_init__(self) -> None:
-        _expect(self, "value", str, "a str (the dimension's name, such as 'KDim')")
+        _expect(self, "value", str, offset_messages.DIMENSION_NAME)
 
 
 @dataclass(frozen=True)
@@ -55,22 +54,20 @@ class Connectivity:
     has_skip_values: bool
 
     def __post_init__(self) -> None:
-        _expect(self, "origin", str, "a str (a location's name, such as 'Vertex')")
-        _expect(self, "neighbor", str, "a str (a location's name, such as 'Edge')")
-        _expect(self, "max_neighbors", int, f"an int from 0 to {MAX_NEIGHBORS:,}")
-        _expect(self, "has_skip_values", bool, "True or False")
+        _expect(self, "origin", str, offset_messages.ORIGIN_NAME)
+        _expect(self, "neighbor", str, offset_messages.NEIGHBOR_NAME)
+        _expect(self, "max_neighbors", int, offset_messages.NEIGHBOR_COUNT)
+        _expect(self, "has_skip_values", bool, messages.A_FLAG)
         problem = max_neighbors_problem(self.max_neighbors)
         if problem is not None:
-            raise ValueError(f"Connectivity.max_neighbors {problem}")
+            raise ValueError(offset_messages.connectivity_max_neighbors(problem))
 
 
 def _expect(entry: object, name: str, kind: type, expected: str) -> None:
     """A TypeError unless field `name` of `entry` is a `kind` (an int is not a bool)."""
     value = getattr(entry, name)
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise TypeError(
-            f"{type(entry).__name__}.{name} must be {expected}, not {value_text(value)}"
-        )
+        raise TypeError(offset_messages.wrong_field(entry, name, expected, value))
 
 
 OffsetProvider = Mapping[str, Dimension | Connectivity]
@@ -99,7 +96,9 @@ def load_offset_provider(source: object) -> AnyProvider:
         try:
             return offset_types_from_json(data)
         except ParseError as error:
-            raise OffsetProviderFormatError(f"{error.json_path}: {error.message}") from None
+            raise OffsetProviderFormatError(
+                offset_messages.at(error.json_path, error.message)
+            ) from None
     if isinstance(data, Mapping) and data and all(_is_offset_type(v) for v in data.values()):
         return dict(data)
     return _ours(data)
@@ -140,19 +139,18 @@ def _as_offset_types(provider: dict[str, Dimension | Connectivity]) -> dict[str,
 def _ours(data: object) -> dict[str, Dimension | Connectivity]:
     """Our form of an offset provider, from decoded JSON or our objects."""
     if not isinstance(data, Mapping):
-        raise OffsetProviderFormatError("an offset provider is a JSON object of offset tags")
+        raise OffsetProviderFormatError(offset_messages.NOT_AN_OBJECT)
     provider: dict[str, Dimension | Connectivity] = {}
     for tag, entry in data.items():
         if not isinstance(tag, str):
-            raise OffsetProviderFormatError(
-                f"an offset tag must be a string, not {value_text(tag)}"
-            )
+            raise OffsetProviderFormatError(offset_messages.not_a_tag(tag))
         if isinstance(entry, (Dimension, Connectivity)):
             provider[tag] = entry
             continue
-        where = f"offset provider entry {value_text(tag)}"
         if not isinstance(entry, dict) or entry.get("type") not in ("Dimension", "Connectivity"):
-            raise OffsetProviderFormatError(f'{where}: needs "type": "Dimension" or "Connectivity"')
+            raise OffsetProviderFormatError(
+                offset_messages.in_entry(tag, offset_messages.NEEDS_TYPE)
+            )
         try:
             if entry["type"] == "Dimension":
                 provider[tag] = Dimension(_typed(entry, "value", str))
@@ -161,22 +159,22 @@ def _ours(data: object) -> dict[str, Dimension | Connectivity]:
                 most = _typed(entry, "max_neighbors", int)
                 problem = max_neighbors_problem(most)
                 if problem is not None:
-                    raise TypeError(f"'max_neighbors' {problem}")
+                    raise TypeError(offset_messages.key_problem("max_neighbors", problem))
                 skips = _typed(entry, "has_skip_values", bool)
                 provider[tag] = Connectivity(origin, neighbor, most, skips)
         except KeyError as missing:
-            raise OffsetProviderFormatError(f"{where}: missing {missing}") from None
+            raise OffsetProviderFormatError(
+                offset_messages.in_entry(tag, offset_messages.missing(missing))
+            ) from None
         except TypeError as wrong:
-            raise OffsetProviderFormatError(f"{where}: {wrong}") from None
+            raise OffsetProviderFormatError(offset_messages.in_entry(tag, wrong)) from None
     return provider
 
 
 def _typed(entry: dict[str, Any], key: str, kind: type[_T]) -> _T:
     value = entry[key]
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise TypeError(
-            f"{key!r} must be {'a string' if kind is str else 'an integer' if kind is int else 'a boolean'}"
-        )
+        raise TypeError(offset_messages.key_of_kind(key, kind))
     return value
 
 
