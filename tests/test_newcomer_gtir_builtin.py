@@ -148,9 +148,12 @@ print(json.dumps(out))
 
 
 def edited_copy(folder: Path) -> Path:
-    """The packages and the builtins' data copied into `folder`, with every edit made."""
+    """The packages and the builtins' data copied into `folder`, with every edit made: the
+    sources alone, without a compiled build's modules (`tools/compile.py`), which Python would
+    import in place of the edited sources."""
+    skipped = shutil.ignore_patterns("__pycache__", "*.so", "*.pyd")
     for name in ("iterir", "typeinf", "builtins"):
-        shutil.copytree(ROOT / name, folder / name, ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copytree(ROOT / name, folder / name, ignore=skipped)
     for edit in EDITS:
         path = folder / edit.path
         text = path.read_text(encoding="utf-8")
