@@ -3,6 +3,10 @@ input alone, before inference, and never retried after an error."""
 
 from __future__ import annotations
 
+import contextlib
+import io
+from pathlib import Path
+
 import pytest
 
 import iterir
@@ -10,10 +14,12 @@ import typeinf
 from iterir.gtir_types import ScalarType
 from iterir.nodes import AxisLiteral, FunCall, Lambda, Literal, Node, Sym, SymRef, holds_gtir
 from iterir.printer import is_gtir
+from typeinf import route
 from typeinf.core.errors import MalformedIRError
-from typeinf.core.offsets import read_offsets
-from typeinf.dialect import Dialect, decide
+from typeinf.core.offsets import Offsets, read_offsets
+from typeinf.dialect import Decided, Dialect, decide
 from typeinf.fencil import collect as fencil_collect
+from typeinf.frontends import cli
 from typeinf.gtir import collect as gtir_collect
 
 #: No offset provider, read.
@@ -88,6 +94,28 @@ def test_the_numbering_made_to_decide_is_handed_on_not_made_again() -> None:
     assert nodes[0] is tree and sizes[0] == len(nodes) == len(list(iterir.walk(tree)))
     # A root whose class decides alone is not numbered here.
     assert decide(iterir.parse(FENCIL_TEXT), NONE).tree is None
+
+
+@pytest.mark.parametrize("text", [FENCIL_TEXT, GTIR_PROGRAM_TEXT, "λ(it) → ·it", "λ(x: f64) → x"])
+@pytest.mark.parametrize("command", ["infer", "explain"])
+def test_the_command_line_decides_once_per_file(
+    text: str, command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`route` hands the decision on with the provider: `solve_either` and `explain` do not
+    decide again (an expression's second decision was a second walk of its tree)."""
+    path = tmp_path / "program.itir"
+    path.write_text(text + "\n", encoding="utf-8")
+    calls: list[Node] = []
+
+    def counted(node: Node, offsets: Offsets, within: Node | None = None) -> Decided:
+        calls.append(node)
+        return decide(node, offsets, within)
+
+    monkeypatch.setattr(route, "decide", counted)
+    target = f"{path}:1:1" if command == "explain" else str(path)
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        cli.main([command, target])
+    assert len(calls) == 1
 
 
 def test_an_offset_provider_in_gt4pys_form_makes_an_expression_gtir() -> None:

@@ -18,7 +18,7 @@ from typeinf.core.diagnostics import Source
 from typeinf.core.offsets import read_offsets
 from typeinf.frontends.cli import main
 from typeinf.frontends.snapshots import expected_text
-from typeinf.route import solve_either
+from typeinf.route import route, solve_either
 
 EXAMPLE = ROOT / "examples" / "gtir_vertex_sum.itir"
 EDGE_SUM = (
@@ -361,7 +361,7 @@ def test_the_command_line_snapshots_the_fixture_and_the_api_type_an_input_alike(
     assert _run(["snapshot", "update", str(tmp_path)], capsys)[0] == 0
     assert (tmp_path / "e.types").read_text(encoding="utf-8") == located
     assert (
-        expected_text(solve_either(node, read_offsets(data)), Source()) == located
+        expected_text(solve_either(node, route(node, read_offsets(data))), Source()) == located
     )  # the fixture's
     assert api == expected
     assert located == expected_located + "\n"

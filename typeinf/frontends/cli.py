@@ -31,8 +31,9 @@ from typeinf.core.diagnostics import (
     source_of,
 )
 from typeinf.core.notation import Printer, pformat, pformat_lines, to_ascii
-from typeinf.core.offsets import Offsets, read_offsets
+from typeinf.core.offsets import read_offsets
 from typeinf.core.terms import Cell, FencilType
+from typeinf.dialect import Dialect
 from typeinf.fencil.infer import Solved
 from typeinf.frontends import gtir_report, json_report
 from typeinf.frontends.docs_pages import pages
@@ -44,10 +45,10 @@ from typeinf.gtir.infer import GtirInferred, GtirSolved
 from typeinf.gtir.notation import pformat_gtir, to_ascii_gtir
 from typeinf.infer import AllowFree
 from typeinf.route import (
+    Routed,
     for_node,
     read_provider,
     solve_either,
-    typed_as_gtir,
 )
 
 EXIT_OK, EXIT_TYPE_ERROR, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
@@ -348,12 +349,12 @@ def _infer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _checked(
-    program: _Program, offsets: Offsets, limit: int | None, free: AllowFree
+    program: _Program, routed: Routed, limit: int | None, free: AllowFree
 ) -> tuple[Solved | GtirSolved, bool]:
     """`solve_either` keeping at most `limit` errors, and whether there are more: it is asked for
     one more than it keeps, as counting them all would check the whole program, which
     --max-errors spares. `free`: the names allowed to be free (--allow-free)."""
-    checked = solve_either(program.node, offsets, free, None if limit is None else limit + 1)
+    checked = solve_either(program.node, routed, free, None if limit is None else limit + 1)
     if limit is None or len(checked.errors) <= limit:
         return checked, False
     del checked.errors[limit:]
@@ -487,11 +488,12 @@ def _explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             f"{excerpt(source_line(program.text, int(line)), int(position))}\n"
         )
         return EXIT_USAGE
-    gtir = typed_as_gtir(program.node, provider)
+    offsets, decided = provider
+    gtir = decided.dialect is Dialect.GTIR
     if gtir:
-        explained = why_gtir(program.node, node, provider, free)
+        explained = why_gtir(program.node, node, offsets, free)
     else:
-        explained = why(program.node, node, provider, allow_free=free)
+        explained = why(program.node, node, offsets, allow_free=free)
     color = _color(args.color, err)
     for found in explained.errors:
         err.write(render(found, program.source, color) + "\n")

@@ -33,7 +33,7 @@ from typeinf.core.offsets import OffsetProvider, read_offsets
 from typeinf.frontends import gt4py_switches
 from typeinf.frontends.snapshots import EXPECTED_SUFFIX, expected_text
 from typeinf.infer import AllowFree
-from typeinf.route import solve_either
+from typeinf.route import route, solve_either
 
 FOLDER = "__typeinf_snapshots__"
 
@@ -138,7 +138,7 @@ class TypeinfSnapshot:
                 f"{path} is already checked in this test: give another name=", pytrace=False
             )
         self.used.add(path)
-        checked = solve_either(node, read_offsets(offset_provider), allow_free)
+        checked = solve_either(node, route(node, read_offsets(offset_provider)), allow_free)
         actual = expected_text(checked, Source())
         expected = _stored(path)
         if self.update:
