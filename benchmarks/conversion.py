@@ -66,7 +66,7 @@ def measure(shape: str, size: int) -> dict[str, float]:
     import iterir
     import typeinf
     from iterir.gcpause import gc_paused
-    from typeinf.core import convert
+    from typeinf.fencil import convert
     from typeinf.within import subject
 
     # The fencil IR's read-off: `typeinf.fencil.infer`, in `typeinf.infer` before (for `--base`).

@@ -26,8 +26,9 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("typeinf", "iterir")
 
-#: What each layer may import, besides the standard library, lark and itself. `typeinf.types`
-#: (the public type values, kept at the package's top for their public name) is the core's.
+#: What each layer may import, besides the standard library, lark and itself. `typeinf.types`,
+#: the public names of the type values, is the API's: it names what `typeinf.core.values` and
+#: `typeinf.fencil.values` hold.
 MAY_IMPORT: dict[str, set[str]] = {
     "iterir": set(),
     "core": {"iterir"},
@@ -49,8 +50,8 @@ KNOWN_CIRCLES: dict[frozenset[str], str] = {
             "typeinf.core.terms",
         }
     ): "a cell's repr prints it in the notation, which is made of cells",
-    frozenset({"typeinf.core.arguments", "typeinf.core.convert", "typeinf.types"}): (
-        "a type value's str() converts it to cells to print it"
+    frozenset({"typeinf.fencil.convert", "typeinf.fencil.values"}): (
+        "a fencil value's str() converts it to cells to print it"
     ),
 }
 
@@ -83,8 +84,6 @@ def layer(module: str) -> str:
         return "api"
     if parts[0] == "iterir":
         return "iterir"
-    if module == "typeinf.types":
-        return "core"
     return parts[1] if len(parts) > 1 and (ROOT / "typeinf" / parts[1]).is_dir() else "api"
 
 
@@ -212,18 +211,15 @@ def test_the_rules_are_read_from_real_imports() -> None:
 
 
 # -- the engine: the solver reaches no dialect's type language ------------------------------------
-#: The core's modules that hold part of a type language: the reading both dialects' readers
-#: share, the fencil IR's conversions to the public values (in the core while `typeinf.infer`
-#: imports them from there), the words both dialects say. None of them is the engine's, so the
-#: solver reaches none of them; the dialects' own packages are outside the engine anyway. (The
-#: constructors' table and the notation still hold the fencil IR's constructors and printer
-#: arms beside what both dialects share; the solver reaches them, as a cell prints itself.)
+#: The core's modules that both dialects' type languages share but the engine does not use: the
+#: tokens and variables both readers read, the public values' machinery, the API's argument
+#: checks, the words both dialects say. None of them is the engine's, so the solver reaches none
+#: of them; the dialects' own packages are outside the engine anyway.
 TYPE_LANGUAGE_IN_CORE = frozenset(
     {
         "typeinf.core.typetokens",
-        "typeinf.core.typesyntax",
         "typeinf.core.cellbuilder",
-        "typeinf.core.convert",
+        "typeinf.core.values",
         "typeinf.core.arguments",
         "typeinf.core.diagnostics",
     }
@@ -277,8 +273,8 @@ def test_a_planted_reach_into_a_dialect_is_caught(tmp_path: Path) -> None:
             "from typing import TYPE_CHECKING\n"
             "if TYPE_CHECKING:\n    from typeinf.fencil.messages import said\n"
         ),
-        "typeinf/fencil/messages.py": "import typeinf.core.convert\n",
-        "typeinf/core/convert.py": "",
+        "typeinf/fencil/messages.py": "import typeinf.fencil.convert\n",
+        "typeinf/fencil/convert.py": "",
         "typeinf/gtir/notation.py": "",
     }
     for name, text in tree.items():
@@ -291,9 +287,9 @@ def test_a_planted_reach_into_a_dialect_is_caught(tmp_path: Path) -> None:
         for path in tmp_path.rglob("*.py")
     }
     closure = reached("typeinf.core.solve", sources)
-    assert closure == {"typeinf.core.helper", "typeinf.fencil.messages", "typeinf.core.convert"}
+    assert closure == {"typeinf.core.helper", "typeinf.fencil.messages", "typeinf.fencil.convert"}
     assert sorted(filter(outside_the_engine, closure)) == [
-        "typeinf.core.convert",
+        "typeinf.fencil.convert",
         "typeinf.fencil.messages",
     ]
 
@@ -434,6 +430,7 @@ REPORTING: dict[str, str] = {
     "typeinf.fencil.messages": "the fencil IR's words",
     # apart from `messages`, which reads the registry: the registry imports its words
     "typeinf.fencil.signature_messages": "the fencil IR's words of its builtins' registry",
+    "typeinf.fencil.constructor_messages": "the fencil IR's words of its constructors' registry",
     "typeinf.core.messages": "the engine's words, and those of the core's public side",
     "typeinf.core.offset_messages": "the words of an offset provider's format",
     "typeinf.core.diagnostics": "the words both dialects say alike, and their rendering",
@@ -442,7 +439,8 @@ REPORTING: dict[str, str] = {
     # its position and its expectation to another module to be put back together.
     "typeinf.gtir.reader": "GTIR's notation, read",
     "typeinf.core.typetokens": "the notations' tokens, read",
-    "typeinf.core.cellbuilder": "the notations' cells, built as read",
+    "typeinf.core.cellbuilder": "the notations' variables, built as read",
+    "typeinf.fencil.cellbuilder": "the fencil IR's notation, its cells built as read",
     "typeinf.fencil.reader": "the fencil IR's notation, read",
     "typeinf.fencil.typeparser": "the fencil IR's notation, read",
 }
@@ -592,3 +590,70 @@ GtirRule(messages.A_RELATION)
     assert "reworded" in MESSAGE_METHODS
     fencil_words = {m for m, why in REPORTING.items() if why == "the fencil IR's words"}
     assert "typeinf.gtir.messages" in MODULES and fencil_words & MODULES.keys()
+
+
+# -- the core holds no dialect's type language ---------------------------------------------------
+def defined_constructors(source: str) -> dict[str, str]:
+    """The constructors a module defines at its top (`NAME = Constructor("Name", …)`), and the
+    constants made of them (`T_EMPTY = constant(TEMPTY)`): each name, with the constructor's."""
+    found: dict[str, str] = {}
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+            call, names = node.value, [t.id for t in node.targets if isinstance(t, ast.Name)]
+            callee = getattr(call.func, "id", None)
+            if callee == "Constructor":
+                found.update(dict.fromkeys(names, names[0]))
+            elif callee == "constant" and call.args and isinstance(call.args[0], ast.Name):
+                found.update(dict.fromkeys(names, call.args[0].id))
+    return found
+
+
+def names_used(source: str) -> set[str]:
+    return {node.id for node in ast.walk(ast.parse(source)) if isinstance(node, ast.Name)} | {
+        alias.asname or alias.name
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+    }
+
+
+def test_every_constructor_of_the_core_is_the_engines_or_both_dialects() -> None:
+    """A constructor stays in the core only if the engine reads types by it (a module of the
+    core other than the constructors' own and the printer uses it) or both dialects build types
+    of it; any other is a dialect's, and lives in its package (the fencil IR's
+    `typeinf.fencil.constructors`, GTIR's `typeinf.gtir.terms`)."""
+    defined = defined_constructors(SOURCES["typeinf.core.constructors"])
+    assert {"FUN", "PRIM", "DTUPLE"} <= defined.keys()
+
+    def users(package: str, leave_out: tuple[str, ...] = ()) -> set[str]:
+        return {
+            name
+            for module, source in SOURCES.items()
+            if module.startswith(package) and module not in leave_out
+            for name in names_used(source)
+        }
+
+    engine = users("typeinf.core.", ("typeinf.core.constructors", "typeinf.core.notation"))
+    # and what the core's functions on constructors that the engine calls use (`fixed_params`)
+    functions = {
+        node.name: names_used(ast.unparse(node))
+        for node in ast.parse(SOURCES["typeinf.core.constructors"]).body
+        if isinstance(node, ast.FunctionDef)
+    }
+    engine |= {name for function in engine & functions.keys() for name in functions[function]}
+    both = users("typeinf.fencil.") & users("typeinf.gtir.")
+    unused = {
+        ctor
+        for ctor in set(defined.values())
+        if not any(name in engine | both for name, of in defined.items() if of == ctor)
+    }
+    assert sorted(unused) == []
+
+
+def test_the_core_printer_has_arms_only_for_the_cores_constructors() -> None:
+    """The engine's printer prints its own constructors; a dialect's arms are in its printer."""
+    from typeinf.core import constructors
+    from typeinf.core.notation import Printer
+
+    core = {v for v in vars(constructors).values() if isinstance(v, constructors.Constructor)}
+    assert set(Printer.ARMS) <= core

@@ -1,4 +1,4 @@
-"""Every constructor of the table (`typeinf.core.constructors.CONSTRUCTORS`) through every behaviour
+"""Every constructor of the table (`typeinf.fencil.constructors.CONSTRUCTORS`) through every behaviour
 the core has for types: printing (an arm in the printer's table, both notations), reading back,
 unification with a fresh copy, instantiation (the plan, the generated code, a direct call's),
 matching (generated and walked), and `is_instance`. A constructor added to the table without
@@ -9,34 +9,35 @@ from __future__ import annotations
 import pytest
 
 from iterir.vocabulary import GTIR_BUILTINS, PRIMITIVES
-from typeinf.core import constructors as c
+from typeinf.core import constructors as engine
 from typeinf.core.codegen import compiled, compiled_call, compiled_matcher
 from typeinf.core.instance import is_instance
 from typeinf.core.matching import walk_match
-from typeinf.core.notation import _PIECES, pformat
 from typeinf.core.schemes import Scheme
 from typeinf.core.terms import Cell, find
 from typeinf.core.unify import unify
+from typeinf.fencil import constructors as c
+from typeinf.fencil.notation import FencilPrinter, pformat
 from typeinf.fencil.reader import parse_type
 from typeinf.fencil.signatures import BUILTINS
 
 #: A type in which each constructor occurs, written in the notation (located where it shows).
-EXAMPLES: dict[c.Constructor, str] = {
+EXAMPLES: dict[engine.Constructor, str] = {
     c.VAL: "(T₀¹) → T₀¹",
-    c.FUN: "((T₀) → T₁, T₀) → T₁",
+    engine.FUN: "((T₀) → T₁, T₀) → T₁",
     c.ITERATOR_KIND: "(It[T₂, T₂, T₀¹]) → T₀¹",
     c.VALUE_KIND: "(float64⁰) → float64⁰",
     c.COLUMN_SIZE: "(It[T₀, T₀, float64ᶜ]) → float64ᶜ",
     c.SCALAR_SIZE: "(axisˢ, T₀ˢ, T₀ˢ) → named_rangeˢ where T₀: integer",
-    c.PRIM: "(int32⁰) → bool⁰",
+    engine.PRIM: "(int32⁰) → bool⁰",
     c.LIST: "(L[T₀, T₁, T₂]³) → T₀³",
     c.LOC: "(It[Vertex, Edge, T₀¹]) → It[Edge, Edge, T₀¹]",
     c.LENGTH: "(L[T₀, 4, T₁]²) → T₀²",
     c.SKIP: "(L[T₀, T₁, True]², L[T₀, T₁, False]²) → T₀²",
-    c.TTUPLE: "(T₀, T₁) → T₀",
-    c.TEMPTY: "() → T₀",
-    c.DTUPLE: "((T₀, T₁)²) → T₀²",
-    c.DEMPTY: "(()⁰) → bool⁰",
+    engine.TTUPLE: "(T₀, T₁) → T₀",
+    engine.TEMPTY: "() → T₀",
+    engine.DTUPLE: "((T₀, T₁)²) → T₀²",
+    engine.DEMPTY: "(()⁰) → bool⁰",
     c.LTUPLE: "lift of a stencil of two inputs",
     c.LEMPTY: "lift of a stencil of two inputs",
     c.VALTUPLE: "((It[T₂, …₃, T¹], …)₀ → T₄¹) → (It[T₅, …₃, T¹], …)₀ → It[T₅, T₂, T₄¹]",
@@ -47,7 +48,7 @@ EXAMPLES: dict[c.Constructor, str] = {
 LIFTED = "((It[T₂, …₃, T¹], …)₀ → T₄¹) → (It[T₅, …₃, T¹], …)₀ → It[T₅, T₂, T₄¹]"
 
 
-def _example(ctor: c.Constructor) -> tuple[Cell, str]:
+def _example(ctor: engine.Constructor) -> tuple[Cell, str]:
     """The example type of `ctor`, and its located text. Rows of locations are made only by a
     row of values' rule (they hold the defined locations of its items once known): `lift`'s
     type after its stencil's is known keeps them in its second, unexpanded row."""
@@ -58,7 +59,7 @@ def _example(ctor: c.Constructor) -> tuple[Cell, str]:
         return type_, text
     lift = parse_type(LIFTED)
     assert isinstance(lift, Cell)
-    params = c.fixed_params(lift)
+    params = engine.fixed_params(lift)
     assert params is not None
     assert not unify(
         params[0], parse_type("(It[T₀, T₁, T₂³], It[T₀, T₄, T₅³]) → T₂³", locations=True)
@@ -66,9 +67,9 @@ def _example(ctor: c.Constructor) -> tuple[Cell, str]:
     return lift, pformat(lift, locations=True)
 
 
-def _constructors(cell: Cell) -> set[c.Constructor]:
+def _constructors(cell: Cell) -> set[engine.Constructor]:
     seen: set[int] = set()
-    found: set[c.Constructor] = set()
+    found: set[engine.Constructor] = set()
     stack = [cell]
     while stack:
         root = find(stack.pop())
@@ -87,13 +88,13 @@ def test_the_table_names_each_constructor_once() -> None:
 
 
 @pytest.mark.parametrize("ctor", list(c.CONSTRUCTORS.values()), ids=lambda ctor: ctor.name)
-def test_every_constructor_has_every_behaviour(ctor: c.Constructor) -> None:
+def test_every_constructor_has_every_behaviour(ctor: engine.Constructor) -> None:
     assert ctor in EXAMPLES, f"no example type with {ctor.name}: add one (and its behaviours)"
-    assert ctor in _PIECES, f"the printer has no arm for {ctor.name}"
+    assert ctor in FencilPrinter.ARMS, f"the printer has no arm for {ctor.name}"
     check_every_behaviour(ctor, *_example(ctor))
 
 
-def check_every_behaviour(ctor: c.Constructor, type_: Cell, text: str) -> None:
+def check_every_behaviour(ctor: engine.Constructor, type_: Cell, text: str) -> None:
     """Every behaviour of `ctor`, with `type_`, a type holding it whose located text is `text`:
     the walk each constructor of the core goes through, and one added from outside it
     (`tests/test_toy_constructor.py`) too."""
@@ -116,7 +117,7 @@ def check_every_behaviour(ctor: c.Constructor, type_: Cell, text: str) -> None:
     call = compiled_call(scheme)
     assert call is not None
     *params, result = call()
-    assert pformat(c.fun(params, result), locations=True) == text
+    assert pformat(engine.fun(params, result), locations=True) == text
     # Matching, generated and walked, against the parameters' own types gives the type.
     for match in (
         compiled_matcher(scheme),
@@ -127,7 +128,7 @@ def check_every_behaviour(ctor: c.Constructor, type_: Cell, text: str) -> None:
         undecided: list[tuple[Cell, Cell]] = []
         matched = match(list(given), undecided)
         assert matched is not None and not undecided
-        assert pformat(c.fun(list(given), matched), locations=True) == text
+        assert pformat(engine.fun(list(given), matched), locations=True) == text
 
 
 def test_rows_of_values_meet_argument_rows_by_their_rule() -> None:
@@ -136,7 +137,7 @@ def test_rows_of_values_meet_argument_rows_by_their_rule() -> None:
     lifted = parse_type("((It[T¹], …)₀ → T₂¹) → (It[T¹], …)₀ → It[T₂¹]")
     stencil = parse_type("(It[T₀¹], It[T₂¹]) → T₀¹")
     lift = Scheme(lifted).instantiate()
-    assert not unify(c.fixed_params(lift)[0], stencil)  # type: ignore[index]  # lift takes one
+    assert not unify(engine.fixed_params(lift)[0], stencil)  # type: ignore[index]  # lift takes one
     # The lifted function's row has its dtypes now, but not yet its items' defined locations
     # (`_`): the located notation shows the current location the items share (the compact one
     # writes no location; the compact result read back stands at fresh locations of its own).

@@ -1,4 +1,4 @@
-"""Converting a program's solved cells into values (`typeinf.core.convert`) through the lazy mapping
+"""Converting a program's solved cells into values (`typeinf.fencil.convert`) through the lazy mapping
 of `infer_all` and `check` (`NodeTypes`): node types converted in runs, in one walk each, give
 the values that converting them one by one in pre-order gives (one numbering over the
 program), whatever order they are read in; a cell shared by several nodes is one value; and a
@@ -18,11 +18,11 @@ import iterir
 import typeinf
 from iterir import FunCall, Lambda, Sym, SymRef
 from tests.welltyped import well_typed_programs
-from typeinf.core import notation
-from typeinf.core.constructors import D_EMPTY, DTUPLE, ITERATOR, SCALAR, val
-from typeinf.core.convert import Converter, Cyclic
+from typeinf.core.constructors import D_EMPTY, DTUPLE
 from typeinf.core.terms import Cell, Sort, Type, find, make, var
-from typeinf.fencil import reader
+from typeinf.fencil import notation, reader
+from typeinf.fencil.constructors import ITERATOR, SCALAR, val
+from typeinf.fencil.convert import Converter, Cyclic
 from typeinf.fencil.infer import NodeTypes, _solved, node_types, solve
 from typeinf.types import Fun, List, Tuple, Val, Var
 from typeinf.types import Type as Value

@@ -16,12 +16,12 @@ from iterir import gtir_types as gt
 from tests.test_constructors import _constructors
 from tests.test_gtir_properties import dimensions, gtir_types, scalar_kinds
 from tests.test_gtir_samples import SAMPLES
-from typeinf.core import convert
 from typeinf.core.codegen import compiled
 from typeinf.core.instance import is_instance
 from typeinf.core.schemes import Scheme
 from typeinf.core.terms import Cell, Mismatch, Sort, find, var
 from typeinf.core.unify import unify
+from typeinf.fencil import convert
 from typeinf.fencil.reader import TypeSyntaxError
 from typeinf.gtir.notation import pformat_gtir, pformat_gtir_all, to_ascii_gtir
 from typeinf.gtir.reader import parse_gtir_type

@@ -10,7 +10,7 @@ import pytest
 
 import iterir
 import typeinf
-import typeinf.core.notation
+import typeinf.fencil.notation
 from benchmarks.shapes import deep_calls, deep_lambdas, plus_chain
 from iterir import FunCall, Lambda, Literal, Sym, SymRef
 from iterir.builders import call, deref, lam
@@ -369,13 +369,13 @@ def test_compiled_builtin_instances_equal_the_plan_and_are_fresh() -> None:
         if signature.how != "signature":
             continue
         first, second = signature.instantiate(), signature.instantiate()  # type: ignore[misc]
-        expected = typeinf.core.notation.pformat(signature.scheme.instantiate(), locations=True)  # type: ignore[union-attr]
-        assert typeinf.core.notation.pformat(first, locations=True) == expected, name
-        assert typeinf.core.notation.pformat(second, locations=True) == expected, name
+        expected = typeinf.fencil.notation.pformat(signature.scheme.instantiate(), locations=True)  # type: ignore[union-attr]
+        assert typeinf.fencil.notation.pformat(first, locations=True) == expected, name
+        assert typeinf.fencil.notation.pformat(second, locations=True) == expected, name
         assert not _variables(first) & _variables(second), name
         *params, result = signature.instantiate_call()  # type: ignore[misc]
         assert (
-            typeinf.core.notation.pformat(
+            typeinf.fencil.notation.pformat(
                 typeinf.core.constructors.fun(params, result), locations=True
             )
             == expected
@@ -401,10 +401,10 @@ def test_matching_a_builtin_call_gives_what_unifying_its_parameters_gives(argume
         assert matched is not None and not undecided, name
         for param, argument in zip(params, list(given), strict=True):
             assert not unify(param, argument), name
-        by_matching = typeinf.core.notation.pformat(
+        by_matching = typeinf.fencil.notation.pformat(
             typeinf.core.constructors.fun(list(given), matched), locations=True
         )
-        assert by_matching == typeinf.core.notation.pformat(
+        assert by_matching == typeinf.fencil.notation.pformat(
             typeinf.core.constructors.fun(params, expected), locations=True
         ), name
         assert signature.match([*given, var(Sort.TYPE)], []) is None, (
@@ -426,9 +426,9 @@ def test_a_template_instance_is_a_fresh_copy_like_a_schemes_and_matching_it_is_u
     for definition in solve(subject(program, False, None)).type.definitions:  # type: ignore[union-attr]
         template = Template(definition.type)
         copy = template.instantiate()
-        assert typeinf.core.notation.pformat(copy, locations=True) == typeinf.core.notation.pformat(
-            Scheme(definition.type).instantiate(), locations=True
-        )
+        assert typeinf.fencil.notation.pformat(
+            copy, locations=True
+        ) == typeinf.fencil.notation.pformat(Scheme(definition.type).instantiate(), locations=True)
         assert not _variables(copy) & _variables(definition.type)
         # Matching against fresh variables, or against the parameters' own types, gives what
         # unifying the parameters of an instance with them gives.
@@ -438,9 +438,9 @@ def test_a_template_instance_is_a_fresh_copy_like_a_schemes_and_matching_it_is_u
             matched = walk_match(template.root, given, [])
             for param, argument in zip(_params(instance), given, strict=True):
                 assert not unify(param, argument)
-            assert typeinf.core.notation.pformat(
+            assert typeinf.fencil.notation.pformat(
                 fun(given, matched), locations=True
-            ) == typeinf.core.notation.pformat(instance, locations=True)
+            ) == typeinf.fencil.notation.pformat(instance, locations=True)
         assert walk_match(template.root, [var(Sort.TYPE) for _ in range(arity + 1)], []) is None
 
 
@@ -540,6 +540,6 @@ def test_a_builtin_of_any_arity_made_to_one_types_a_use_as_its_signature_does(na
                     assert not unify(result, fun(inputs, out))
                     arguments, result = [*arguments, *inputs], out
                 printed.append(
-                    typeinf.core.notation.pformat(fun(arguments, result), locations=True)
+                    typeinf.fencil.notation.pformat(fun(arguments, result), locations=True)
                 )
             assert printed[0] == printed[1], (name, count, called)

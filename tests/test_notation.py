@@ -19,12 +19,23 @@ import typeinf
 from tests.conftest import ROOT
 from tests.welltyped import well_typed_programs
 from typeinf.core.constructors import (
-    ANYWHERE,
-    COLUMN,
     D_EMPTY,
     DEMPTY,
     DTUPLE,
     FUN,
+    T_EMPTY,
+    TEMPTY,
+    TTUPLE,
+    constant,
+    prim,
+    row,
+)
+from typeinf.core.instance import is_instance
+from typeinf.core.notation import to_ascii
+from typeinf.core.terms import FAMILIES, Cell, Sort, Type, find, make, var
+from typeinf.fencil.constructors import (
+    ANYWHERE,
+    COLUMN,
     ITERATOR,
     L_EMPTY,
     LENGTH,
@@ -32,22 +43,14 @@ from typeinf.core.constructors import (
     LTUPLE,
     SCALAR,
     SKIP,
-    T_EMPTY,
-    TEMPTY,
-    TTUPLE,
     VAL,
     VALLISTTUPLE,
     VALTUPLE,
     VALUE,
-    constant,
     loc,
-    prim,
-    row,
 )
-from typeinf.core.instance import is_instance
-from typeinf.core.notation import pformat, to_ascii
-from typeinf.core.terms import FAMILIES, Cell, Sort, Type, find, make, var
 from typeinf.fencil.infer import solve
+from typeinf.fencil.notation import pformat
 from typeinf.fencil.reader import TypeSyntaxError, parse_type
 from typeinf.within import subject
 
@@ -449,10 +452,10 @@ def test_a_type_too_large_to_write_out_prints_as_a_placeholder_at_once() -> None
         "from tests.test_shared_graphs import doubling\n"
         "from typeinf.fencil.infer import solve\n"
         "from typeinf.within import subject\n"
-        "from typeinf.core.notation import Printer\n"
+        "from typeinf.fencil.notation import FencilPrinter\n"
         "program = iterir.parse(doubling(6))\n"
         "type_ = solve(subject(program, False, None)).types[id(program)]\n"
-        "print(Printer([type_]).format(type_))\n"
+        "print(FencilPrinter([type_]).format(type_))\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", code],

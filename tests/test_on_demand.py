@@ -20,8 +20,8 @@ import typeinf
 from benchmarks.shapes import chained_definitions
 from tests.conftest import ROOT
 from tests.welltyped import well_typed_fencils
-from typeinf.core.convert import to_value
 from typeinf.core.offsets import read_offsets
+from typeinf.fencil.convert import to_value
 from typeinf.fencil.infer import _solved, program_type
 from typeinf.types import Fencil, FillError, Type, Val, adopt, made, on_demand, tree
 from typeinf.within import subject

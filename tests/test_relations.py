@@ -12,13 +12,14 @@ import pytest
 
 import iterir
 import typeinf
-import typeinf.core.notation
+import typeinf.fencil.notation
 from typeinf.core.constraints import GtirRule
-from typeinf.core.constructors import LIST, PRIM, prim
+from typeinf.core.constructors import PRIM, prim
 from typeinf.core.errors import UnsatisfiableConstraintError
 from typeinf.core.relations import CannotHold, Equate, Relation, known
 from typeinf.core.terms import Cell, Sort, find, make, var
 from typeinf.fencil.collect import FencilSolver
+from typeinf.fencil.constructors import LIST
 from typeinf.fencil.runs import ExplainingRun, FastRun
 from typeinf.fencil.signatures import BUILTINS
 
@@ -252,5 +253,5 @@ def test_a_relation_that_binds_while_it_waits_reaches_a_fixpoint() -> None:
     solver.relate(ListOf(a, out), 0, A_TEST)
     solver.settle()  # ends: the second pass changes no cell's root
     assert find(out).ctor is LIST and len(solver.open) == 1
-    printer = typeinf.core.notation.Printer([])
+    printer = typeinf.fencil.notation.FencilPrinter([])
     assert solver.open[0][0].show(printer.render) == "L[T₀, T₁, T₂] = list_of(T₃)"

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import iterir
 import typeinf
 from typeinf.core.constructors import TEMPTY, TTUPLE
-from typeinf.core.notation import Printer, type_tree
+from typeinf.core.notation import type_tree
 from typeinf.core.sizes import (
     MOST_PRINTED_CELLS,
     MOST_TYPE_CELLS,
@@ -24,6 +24,7 @@ from typeinf.core.sizes import (
 )
 from typeinf.core.terms import Cell, FencilType, Sort, find, make, var
 from typeinf.fencil.infer import solve
+from typeinf.fencil.notation import FencilPrinter
 from typeinf.types import Fencil, Fun, tree
 from typeinf.within import subject
 
@@ -95,7 +96,7 @@ def test_a_part_too_large_is_a_placeholder_in_a_message() -> None:
         id(program)
     ]  # the cells, which `Printer` prints
     assert isinstance(type_, FencilType)
-    text = Printer([]).render(type_.definitions[-1].type)
+    text = FencilPrinter([]).render(type_.definitions[-1].type)
     assert text.startswith("‹a type of ") and text.endswith(" cells, too large to print›")
 
 
@@ -172,7 +173,7 @@ _CONVERT = """
 import sys
 sys.path.insert(0, "tests")
 import iterir, typeinf
-from typeinf.core.convert import to_cells, to_value
+from typeinf.fencil.convert import to_cells, to_value
 from typeinf.types import tree
 from test_shared_graphs import doubling
 

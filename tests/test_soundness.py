@@ -19,8 +19,8 @@ from iterir import FencilDefinition, Node, NodeTranslator, Sym, SymRef
 from iterir.jsontext import dumps
 from tests.conftest import ROOT
 from tests.welltyped import well_typed_expressions, well_typed_fencils, well_typed_programs
-from typeinf.core.convert import to_value
 from typeinf.core.terms import FencilType
+from typeinf.fencil.convert import to_value
 from typeinf.types import Closure, Definition, Fencil, Inferred
 
 

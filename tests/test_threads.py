@@ -30,8 +30,9 @@ from tests.test_gtir_errors import ERRORS
 from tests.test_gtir_samples import SAMPLES as GTIR_SAMPLES
 from tests.test_spec_table import SPEC
 from tests.welltyped import well_typed_programs
-from typeinf.core import constructors as c
+from typeinf.core import constructors as engine
 from typeinf.core.terms import SPECIAL_DTYPES, Cell, Sort
+from typeinf.fencil import constructors as c
 from typeinf.fencil import shaped
 from typeinf.fencil.signatures import BUILTINS
 from typeinf.gtir import signatures as gtir_signatures
@@ -214,9 +215,17 @@ def _graph(cells: Sequence[Cell]) -> Iterator[Cell]:
 def _shared_cells() -> list[Cell]:
     """The cells that every inference reaches: the constants of the core and GTIR, and the
     builtins' cached types and schemes (the fencil's, their forms for an arity, GTIR's)."""
-    constants = [c.ITERATOR, c.VALUE, c.COLUMN, c.SCALAR, c.ANYWHERE, c.T_EMPTY, c.D_EMPTY]
+    constants = [
+        c.ITERATOR,
+        c.VALUE,
+        c.COLUMN,
+        c.SCALAR,
+        c.ANYWHERE,
+        engine.T_EMPTY,
+        engine.D_EMPTY,
+    ]
     constants += [c.L_EMPTY, gtir_terms.NO_DIM, gtir_terms.axis_cell("Vertex", "horizontal")]
-    constants += [c.prim(name) for name in sorted(PRIMITIVES | SPECIAL_DTYPES)]
+    constants += [engine.prim(name) for name in sorted(PRIMITIVES | SPECIAL_DTYPES)]
     roots: list[Cell] = []
     for signature in BUILTINS.values():
         if signature.type is None or signature.scheme is None:
@@ -251,12 +260,12 @@ def test_a_constant_is_one_cell_without_arguments_nor_meet_rule() -> None:
     """One cell per constructor and label, the same in every thread; a constructor whose
     structures take arguments, or that has a `meet` rule (which relinks a structure), makes
     none: a constant is never written."""
-    assert c.constant(c.LENGTH, 7) is c.constant(c.LENGTH, 7)
+    assert engine.constant(c.LENGTH, 7) is engine.constant(c.LENGTH, 7)
     label = "a location no other test names"
-    made = together(1, lambda thread, program: f"{id(c.constant(c.LOC, label))}")
+    made = together(1, lambda thread, program: f"{id(engine.constant(c.LOC, label))}")
     assert len({said for got in made for said in got}) == 1
-    assert c.constant(c.LOC, label).label == label
+    assert engine.constant(c.LOC, label).label == label
     with pytest.raises(ValueError, match="takes arguments or has a `meet` rule"):
-        c.constant(c.VAL)
+        engine.constant(c.VAL)
     with pytest.raises(ValueError, match="takes arguments or has a `meet` rule"):
-        c.constant(c.Constructor("Bare", Sort.DTYPE, meet=lambda x, y, postponed: []))
+        engine.constant(engine.Constructor("Bare", Sort.DTYPE, meet=lambda x, y, postponed: []))

@@ -15,15 +15,16 @@ import pytest
 
 import iterir
 import typeinf
-import typeinf.core.notation
+import typeinf.fencil.notation
 import typeinf.fencil.reader
 from tests.test_constructors import check_every_behaviour
-from typeinf.core import constructors as c
+from typeinf.core import constructors as engine
 from typeinf.core.codegen import compiled_matcher
 from typeinf.core.instance import is_instance
 from typeinf.core.schemes import Scheme
 from typeinf.core.terms import Cell, Mismatch, Sort, find
 from typeinf.core.unify import unify
+from typeinf.fencil import constructors as c
 from typeinf.fencil.signatures import BUILTINS
 from typeinf.types import Constructed, Fun, Val, Var, tree
 
@@ -33,16 +34,16 @@ def _meet_pair(
 ) -> list[tuple[Cell, Cell]]:
     """The new rule: a pair equals a dtype tuple of two items, `(first, second)`; unifying the
     tuple with one made of the pair's arguments checks its length (no more, no fewer items)."""
-    if other.ctor is c.DTUPLE:
-        return [(other, c.row(c.DTUPLE, list(pair.args), c.D_EMPTY))]
-    raise Mismatch(pair, other, "items" if other.ctor is c.DEMPTY else "constructors")
+    if other.ctor is engine.DTUPLE:
+        return [(other, engine.row(engine.DTUPLE, list(pair.args), engine.D_EMPTY))]
+    raise Mismatch(pair, other, "items" if other.ctor is engine.DEMPTY else "constructors")
 
 
 #: The toy: the descriptor (what it is, what it takes) and its rule.
-PAIR = c.Constructor("Pair", Sort.DTYPE, (Sort.DTYPE, Sort.DTYPE), meet=_meet_pair)
+PAIR = engine.Constructor("Pair", Sort.DTYPE, (Sort.DTYPE, Sort.DTYPE), meet=_meet_pair)
 #: A second toy without a rule, with a location argument: the generic notation leaves it out of
 #: the compact notation, as a `Val`'s.
-NEAR = c.Constructor("Near", Sort.DTYPE, (Sort.DTYPE, Sort.LOC), locations=(1,))
+NEAR = engine.Constructor("Near", Sort.DTYPE, (Sort.DTYPE, Sort.LOC), locations=(1,))
 
 
 @pytest.fixture(autouse=True)
@@ -90,7 +91,7 @@ def test_it_meets_a_two_item_tuple_by_its_rule() -> None:
     )
     assert isinstance(pair, Cell) and isinstance(two, Cell)
     assert not unify(pair, two)
-    assert typeinf.core.notation.pformat(pair) == "Pair[float64, int32]⁰"
+    assert typeinf.fencil.notation.pformat(pair) == "Pair[float64, int32]⁰"
     three = typeinf.fencil.reader.parse_type("(float64, int32, int32)²")
     assert isinstance(three, Cell)
     with pytest.raises(Mismatch):
@@ -119,10 +120,12 @@ def test_a_three_item_tuple_is_a_located_type_error() -> None:
 def test_instantiation_matching_and_is_instance() -> None:
     signature = BUILTINS["mkpair"]
     assert signature.instantiate is not None and signature.match is not None
-    assert typeinf.core.notation.pformat(signature.instantiate()) == "(T₀¹, T₂¹) → Pair[T₀, T₂]¹"
+    assert typeinf.fencil.notation.pformat(signature.instantiate()) == "(T₀¹, T₂¹) → Pair[T₀, T₂]¹"
     given = [typeinf.fencil.reader.parse_type(t) for t in ("float64⁰", "int32⁰")]
     matched = signature.match(given, [])  # type: ignore[arg-type]
-    assert matched is not None and typeinf.core.notation.pformat(matched) == "Pair[float64, int32]⁰"
+    assert (
+        matched is not None and typeinf.fencil.notation.pformat(matched) == "Pair[float64, int32]⁰"
+    )
     general, specific = (typeinf.parse_type(f"Pair[{t}") for t in ("T₀, T₁]²", "float64, int32]⁰"))
     assert typeinf.is_instance(general, specific)
     assert not typeinf.is_instance(specific, general)
@@ -139,7 +142,7 @@ def test_instantiation_matching_and_is_instance() -> None:
     ],
     ids=["pair", "nested pair", "near"],
 )
-def test_the_completeness_walk(ctor: c.Constructor, text: str) -> None:
+def test_the_completeness_walk(ctor: engine.Constructor, text: str) -> None:
     type_ = typeinf.fencil.reader.parse_type(text, locations=True)
     assert isinstance(type_, Cell)
     check_every_behaviour(ctor, type_, text)
@@ -151,13 +154,17 @@ def test_the_compact_notation_leaves_out_every_location() -> None:
     its own, so the compact text is at least as general as the type."""
     text = "(Near[T₀, Vertex]¹) → Near[T₀, T₂]¹"
     type_ = typeinf.fencil.reader.parse_type(text)
-    assert typeinf.core.notation.pformat(type_) == "(Near[T₀]¹) → Near[T₀]¹"
-    assert typeinf.core.notation.pformat(type_, locations=True) == text
+    assert typeinf.fencil.notation.pformat(type_) == "(Near[T₀]¹) → Near[T₀]¹"
+    assert typeinf.fencil.notation.pformat(type_, locations=True) == text
     back = typeinf.fencil.reader.parse_type("(Near[T₀]¹) → Near[T₀]¹")
-    assert typeinf.core.notation.pformat(back, locations=True) == "(Near[T₀, T₁]²) → Near[T₀, T₃]²"
+    assert (
+        typeinf.fencil.notation.pformat(back, locations=True) == "(Near[T₀, T₁]²) → Near[T₀, T₃]²"
+    )
     assert is_instance(back, type_) and not is_instance(type_, back)
     assert (
-        typeinf.core.notation.pformat(typeinf.fencil.reader.parse_type("Near[T₀]¹"), locations=True)
+        typeinf.fencil.notation.pformat(
+            typeinf.fencil.reader.parse_type("Near[T₀]¹"), locations=True
+        )
         == "Near[T₀, T₁]²"
     )
 
@@ -165,14 +172,14 @@ def test_the_compact_notation_leaves_out_every_location() -> None:
 def test_names_and_registration() -> None:
     for name in ("It", "L", "T", "T2", "ItOrVal3", "True", "False", "float64", "axis", "where"):
         with pytest.raises(ValueError, match="word of the notation"):
-            c.register_constructor(c.Constructor(name, Sort.DTYPE))
+            c.register_constructor(engine.Constructor(name, Sort.DTYPE))
     for taken in ("Pair", "Val", "List"):
         with pytest.raises(ValueError, match="a constructor already"):
-            c.register_constructor(c.Constructor(taken, Sort.DTYPE))
+            c.register_constructor(engine.Constructor(taken, Sort.DTYPE))
     with pytest.raises(ValueError, match="name of the notation"):
-        c.register_constructor(c.Constructor("Pa-ir", Sort.DTYPE))
+        c.register_constructor(engine.Constructor("Pa-ir", Sort.DTYPE))
     with pytest.raises(ValueError, match="row constructor"):
-        c.register_constructor(c.Constructor("Row", Sort.DROW, row="dtype"))
+        c.register_constructor(engine.Constructor("Row", Sort.DROW, row="dtype"))
     with pytest.raises(ValueError, match="of the core"):
         c.unregister_constructor(c.LIST)
     # Taken out, the toy no longer reads; put back, it does.

@@ -24,8 +24,8 @@ from tests.conftest import ROOT
 from tests.test_relations import larger  # noqa: F401  # the builtin `larger`, for one test
 from tests.welltyped import well_typed_programs
 from typeinf.core.constructors import fun
-from typeinf.core.convert import to_value
 from typeinf.core.terms import Cell, Sort, var
+from typeinf.fencil.convert import to_value
 from typeinf.types import (
     Closure,
     Definition,

@@ -18,19 +18,9 @@ from hypothesis import strategies as st
 
 from iterir import FencilDefinition, FunCall, FunctionDefinition, Lambda, Literal, Node, Sym, SymRef
 from iterir.builders import call, cartesian_domain, closure, named_range, shift
-from typeinf.core.constructors import (
-    COLUMN,
-    D_EMPTY,
-    DTUPLE,
-    ITERATOR,
-    SCALAR,
-    VALUE,
-    fun,
-    prim,
-    row,
-    val,
-)
+from typeinf.core.constructors import D_EMPTY, DTUPLE, fun, prim, row
 from typeinf.core.terms import Cell, DefinitionType, FencilType
+from typeinf.fencil.constructors import COLUMN, ITERATOR, SCALAR, VALUE, val
 
 Desc = tuple[Any, ...]
 Env = tuple[tuple[str, Desc], ...]  # the names in scope and their types, innermost last

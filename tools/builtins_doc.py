@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from iterir.files import write_text
-from typeinf.core.notation import pformat
+from typeinf.fencil.notation import pformat
 from typeinf.fencil.reader import parse_type
 from typeinf.fencil.signatures import signature_files
 

@@ -26,7 +26,6 @@ documented in the pages that `typeinf docs` lists (in a checkout: `docs/*.md`).
 """
 
 from typeinf import types
-from typeinf.core.convert import is_instance, substitution
 from typeinf.core.errors import (
     DuplicateNameError,
     GrammarBuiltinError,
@@ -47,6 +46,7 @@ from typeinf.core.offsets import (
     load_offset_provider,
 )
 from typeinf.core.sizes import TypeTooLargeError
+from typeinf.fencil.convert import is_instance, substitution
 from typeinf.fencil.reader import TypeSyntaxError
 from typeinf.fencil.signatures import register_builtin
 from typeinf.fencil.value_reader import parse_type

@@ -28,10 +28,11 @@ from typing import Any
 
 from iterir import Node
 from typeinf import types
-from typeinf.core import arguments, convert
+from typeinf.core import arguments
 from typeinf.core.errors import TypeInferenceError
 from typeinf.core.offsets import OffsetProvider, Offsets, read_offsets
 from typeinf.dialect import Dialect, decide
+from typeinf.fencil import convert
 from typeinf.fencil import infer as fencil_infer
 from typeinf.fencil.infer import NodeTypes as NodeTypes  # docs/api.md names it here
 from typeinf.gtir import infer as gtir_infer

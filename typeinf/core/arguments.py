@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from typeinf.core import messages
-from typeinf.types import Type
+from typeinf.core.values import Type
 
 
 def _wrong(function: str, argument: str, expected: str, value: object) -> TypeError:

@@ -7,18 +7,16 @@ program is known to have as an instance.
 
 from __future__ import annotations
 
-from typeinf.core.constructors import DEMPTY, ROWS_OF_VALUES, T_EMPTY, TTUPLE, row, row_items
+from typeinf.core.constructors import T_EMPTY, TTUPLE, row
 from typeinf.core.schemes import Scheme
 from typeinf.core.terms import (
     Cell,
     DefinitionType,
     FencilType,
     Mismatch,
-    Sort,
     Type,
     find,
     roots,
-    var,
 )
 from typeinf.core.unify import unify
 
@@ -28,7 +26,7 @@ def substitution(
 ) -> dict[Cell, Cell] | None:
     """For each variable of `general` (a cell of it), the type it stands for in `specific`; None
     when `specific` is not an instance of `general`. Both are copied first, so that neither
-    changes, unless `in_place` (for cells made only for this, as `typeinf.core.convert` does: the
+    changes, unless `in_place` (for cells made only for this, as `typeinf.fencil.convert` does: the
     images are then the specific type's own cells)."""
     if type(general) is not type(specific) or _names(general) != _names(specific):
         return None
@@ -63,20 +61,22 @@ def substitution(
 
 
 def _known_rows_as_tuples(cells: list[Cell]) -> None:
-    """Make each row of values whose number of items is known the tuple of its items, which it
-    is (`↑deref`'s `ValTuple` of one iterator, from `typeinf.fencil.shaped.for_arity`): the text prints it
-    as that tuple and reads it back as one, and a specific type's row must not stay a row that
-    the general type's tuple could not bind."""
+    """Make each structure that is known to be a structure of another constructor already (the
+    fencil IR's row of values whose number of items is known: `Constructor.known_as`) that
+    structure: a specific type's row must not stay a row that the general type's tuple could not
+    bind."""
     for cell in cells:
         root = find(cell)
-        if root.ctor in ROWS_OF_VALUES:
-            items, rest = row_items(root.args[1])
-            if rest.ctor is DEMPTY:
-                unify(root, row(TTUPLE, [var(Sort.TYPE) for _ in items], T_EMPTY))
+        known_as = None if root.ctor is None else root.ctor.known_as
+        if known_as is not None:
+            concrete = known_as(root)
+            if concrete is not None:
+                unify(root, concrete)
 
 
 def _reachable(cell: Cell) -> list[Cell]:
-    """The variables and rows of values of unknown length (roots) that `cell` is made of."""
+    """The variables, and the structures with a rule of their own still open (the fencil IR's
+    rows of values of unknown length: `Constructor.meet`), that `cell` is made of (roots)."""
     seen: dict[int, Cell] = {}
     stack = [cell]
     while stack:
@@ -84,7 +84,7 @@ def _reachable(cell: Cell) -> list[Cell]:
         if id(root) not in seen:
             seen[id(root)] = root
             stack.extend(root.args)
-    return [c for c in seen.values() if c.ctor is None or c.ctor in ROWS_OF_VALUES]
+    return [c for c in seen.values() if c.ctor is None or c.ctor.meet is not None]
 
 
 def is_instance(general: Type, specific: Type) -> bool:

@@ -94,38 +94,6 @@ A_COUNT = "None or a positive int"
 
 
 # -- constructors added from outside the core (constructors.register_constructor) ----------------
-def not_a_constructor_name(name: str) -> str:
-    """`name` is not a name as the reader tokenizes one."""
-    return f"a constructor's name must be a name of the notation, not {name!r}"
-
-
-def constructor_already(name: str) -> str:
-    return f"{name!r} is a constructor already"
-
-
-def notation_word(name: str) -> str:
-    """`name` is a word the notation gives a meaning of its own (`It`, `T…`, a primitive, …)."""
-    return f"{name!r} is a word of the notation: it cannot name a constructor"
-
-
-def row_constructor(name: str) -> str:
-    return f"{name!r}: a row constructor cannot be added (rows print as tuples)"
-
-
-def not_location_positions(name: str) -> str:
-    """The constructor `name`'s `locations` name positions that are not location arguments."""
-    return f"{name!r}: `locations` must be positions of location arguments"
-
-
-def core_constructor(name: str) -> str:
-    """`unregister_constructor` of one of the core's constructors."""
-    return f"{name!r} is a constructor of the core"
-
-
-def not_registered(name: str) -> str:
-    return f"{name!r} is not registered"
-
-
 def no_constant(name: str) -> str:
     """The constructor `name` takes arguments or has a `meet` rule, so it has no constant."""
     return f"{name!r} takes arguments or has a `meet` rule: no constant"
@@ -199,6 +167,11 @@ def constructor_with(name: str, count: int) -> str:
 def constructor_without(name: str) -> str:
     """The constructor `name`, which takes arguments, given none."""
     return f"`{name}` of no arguments"
+
+
+def no_notation(name: str) -> str:
+    """A value class of no dialect: none says how its values print."""
+    return f"{name} values have no notation: a dialect's value class says how they print"
 
 
 def unknown_format(spec: str) -> str:

@@ -1,38 +1,29 @@
-"""Printing types in GT4Py's notation: compact (`Val(kind, dtype, size)` only) or located.
+"""Printing types: the printer both dialects' notations are made of, and the ASCII spelling of
+the marks they share.
 
-Variables are numbered from 0 in order of first occurrence in a depth-first walk over the fields
-in constructor order (docs/notation.md); the compact notation leaves out every location, and
-skips the location fields in the walk. Located output is character for character GT4Py 1.0.3's. The passes use explicit stacks, so the type of a 100,000-level program
-prints without recursion.
+`Printer` numbers variables from 0 in order of first occurrence in a depth-first walk over the
+fields in constructor order (docs/notation.md), skipping the location fields where it leaves out
+locations; it prints without recursion (explicit stacks, so that the type of a 100,000-level
+program prints), says a cycle as `…` and a type too large by its size. What each constructor
+prints as is an arm of its class's table (`ARMS`): the engine's own constructors (functions,
+primitive dtypes, argument and dtype rows) here; the fencil IR's printer
+(`typeinf.fencil.notation`) and GTIR's (`typeinf.gtir.notation`) add or replace their own. A
+constructor without an arm prints in the generic notation `Name[arg, …]`.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any, TypeAlias
+from typing import Any, ClassVar, TypeAlias
 
 from typeinf.core.constructors import (
-    ANYWHERE,
-    COLUMN_SIZE,
     DEMPTY,
     DTUPLE,
     FUN,
-    ITERATOR_KIND,
-    LEMPTY,
-    LENGTH,
-    LIST,
-    LOC,
-    LTUPLE,
     PRIM,
-    SCALAR_SIZE,
-    SKIP,
     TEMPTY,
     TTUPLE,
-    VAL,
-    VALLISTTUPLE,
-    VALTUPLE,
-    VALUE_KIND,
     Constructor,
     row_items,
 )
@@ -42,7 +33,6 @@ from typeinf.core.terms import (
     Cell,
     ClosureType,
     DefinitionType,
-    FencilType,
     Sort,
     Type,
     find,
@@ -99,12 +89,19 @@ class _Exit:
 Piece: TypeAlias = str | Cell | _Exit
 
 
+#: How a printer prints a structure of one constructor.
+Arm: TypeAlias = "Callable[[Any, Cell], list[Piece]]"
+
+
 class Printer:
     """Numbers the variables of some types, then prints them (sharing one numbering).
 
     The compact notation leaves out every location (the design's notation, TYPES.md § 2);
     reading it back gives each iterator fresh locations of its own, a type at least as general
     as the one printed. The located notation shows them all."""
+
+    #: How each constructor prints; any other prints in the generic notation (`structure`).
+    ARMS: ClassVar[dict[Constructor, Arm]]
 
     def __init__(self, types: list[Type], locations: bool = False) -> None:
         self.locations = locations
@@ -191,16 +188,13 @@ class Printer:
                 stack.extend(reversed(pieces))
         return "".join(out)
 
-    # -- what each constructor prints as (`_PIECES`) -----------------------------------------------
+    # -- what each constructor prints as (`ARMS`) ---------------------------------------------------
     def pieces(self, cell: Cell) -> list[Piece]:
         ctor = cell.ctor
         if ctor is None:
             return [f"T{subscript(self.number(cell))}"]
-        return _PIECES.get(ctor, _structure)(self, cell)
-
-    def value(self, cell: Cell) -> list[Piece]:
-        kind, dtype, size, current, defined = cell.args
-        return self.kinded(kind, [dtype, self.size(size)], current, defined, self.shows(cell))
+        arm = self.ARMS.get(ctor)
+        return self.structure(cell) if arm is None else arm(self, cell)
 
     def shows(self, cell: Cell) -> bool:
         """Whether `cell`'s locations are printed (if it is an iterator or a row of them): in
@@ -210,50 +204,18 @@ class Printer:
     def function(self, cell: Cell) -> list[Piece]:
         return [cell.args[0], " → ", cell.args[1]]
 
-    def list_of(self, cell: Cell) -> list[Piece]:
-        dtype, length, skip = cell.args
-        return ["L[", dtype, ", ", length, ", ", skip, "]"]
-
-    def size(self, size: Cell) -> str:
-        root = find(size)
-        if root.ctor is COLUMN_SIZE:
-            return "ᶜ"
-        if root.ctor is SCALAR_SIZE:
-            return "ˢ"
-        return superscript(self.number(root))
-
-    def kinded(
-        self, kind: Cell, inner: list[Piece], current: Piece, defined: Piece, shown: bool
-    ) -> list[Piece]:
-        """A Val's text around its dtype and size: as is for a value, `It[…]` for an iterator,
-        with its locations if `shown` (GT4Py's located notation leaves out both `ANYWHERE`)."""
-        root = find(kind)
-        if root.ctor is VALUE_KIND:
-            return inner
-        if root.ctor is ITERATOR_KIND:
-            anywhere = (
-                self.locations
-                and isinstance(current, Cell)
-                and isinstance(defined, Cell)
-                and find(current) is ANYWHERE
-                and find(defined) is ANYWHERE
-            )
-            if not shown or anywhere:
-                return ["It[", *inner, "]"]
-            return ["It[", current, ", ", defined, ", ", *inner, "]"]
-        # GT4Py's located notation has no located `ItOrVal`: neither notation shows its places.
-        return [f"ItOrVal{subscript(self.number(root))}[", *inner, "]"]
-
     def tuple_of(self, cell: Cell) -> list[Piece]:
-        """`(a, b)`, `(a, b):tail` where the rest is unknown or a row of values, or just `tail`."""
+        """`(a, b)`, `(a, b):tail` where the rest is unknown or a structure with a rule of its own
+        (`open_row`), or just `tail`."""
         items, tail = row_items(cell)
         out: list[Piece] = []
         for i, item in enumerate(items):
             out += [", ", item] if i else [item]
-        if tail.ctor is TEMPTY or tail.ctor is DEMPTY or tail.ctor is LEMPTY:
+        ctor = tail.ctor
+        if ctor is not None and ctor.row is not None and not ctor.params:  # an empty row
             return ["(", *out, ")"]
-        if tail.ctor is VALTUPLE or tail.ctor is VALLISTTUPLE:
-            known, unknown = self.row_of_values(tail)
+        if ctor is not None and ctor.meet is not None:
+            known, unknown = self.open_row(tail)
             if known:
                 out += [", ", *known] if out else known
             if not unknown:
@@ -261,122 +223,49 @@ class Printer:
             return ["(", *out, "):", *unknown] if out else unknown
         return ["(", *out, "):", tail] if items else [tail]
 
-    def value_row(self, cell: Cell) -> list[Piece]:
-        known, unknown = self.row_of_values(cell)
-        if not unknown:
-            return ["(", *known, ")"]
-        return ["(", *known, "):", *unknown] if known else unknown
+    def open_row(self, cell: Cell) -> tuple[list[Piece], list[Piece]]:
+        """The known items of a row with a rule of its own (a dialect's: the fencil IR's rows of
+        values), and its unknown rest; a dialect's printer that has such rows says how."""
+        return [], self.structure(cell)
 
-    def row_of_values(self, cell: Cell) -> tuple[list[Piece], list[Piece]]:
-        """A ValTuple's or ValListTuple's known items, and its unknown rest (`(It[T¹], …)ᵣ`)."""
-        if cell.ctor is VALLISTTUPLE:
-            return self.list_row(cell)
-        kind, dtypes, size, current, defined = cell.args
-        dtype_items, dtype_tail = row_items(dtypes)
-        loc_items, loc_tail = row_items(defined)
-        shown = self.shows(cell)
-        known: list[Piece] = []
-        for i, dtype in enumerate(dtype_items):
-            location = loc_items[i] if i < len(loc_items) else "_"
-            item = self.kinded(kind, [dtype, self.size(size)], current, location, shown)
-            known += [", ", *item] if i else item
-        if dtype_tail.ctor is DEMPTY:
-            return known, []
-        rest_locations = f"…{subscript(self.number(loc_tail))}" if loc_tail.ctor is None else "…"
-        unknown = [
-            "(",
-            *self.kinded(kind, ["T", self.size(size)], current, rest_locations, shown),
-            f", …){subscript(self.number(dtype_tail))}",
-        ]
-        return known, unknown
-
-    def list_row(self, cell: Cell) -> tuple[list[Piece], list[Piece]]:
-        """A ValListTuple's known items, and its unknown rest (`(L[…ᵣ, n, k]ˢ, …)`)."""
-        kind, dtypes, length, skip, size = cell.args
-        items, tail = row_items(dtypes)
-        known: list[Piece] = []
-        for i, dtype in enumerate(items):
-            item = make(VAL, kind, make(LIST, dtype, length, skip), size, ANYWHERE, ANYWHERE)
-            known += [", ", item] if i else [item]
-        if tail.ctor is DEMPTY:
-            return known, []
-        inner: list[Piece] = [
-            f"L[…{subscript(self.number(tail))}, ",
-            length,
-            ", ",
-            skip,
-            "]",
-            self.size(size),
-        ]
-        return known, ["(", *self.kinded(kind, inner, ANYWHERE, ANYWHERE, self.locations), ", …)"]
+    def structure(self, cell: Cell) -> list[Piece]:
+        """The generic notation of a constructor without an arm of its own (one added by
+        `register_constructor`), which `fencil.reader` reads back: `Name[arg, …]`, its arguments
+        in the order of its params, location arguments left out of the compact notation (as a
+        `Val`'s); a labelled constant by its label, a constructor without params by its name."""
+        ctor = cell.ctor
+        assert ctor is not None  # a structure
+        if ctor.labelled:
+            return [str(cell.label)]
+        if not ctor.params:
+            return [ctor.name]
+        skip = () if self.shows(cell) else ctor.locations
+        out: list[Piece] = [ctor.name, "["]
+        for i, arg in enumerate(cell.args):
+            if i not in skip:
+                out += [arg] if len(out) == 2 else [", ", arg]
+        return [*out, "]"]
 
 
-def _label(printer: Printer, cell: Cell) -> list[Piece]:
-    """A constant by its label: `float64`, `Vertex`, `4`; a skip flag `True`/`False`."""
-    return [str(bool(cell.label)) if cell.ctor is SKIP else str(cell.label)]
+def label(printer: Printer, cell: Cell) -> list[Piece]:
+    """A constant by its label: `float64`, `Vertex`, `4`."""
+    return [str(cell.label)]
 
 
-def _name(printer: Printer, cell: Cell) -> list[Piece]:
-    """A constant without a label, by its constructor's name (`Iterator` in error messages)."""
-    return [cell.ctor.name]  # type: ignore[union-attr]  # a structure
-
-
-def _structure(printer: Printer, cell: Cell) -> list[Piece]:
-    """The generic notation of a constructor without an arm of its own (one added by
-    `register_constructor`), which `fencil.reader` reads back: `Name[arg, …]`, its arguments in
-    the order of its params, location arguments left out of the compact notation (as a
-    `Val`'s); a labelled constant by its label, a constructor without params by its name."""
-    ctor = cell.ctor
-    assert ctor is not None  # a structure
-    if ctor.labelled:
-        return [str(cell.label)]
-    if not ctor.params:
-        return [ctor.name]
-    skip = () if printer.shows(cell) else ctor.locations
-    out: list[Piece] = [ctor.name, "["]
-    for i, arg in enumerate(cell.args):
-        if i not in skip:
-            out += [arg] if len(out) == 2 else [", ", arg]
-    return [*out, "]"]
-
-
-#: How each core constructor prints (`tests/test_constructors.py` checks that every one has an
-#: arm); any other prints in the generic notation (`_structure`).
-_PIECES: dict[Constructor, Callable[[Printer, Cell], list[Piece]]] = {
-    VAL: Printer.value,
+Printer.ARMS = {
     FUN: Printer.function,
-    LIST: Printer.list_of,
-    **dict.fromkeys((TTUPLE, TEMPTY, DTUPLE, DEMPTY, LTUPLE, LEMPTY), Printer.tuple_of),
-    **dict.fromkeys((VALTUPLE, VALLISTTUPLE), Printer.value_row),
-    **dict.fromkeys((PRIM, LOC, LENGTH, SKIP), _label),
-    **dict.fromkeys((ITERATOR_KIND, VALUE_KIND, COLUMN_SIZE, SCALAR_SIZE), _name),
+    **dict.fromkeys((TTUPLE, TEMPTY, DTUPLE, DEMPTY), Printer.tuple_of),
+    PRIM: label,
 }
 
 
-def pformat(type_: Type, locations: bool = False) -> str:
-    """A type in the compact notation, or the located one (GT4Py 1.0.3's) with `locations`.
-    Raises TypeTooLargeError for a type too large to write out (`sizes.MOST_PRINTED_CELLS`)."""
+def written(type_: Type, printer: type[Printer] = Printer, locations: bool = False) -> str:
+    """`type_` printed whole by a printer of class `printer` (the engine's own by default, as a
+    cell's `repr` prints), its `where` clause after it. Raises TypeTooLargeError for a type too
+    large to write out (`sizes.MOST_PRINTED_CELLS`)."""
     check_printable([type_])
-    printer = Printer([type_], locations)
-    return printer.format(type_) + printer.where()
-
-
-def pformat_lines(type_: Type, locations: bool = False) -> list[str]:
-    """A fencil's type as lines, each numbered on its own with its own `where` clause: one per
-    definition (`f :: …`), then the fencil's parameters (`{name(…)}`); any other type, one line.
-    This is what `typeinf infer` prints and what a snapshot holds."""
-    if not isinstance(type_, FencilType):
-        return [pformat(type_, locations)]
-    lines = [pformat(d, locations) for d in type_.definitions]
-    return [*lines, pformat(FencilType(type_.name, (), type_.params), locations)]
-
-
-def pformat_all(types: list[Type], locations: bool = False) -> list[str]:
-    """Several types numbered together (as a fencil's parts are); no `where` clauses. Raises
-    as `pformat` does."""
-    check_printable(types)
-    printer = Printer(types, locations)
-    return [printer.format(t) for t in types]
+    out = printer([type_], locations)
+    return out.format(type_) + out.where()
 
 
 def type_tree(type_: Type) -> dict[str, Any]:

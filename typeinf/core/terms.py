@@ -113,11 +113,11 @@ class Cell:
     # for nearly every node, and an `__init__` call would cost more than the filling.
 
     def __repr__(self) -> str:
-        from typeinf.core.notation import pformat  # the notation depends on the terms
+        from typeinf.core.notation import written  # the notation depends on the terms
         from typeinf.core.sizes import TypeTooLargeError, placeholder
 
-        try:
-            return f"Cell«{pformat(self, locations=True)}»"
+        try:  # by the engine's printer: a dialect's own constructors in the generic notation
+            return f"Cell«{written(self, locations=True)}»"
         except TypeTooLargeError as error:  # a repr never raises: said by its size
             return f"Cell«{placeholder(error.cells)}»"
 

@@ -39,20 +39,7 @@ from typeinf.core.constraints import (
     Equal,
     Reason,
 )
-from typeinf.core.constructors import (
-    FUN,
-    ITERATOR,
-    LIST,
-    SCALAR,
-    T_EMPTY,
-    TTUPLE,
-    VALUE,
-    fixed_params,
-    fun,
-    prim,
-    row,
-    val,
-)
+from typeinf.core.constructors import FUN, T_EMPTY, TTUPLE, fixed_params, fun, prim, row
 from typeinf.core.diagnostics import arity_error
 from typeinf.core.driver import Collector
 from typeinf.core.errors import (
@@ -60,7 +47,6 @@ from typeinf.core.errors import (
     UnsatisfiableConstraintError,
     checked_preorder,
 )
-from typeinf.core.notation import pformat_all
 from typeinf.core.offsets import OffsetProvider
 from typeinf.core.order import definition_order
 from typeinf.core.relations import Relation
@@ -69,6 +55,8 @@ from typeinf.core.sizes import check_definition
 from typeinf.core.solve import Solver, check_finite
 from typeinf.core.terms import Cell, Mismatch, Sort, find, make, var
 from typeinf.fencil import conflicts, messages, names, rules
+from typeinf.fencil.constructors import ITERATOR, LIST, SCALAR, VALUE, val
+from typeinf.fencil.notation import pformat_all
 from typeinf.fencil.runs import ExplainingRun, FastRun, Run
 from typeinf.fencil.signatures import BUILTINS, Signature
 

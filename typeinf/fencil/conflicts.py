@@ -11,11 +11,11 @@ from typeinf.core.constraints import Argument, Call, ClosureStencil, Equal, Reas
 from typeinf.core.constructors import fixed_params
 from typeinf.core.errors import UnsatisfiableConstraintError
 from typeinf.core.history import History
-from typeinf.core.notation import Printer
 from typeinf.core.relations import Relation
 from typeinf.core.terms import Cell, Mismatch, Sort, Type, find
 from typeinf.fencil import messages
 from typeinf.fencil.conflict_records import About, Conflict, Note, RelationConflict
+from typeinf.fencil.notation import FencilPrinter
 from typeinf.fencil.stencil_inputs import used_as_value
 
 
@@ -31,7 +31,7 @@ def cannot_hold(
     variables, `with` what the known ones are, and why ("a relation of `larger` cannot
     hold: `T₂ = max(T₀, T₁)` with T₀ = bool, T₁ = int32 (`bool` has no place in the
     order)")."""
-    printer = Printer([])
+    printer = FencilPrinter([])
     names: dict[int, str] = {}
     known: list[tuple[str, Cell, Cell]] = []  # name, the relation's cell, its root
     for cell in relation.cells:
@@ -109,7 +109,7 @@ def unsatisfiable(
         reasons(history, callee_type, constraint.position) if callee_type is not None else []
     )
     shown: list[Type] = [constraint.expected, constraint.actual, mismatch.left, mismatch.right]
-    printer = Printer(
+    printer = FencilPrinter(
         shown + ([callee_type] if callee_type is not None and callee_reasons else []), located
     )
     expected, actual, left, right = (printer.format(c) for c in shown)

@@ -17,7 +17,6 @@ from iterir import FencilDefinition, FunctionDefinition, Node, StencilClosure
 from iterir.gcpause import gc_paused
 from iterir.traversal import Tree, child_positions, walk
 from typeinf.core import type_map
-from typeinf.core.convert import Converter, result_value
 from typeinf.core.driver import checked, typed
 from typeinf.core.errors import TypeInferenceError
 from typeinf.core.offsets import OffsetProvider
@@ -25,8 +24,9 @@ from typeinf.core.relations import Relation
 from typeinf.core.sizes import check_node_types
 from typeinf.core.terms import ClosureType, DefinitionType, FencilType, Type
 from typeinf.fencil.collect import Inference
+from typeinf.fencil.convert import Converter, result_value
 from typeinf.fencil.runs import SHOWS_FAST_ERRORS
-from typeinf.types import Inferred
+from typeinf.fencil.values import Inferred
 
 
 class Subject(NamedTuple):

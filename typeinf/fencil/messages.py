@@ -17,7 +17,7 @@ from collections.abc import Iterable
 
 from iterir import FunCall, Literal, Node, OffsetLiteral, SymRef
 from typeinf.core.constraints import Argument, ClosureStencil
-from typeinf.core.constructors import VAL, fixed_params
+from typeinf.core.constructors import fixed_params
 from typeinf.core.diagnostics import MAX_REASONS, callee_text, more_reasons, ordinal, reason_text
 from typeinf.core.errors import (
     GrammarBuiltinError,
@@ -28,6 +28,7 @@ from typeinf.core.errors import (
 )
 from typeinf.core.terms import FAMILY_NAMES, Why, root_of
 from typeinf.fencil.conflict_records import Conflict, InputUsedAsValue, Note, RelationConflict
+from typeinf.fencil.constructors import VAL
 from typeinf.fencil.signatures import BUILTINS
 
 #: Why two types clash, in words.

@@ -9,7 +9,7 @@ value stands `ANYWHERE` (docs/notation.md, "Reading types back").
 
 Reading is three jobs, each a module: `typeinf.core.typetokens` cuts the text into tokens (and
 makes the errors that say where it goes wrong), `typeparser` reads the tokens of a type into its
-syntax (`typeinf.core.typesyntax`), `typeinf.core.cellbuilder` builds the cells of that syntax
+syntax (`typeinf.fencil.typesyntax`), `typeinf.fencil.cellbuilder` builds the cells of that syntax
 (the three in the core are GTIR's reader's too). This module reads the text around
 the types, with this grammar (`type` is `typeparser`'s; `where` written as it is):
 
@@ -30,11 +30,11 @@ the text can go on, as the Earley parser did: the 1-based column on its line, or
 from __future__ import annotations
 
 from iterir.gcpause import gc_paused
-from typeinf.core.cellbuilder import CellBuilder
 from typeinf.core.terms import Cell, Type
-from typeinf.core.typesyntax import TYPE, Node, Step, run
 from typeinf.core.typetokens import TypeSyntaxError, echoed
+from typeinf.fencil.cellbuilder import CellBuilder
 from typeinf.fencil.typeparser import TypeParser
+from typeinf.fencil.typesyntax import TYPE, Node, Step, run
 
 #: The reader's interface; `TypeSyntaxError` is `typetokens`'s, named here as the reader's error.
 __all__ = ["TypeSyntaxError", "parse_type", "parse_with_variables"]

@@ -32,26 +32,12 @@ from typeinf.core.constraints import (
     TupleElement,
     TupleGetOperand,
 )
-from typeinf.core.constructors import (
-    D_EMPTY,
-    ITERATOR,
-    LENGTH,
-    LIST,
-    SCALAR,
-    SKIP,
-    VAL,
-    VALUE,
-    constant,
-    fun,
-    loc,
-    prim,
-    row_items,
-    val,
-)
+from typeinf.core.constructors import D_EMPTY, constant, fun, prim, row_items
 from typeinf.core.driver import check_arity
 from typeinf.core.offsets import Connectivity, Dimension
 from typeinf.core.terms import Cell, Sort, find, make, var
 from typeinf.fencil import messages, shaped
+from typeinf.fencil.constructors import ITERATOR, LENGTH, LIST, SCALAR, SKIP, VAL, VALUE, loc, val
 
 if TYPE_CHECKING:
     from typeinf.fencil.collect import Inference

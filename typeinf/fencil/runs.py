@@ -26,11 +26,11 @@ from typeinf.core.constraints import Equal, Reason, ShapedRule
 from typeinf.core.constructors import fixed_params
 from typeinf.core.errors import unchained
 from typeinf.core.matching import Matcher, walk_match
-from typeinf.core.notation import pformat_all
 from typeinf.core.schemes import Scheme, Template
 from typeinf.core.solve import Solver, check_finite
 from typeinf.core.terms import Cell, Mismatch
 from typeinf.fencil import rules, shaped
+from typeinf.fencil.notation import pformat_all
 from typeinf.fencil.signatures import Signature
 
 if TYPE_CHECKING:

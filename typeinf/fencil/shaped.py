@@ -8,25 +8,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from typeinf.core.constructors import (
-    ANYWHERE,
-    COLUMN,
-    D_EMPTY,
-    DTUPLE,
-    ITERATOR,
-    SCALAR,
-    T_EMPTY,
-    TTUPLE,
-    VALUE,
-    fixed_params,
-    fun,
-    prim,
-    row,
-    val,
-)
+from typeinf.core.constructors import D_EMPTY, DTUPLE, T_EMPTY, TTUPLE, fixed_params, fun, prim, row
 from typeinf.core.schemes import copy_graph
 from typeinf.core.terms import Cell, Mismatch, Sort, find, var
 from typeinf.core.unify import unify
+from typeinf.fencil.constructors import ANYWHERE, COLUMN, ITERATOR, SCALAR, VALUE, val
 from typeinf.fencil.signatures import Signature, typed_by
 
 #: `tuple_get(i, x)` makes a type for each element up to i, so an index must be bounded: a

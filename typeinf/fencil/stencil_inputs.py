@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from iterir import FunctionDefinition, Lambda, Node
 from typeinf.core.constraints import Equal
-from typeinf.core.constructors import ITERATOR_KIND, VAL, VALUE_KIND, fixed_params
+from typeinf.core.constructors import fixed_params
 from typeinf.core.history import History
 from typeinf.core.terms import Cell, root_of
 from typeinf.fencil.conflict_records import InputUsedAsValue
+from typeinf.fencil.constructors import ITERATOR_KIND, VAL, VALUE_KIND
 
 
 def used_as_value(

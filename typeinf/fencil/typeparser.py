@@ -34,10 +34,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from typeinf.core.constructors import CONSTRUCTORS, CORE, Constructor
+from typeinf.core.constructors import Constructor
 from typeinf.core.terms import Sort
-from typeinf.core.typesyntax import DTYPE, TYPE, Choice, Node, Part, Step, run
 from typeinf.core.typetokens import Token, TypeSyntaxError, TypeTokens, echoed
+from typeinf.fencil.constructors import CONSTRUCTORS, OWN_NOTATION
+from typeinf.fencil.typesyntax import DTYPE, TYPE, Choice, Node, Part, Step, run
 
 _ROWS = 4  # a group that may still be a row of values or lists, `(It[T¹], …)₀` (beside TYPE, DTYPE)
 
@@ -46,7 +47,7 @@ def _added(name: str) -> Constructor | None:
     """The constructor `name` if one was added from outside the core (it has the generic
     notation), else None."""
     ctor = CONSTRUCTORS.get(name)
-    return None if ctor is None or ctor in CORE else ctor
+    return None if ctor is None or ctor in OWN_NOTATION else ctor
 
 
 def _constant_of(name: str, sort: Sort) -> Constructor | None:

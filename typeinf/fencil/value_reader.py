@@ -1,12 +1,12 @@
 """`typeinf.parse_type`: a type's text, in the fencil IR's notation, read into the public values
-(`typeinf.types`): the cells `reader` reads, converted as `typeinf.core.convert` converts an
+(`typeinf.types`): the cells `reader` reads, converted as `typeinf.fencil.convert` converts an
 inferred type."""
 
 from __future__ import annotations
 
-from typeinf.core.convert import to_value
 from typeinf.fencil import reader
-from typeinf.types import Inferred
+from typeinf.fencil.convert import to_value
+from typeinf.fencil.values import Inferred
 
 
 def parse_type(text: str, locations: bool | None = None) -> Inferred:

@@ -30,11 +30,12 @@ from typeinf.core.diagnostics import (
     render_warning,
     source_of,
 )
-from typeinf.core.notation import Printer, pformat, pformat_lines, to_ascii
+from typeinf.core.notation import to_ascii
 from typeinf.core.offsets import read_offsets
 from typeinf.core.terms import Cell, FencilType
 from typeinf.dialect import Dialect
 from typeinf.fencil.infer import Solved
+from typeinf.fencil.notation import FencilPrinter, pformat, pformat_lines
 from typeinf.frontends import gtir_report, json_report
 from typeinf.frontends.docs_pages import pages
 from typeinf.frontends.explain import innermost_at, why, why_gtir
@@ -390,7 +391,7 @@ def _print_report(
         nodes = [n for n in iterir.walk(program.node) if id(n) in checked.types]
         types = [checked.types[id(n)] for n in nodes]
         if args.shared_names:  # one numbering, so one `where` clause, on a line of its own
-            printer = Printer(types, args.locations)
+            printer = FencilPrinter(types, args.locations)
             texts, where = [printer.format(t) for t in types], printer.where().strip()
         else:
             texts, where = [pformat(t, args.locations) for t in types], ""

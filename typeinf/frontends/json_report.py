@@ -9,12 +9,13 @@ from typing import Any, Literal, NotRequired, TypedDict, cast
 
 import iterir
 from iterir.trojan import BidiWarning
-from typeinf.core.convert import Converter, Cyclic
 from typeinf.core.diagnostics import Source
 from typeinf.core.errors import TypeInferenceError
-from typeinf.core.notation import pformat
 from typeinf.core.terms import DefinitionType, FencilType, Type
+from typeinf.core.values import Cyclic
+from typeinf.fencil.convert import Converter
 from typeinf.fencil.infer import Solved
+from typeinf.fencil.notation import pformat
 from typeinf.frontends import gtir_report
 from typeinf.gtir.infer import GtirSolved
 from typeinf.types import tree

@@ -20,8 +20,8 @@ import iterir
 from iterir.files import read_text
 from typeinf.core.diagnostics import Source, source_of
 from typeinf.core.errors import TypeInferenceError
-from typeinf.core.notation import pformat_lines
 from typeinf.fencil.infer import Solved
+from typeinf.fencil.notation import pformat_lines
 from typeinf.frontends.gtir_report import type_lines
 from typeinf.gtir.infer import GtirSolved
 from typeinf.route import read_provider, solve_either

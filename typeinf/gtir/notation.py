@@ -51,7 +51,7 @@ def dims_text(dimensions: tuple[Dimension, ...]) -> str:
 
 class GtirPrinter(Printer):
     """The core's printer with GTIR's arms (`_ARMS`); a cell of another constructor prints as
-    the core prints it."""
+    the core's printer prints it."""
 
     def __init__(self, types: list[Type]) -> None:
         super().__init__(types, locations=True)  # GTIR types have no locations to leave out
@@ -173,7 +173,7 @@ def to_ascii_gtir(text: str) -> str:
 
 def pformat_gtir(type_: Type) -> str:
     """A GTIR type in the notation, with its `where` clause; raises TypeTooLargeError for a
-    type too large to write out (as `typeinf.core.notation.pformat`)."""
+    type too large to write out (as `typeinf.core.notation.written`)."""
     return pformat_gtir_where(type_)[0]
 
 

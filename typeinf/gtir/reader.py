@@ -29,7 +29,7 @@ from collections.abc import Callable
 
 from iterir.gtir_types import ABBREVIATED, MAX_DEPTH, SUFFIX_KINDS, Dimension
 from iterir.vocabulary import PRIMITIVES
-from typeinf.core.cellbuilder import CellBuilder
+from typeinf.core.cellbuilder import VariableBuilder
 from typeinf.core.constructors import D_EMPTY, DTUPLE, row
 from typeinf.core.terms import Cell, Sort, find, make
 from typeinf.core.typetokens import Token, TypeSyntaxError, echoed, subscript_number
@@ -84,7 +84,7 @@ class _Reader:
         self.tokens = [_tokenize(match) for match in _TOKEN.finditer(text)]
         self.at = 0
         #: The fencil reader's variables and families (one number, one variable, sorts met).
-        self.builder = CellBuilder(located=False)
+        self.builder = VariableBuilder()
 
     # -- tokens -----------------------------------------------------------------------------------
     def peek(self) -> Token:

@@ -10,7 +10,7 @@ Anything not known is a `Var` (`sort` `"dtype"` for a type, `"dimension"`, `"dim
 `"dtype row"` for a tuple's unknown rest): a `typeinf.types.Var` that prints in GTIR's notation
 (`D₀` for a set).
 
-Conversions walk with explicit stacks (a shared part is converted once), as `typeinf.core.convert`
+Conversions walk with explicit stacks (a shared part is converted once), as `typeinf.fencil.convert`
 does for the fencil values.
 """
 
@@ -21,15 +21,15 @@ from typing import Any
 
 from iterir.gtir_types import Dimension
 from iterir.vocabulary import PRIMITIVES
-from typeinf import types
+from typeinf.core import values as types
 from typeinf.core.constructors import D_EMPTY, DEMPTY, DTUPLE, PRIM, row, row_items
-from typeinf.core.convert import Cyclic as Cyclic  # re-exported: `to_value` raises it
 from typeinf.core.terms import FAMILIES, FAMILY_NAMES, Cell, Sort, find, make, var
+from typeinf.core.values import Cyclic as Cyclic  # re-exported: `to_value` raises it
+from typeinf.core.values import Type, value_class
 from typeinf.gtir import messages
 from typeinf.gtir import terms as g
 from typeinf.gtir.notation import GtirPrinter, pformat_gtir
 from typeinf.gtir.terms import canonical, dim, dims, offset_amount, scalar
-from typeinf.types import Type, value_class
 
 
 class GtirType(Type):
@@ -44,7 +44,7 @@ class GtirType(Type):
 
 
 @value_class
-class Var(types.Var, GtirType):
+class Var(GtirType, types.Var):
     """A variable of a GTIR type: `typeinf.types.Var`'s fields, printed `T₀` or `D₀`."""
 
 

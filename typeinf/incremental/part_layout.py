@@ -10,13 +10,13 @@ from typing import Protocol, cast
 
 from iterir import Node
 from iterir.symbols import Binding, BindingKind, SymbolTable
-from typeinf.core.notation import pformat_all
 from typeinf.core.offsets import OffsetProvider
 from typeinf.core.sizes import check_node_types
 from typeinf.core.solve import check_finite
 from typeinf.core.terms import Cell, Type
 from typeinf.fencil.collect import Inference
 from typeinf.fencil.infer import by_node, program_type
+from typeinf.fencil.notation import pformat_all
 from typeinf.incremental.part_trees import PartTree
 
 

@@ -16,21 +16,21 @@ from iterir.gcpause import gc_paused
 from iterir.nodes import Program
 from iterir.symbols import Binding, BindingKind
 from iterir.traversal import MOST_NODES
-from typeinf.core.convert import to_value
 from typeinf.core.errors import TypeInferenceError
 from typeinf.core.offsets import OffsetProvider, read_offsets
 from typeinf.core.schemes import Scheme, Template
 from typeinf.core.terms import Cell, DefinitionType, FencilType, Type
 from typeinf.core.type_map import TypeMap
+from typeinf.fencil.convert import to_value
 from typeinf.fencil.infer import NodeTypes, by_node
 from typeinf.fencil.signatures import BUILTINS
+from typeinf.fencil.values import Inferred
 from typeinf.gtir.infer import OffsetTypes
 from typeinf.incremental.definition_reuse import Dependencies, Meanings, dependencies, in_order
 from typeinf.incremental.gtir import GtirState, reinfer
 from typeinf.incremental.part_layout import BUILTIN, Layout, Unsupported, lay_out, printable, slot
 from typeinf.incremental.part_trees import PartTree, fits, part_tree
 from typeinf.infer import Checked, Provider, Result, checked_read
-from typeinf.types import Inferred
 
 #: A definition's type as a value (variables numbered in the order the located notation
 #: numbers them, so equal values are equal types up to renaming), or in the located notation

@@ -21,38 +21,21 @@ from typing import Any, NoReturn, TypeVar, cast
 
 from iterir.gcpause import gc_paused
 from iterir.vocabulary import PRIMITIVES
-from typeinf.core import arguments, instance, messages, notation
+from typeinf.core import arguments, instance, messages
 from typeinf.core import relations as rel
 from typeinf.core.constructors import (
-    COLUMN,
-    CONSTRUCTORS,
-    CORE,
     DEMPTY,
     DTUPLE,
     FUN,
-    ITERATOR,
-    LEMPTY,
-    LENGTH,
-    LIST,
-    LOC,
-    LTUPLE,
     PRIM,
-    SCALAR,
-    SKIP,
     TEMPTY,
     TTUPLE,
-    VAL,
-    VALLISTTUPLE,
-    VALTUPLE,
-    VALUE,
     Constructor,
     constant,
-    loc,
     prim,
     row,
 )
 from typeinf.core.terms import (
-    FAMILIES,
     FAMILY_NAMES,
     SPECIAL_DTYPES,
     Cell,
@@ -67,7 +50,37 @@ from typeinf.core.terms import (
     var,
 )
 from typeinf.core.terms import Type as CellType
-from typeinf.types import (
+from typeinf.core.values import (
+    SPECS,
+    VARIABLE_SORTS,
+    Cyclic,
+    Type,
+    Var,
+    adopt,
+    fast_maker,
+    on_demand,
+    variable_of,
+)
+from typeinf.fencil import notation
+from typeinf.fencil.constructors import (
+    COLUMN,
+    CONSTRUCTORS,
+    ITERATOR,
+    LEMPTY,
+    LENGTH,
+    LIST,
+    LOC,
+    LTUPLE,
+    OWN_NOTATION,
+    SCALAR,
+    SKIP,
+    VAL,
+    VALLISTTUPLE,
+    VALTUPLE,
+    VALUE,
+    loc,
+)
+from typeinf.fencil.values import (
     Closure,
     Constructed,
     Definition,
@@ -78,14 +91,9 @@ from typeinf.types import (
     ListRow,
     Relation,
     Tuple,
-    Type,
     TypeValue,
     Val,
     ValRow,
-    Var,
-    adopt,
-    fast_maker,
-    on_demand,
 )
 
 # Made without the dataclasses' `__init__`: one per class of cells (see `fast_maker`).
@@ -94,21 +102,10 @@ _tuple, _list, _definition = fast_maker(Tuple), fast_maker(List), fast_maker(Def
 _EMPTY = Tuple(())
 #: What the memo holds for a structure whose parts are being converted.
 _PENDING = object()
-_SORTS = {
-    s.value: s
-    for s in (
-        Sort.TYPE, Sort.TROW, Sort.KIND, Sort.DTYPE, Sort.DROW, Sort.SIZE, Sort.LOC, Sort.LROW,
-        Sort.LENGTH, Sort.SKIP,
-    )
-}  # fmt: skip
 _EMPTIES = (TEMPTY, DEMPTY, LEMPTY)
 K = TypeVar("K")
 #: The constructors whose structures convert with their rows flattened (`Converter.values`).
 _FLATTENED = frozenset((FUN, TTUPLE, DTUPLE, LTUPLE))  # no registered one is a row
-
-
-class Cyclic(Exception):
-    """A type that contains itself: only a failed inference leaves one (`InfiniteTypeError`)."""
 
 
 class Converter:
@@ -301,7 +298,7 @@ def _constant(cell: Cell) -> Any:
         return bool(cell.label)
     if ctor in _EMPTIES:
         return _EMPTY
-    if ctor in CORE:
+    if ctor in OWN_NOTATION:
         return ctor.name  # "Iterator", "Value", "Column", "Scalar"
     return Constructed(ctor.name, (), cell.label)
 
@@ -444,12 +441,10 @@ class Builder:
         _wrong(task, repr(value))
 
     def variable(self, value: Var, want: Sort, task: Any) -> Cell:
-        sort = _SORTS.get(value.sort)
-        if sort is None or sort_meet(sort, want) is not sort:
-            _wrong(task, messages.a_variable_of_sort(value.sort))
-        if value.family is not None and value.family not in FAMILIES:
-            _wrong(task, messages.a_variable_of_family(value.family))
-        family = None if value.family is None else FAMILIES[value.family]
+        content = variable_of(value, want)
+        if isinstance(content, str):
+            _wrong(task, content)
+        sort, family = content
         cell = self.variables.get(value.number)
         if cell is None:
             cell = self.variables[value.number] = var(sort, family)
@@ -545,7 +540,7 @@ def _assemble(value: Any, want: Sort, args: list[Cell]) -> Cell:
 
 def _registered(value: Constructed, want: Sort, task: Any) -> Constructor:
     ctor = CONSTRUCTORS.get(value.name)
-    if ctor is None or ctor in CORE:
+    if ctor is None or ctor in OWN_NOTATION:
         _wrong(task, messages.unregistered(value.name))
     assert ctor is not None  # `_wrong` raised otherwise
     if sort_meet(ctor.sort, want) is not ctor.sort:
@@ -582,7 +577,7 @@ def _sort_of(value: Type) -> Sort:
     """The sort a value standing alone is printed as: a tuple of dtypes if its first item is
     one, any other tuple as a tuple of types."""
     if isinstance(value, Var):
-        return _SORTS.get(value.sort, Sort.TYPE)
+        return VARIABLE_SORTS.get(value.sort, Sort.TYPE)
     if isinstance(value, List):
         return Sort.DTYPE
     if isinstance(value, ValRow | ListRow):
@@ -608,6 +603,14 @@ def pformat(type_: Type | str | int | bool, locations: bool = False) -> str:
         return str(type_)
     arguments.a_type("typeinf.pformat", "type_", type_)
     return notation.pformat(to_cells(type_), locations)
+
+
+def formatted(value: Type, spec: str) -> str:
+    """`format(value, spec)` of one of the fencil IR's values: `spec` "" or "compact" is the
+    compact notation, "located" the located one."""
+    if spec not in SPECS:
+        raise ValueError(messages.unknown_format(spec))
+    return pformat(value, locations=SPECS[spec])
 
 
 def substitution(general: Type, specific: Type) -> dict[Var, Any] | None:
