@@ -86,9 +86,23 @@ def pformat(node: Node) -> str:
 
 
 def pformat_short(node: Node, limit: int = 80) -> str:
-    """The text of `node` on one line, cut to `limit` characters (for reprs and messages)."""
+    """The text of `node` on one line, cut to `limit` characters (for reprs and messages).
+    Which notation is guessed from the first `limit` nodes; a node only GTIR has met after them
+    (a `let`'s value prints before its body) has it printed again as GTIR."""
+    gtir = is_gtir(node, limit)
+    try:
+        return _short(node, limit, gtir)
+    except _GtirOnly:
+        return _short(node, limit, True)
+
+
+class _GtirOnly(Exception):
+    """The fencil IR's notation met a node only GTIR has."""
+
+
+def _short(node: Node, limit: int, gtir: bool) -> str:
     out, size = [], 0
-    for token in _tokens(node, is_gtir(node, limit)):
+    for token in _tokens(node, gtir):
         if type(token) is str:
             text = token
         elif isinstance(token, _Break):
@@ -157,8 +171,10 @@ def is_gtir(root: Node, limit: int | None = None) -> bool:
 
 
 def _objects(root: Node) -> Iterator[object]:
-    """What `root` holds, in pre-order: a tree built in Python may hold anything (the printer
-    says so where it prints it), so a child that is no node is given and not entered."""
+    """What `root` holds, each node before its children but the last child first (so a
+    `limit` can miss a node only GTIR has early in the text: `pformat_short` then prints again as
+    GTIR). A tree built in Python may hold anything (the printer says so where it prints it), so
+    a child that is no node is given and not entered."""
     stack: list[object] = [root]
     while stack:
         node = stack.pop()
@@ -250,6 +266,8 @@ def _pieces(node: Node, minimum: int) -> list[Piece]:
         for item in (*node.function_definitions, *node.closures):
             body += [HARD, (item, 0)]
         return [*_params(f"{name_text(node.id)}(", node.params), " {", BEGIN, *body, END, HARD, "}"]
+    if isinstance(node, GTIR_CLASSES):
+        raise _GtirOnly
     raise TypeError(f"cannot print {type(node).__name__}: not an IR node")
 
 

@@ -266,6 +266,36 @@ def test_explain_a_position(tmp_path, capsys: pytest.CaptureFixture[str]) -> Non
     assert main(["explain", str(path)]) == 2
 
 
+@pytest.mark.parametrize(
+    "example", sorted((ROOT / "docs" / "examples").glob("*.itir")), ids=lambda path: path.stem
+)
+def test_explain_answers_at_every_position_of_every_example(
+    example, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every line's first character and each word start: a type, or why there is none, never an
+    internal error (a definition in a recursion cycle, which is never typed, was one)."""
+    text = example.read_text(encoding="utf-8")
+    for number, line in enumerate(text.splitlines(), start=1):
+        starts = [
+            i for i, c in enumerate(line) if not c.isspace() and (i == 0 or line[i - 1] == " ")
+        ]
+        for column in starts[:6]:
+            code = main(["explain", f"{example}:{number}:{column + 1}"])
+            captured = capsys.readouterr()
+            assert code in (0, 1, 2), (number, column + 1, captured.err)
+            assert "internal error" not in captured.err, (number, column + 1)
+
+
+def test_explain_in_a_recursion_cycle_says_inference_stopped(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = ROOT / "docs" / "examples" / "rules-recursion.itir"
+    assert main(["explain", f"{path}:3:3"]) == 1
+    captured = capsys.readouterr()
+    assert "recursion is not allowed: even → odd → even" in captured.err
+    assert captured.out.endswith("  has no type: inference stopped before it (see the errors)\n")
+
+
 def test_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as info:
         main(["--help"])

@@ -95,3 +95,18 @@ def test_unprintable_nodes_raise_a_clear_error() -> None:
         pformat(lam(param)("x"))
     with pytest.raises(TypeError, match="not an IR node"):
         pformat(FunCall(SymRef("f"), ("x",)))  # type: ignore[arg-type]
+
+
+def test_a_short_text_whose_guess_misses_a_gtir_node_prints_as_gtir() -> None:
+    """The notation of a short text is guessed from a few nodes, which may miss a Cartesian
+    offset that the text reaches early (an icon4py program's `typeinf infer --all` stopped on
+    one with an internal error): it is printed again as GTIR."""
+    text = (
+        "(⇑(λ(__it, __offset) → ·⟪Kᵥ→Kᵥ, ·__offset⟫(__it)))(\n"
+        "  (⇑(λ(__it) → ·⟪C2E2Cₒ, 2ₒ⟫(__it)))(theta_v),\n"
+        "  (⇑(λ(a, b) → ·a + ·b))((⇑(λ(it) → list_get(2, ·it)))(zd_vertoffset), 1)\n"
+        ")"
+    )
+    node = iterir.parse(text)
+    assert iterir.pformat_short(node, 40) == "(⇑(λ(__it, __offset) → ·⟪Kᵥ→Kᵥ, ·__offs…"
+    assert iterir.pformat(node).startswith("(⇑(λ(__it, __offset) → ·⟪Kᵥ→Kᵥ, ·__offset⟫(__it)))(")

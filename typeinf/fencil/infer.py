@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any, NamedTuple, cast
 
-from iterir import FencilDefinition, FunctionDefinition, Node, StencilClosure
+from iterir import FencilDefinition, FunctionDefinition, Node, StencilClosure, SymRef
 from iterir.gcpause import gc_paused
 from iterir.traversal import Tree, child_positions, walk
 from typeinf.core import type_map
@@ -95,18 +95,25 @@ def every_error(
 
 def program_type(inference: Inference, position: int, types: Sequence[Type | None]) -> Type | None:
     """The type of the node at `position`, for definitions, closures and fencils built from the
-    types of their parts (which `types` must already hold)."""
+    types of their parts (which `types` must already hold); None where inference stopped before
+    one of those parts (a definition in a recursion cycle has no type)."""
     current = inference.nodes[position]
     if isinstance(current, FunctionDefinition):
+        if inference.types[position] is None:
+            return None
         return DefinitionType(
             current.id, inference.type_at(position), _relations(inference, position)
         )
     if isinstance(current, StencilClosure):
         _, _, output, *inputs = inference.children(position)
+        if not _all_typed(inference, [output, *inputs]):
+            return None
         return ClosureType(tuple(inference.type_at(i) for i in inputs), inference.type_at(output))
     if isinstance(current, FencilDefinition):
         count = len(current.function_definitions) + len(current.params)
         children = child_positions(inference.sizes, position, count)
+        if not _all_typed(inference, children):
+            return None
         ndefs = len(current.function_definitions)
         definitions = tuple(
             # A fencil's first children are its definitions.
@@ -120,6 +127,14 @@ def program_type(inference: Inference, position: int, types: Sequence[Type | Non
         params = tuple(inference.type_at(p) for p in children[ndefs:])
         return FencilType(current.id, definitions, params)
     return types[position] if types[position] is not None else inference.built(position)
+
+
+def _all_typed(inference: Inference, positions: Sequence[int]) -> bool:
+    """Whether inference typed every part at `positions`: a name without a type is a grammar
+    builtin used as a value, which `type_at` says; any other part was never reached."""
+    return all(
+        inference.types[p] is not None or type(inference.nodes[p]) is SymRef for p in positions
+    )
 
 
 def _position(inference: Inference, program: Subject) -> int:
