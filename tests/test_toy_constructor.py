@@ -129,6 +129,13 @@ def test_instantiation_matching_and_is_instance() -> None:
     general, specific = (typeinf.parse_type(f"Pair[{t}") for t in ("T₀, T₁]²", "float64, int32]⁰"))
     assert typeinf.is_instance(general, specific)
     assert not typeinf.is_instance(specific, general)
+    # A structure with a rule of its own is no variable of the specific type: two equal pairs
+    # may both be the general type's one variable.
+    general, specific = map(typeinf.parse_type, ("(T₀¹) → T₀¹", "(Pair[T₀, T₁]²) → Pair[T₀, T₁]²"))
+    assert typeinf.substitution(general, specific) == {
+        typeinf.types.Var("dtype", 0): Constructed("Pair", (Var("dtype", 0), Var("dtype", 1))),
+        typeinf.types.Var("size", 1): Var("size", 2),
+    }
     first = BUILTINS["first"].type
     assert first is not None and compiled_matcher(Scheme(first)) is not None
 

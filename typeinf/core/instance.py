@@ -75,8 +75,9 @@ def _known_rows_as_tuples(cells: list[Cell]) -> None:
 
 
 def _reachable(cell: Cell) -> list[Cell]:
-    """The variables, and the structures with a rule of their own still open (the fencil IR's
-    rows of values of unknown length: `Constructor.meet`), that `cell` is made of (roots)."""
+    """The variables, and the structures that may still become a structure of another
+    constructor (those with a `Constructor.known_as`: the fencil IR's rows of values, of unknown
+    length once `_known_rows_as_tuples` made the others tuples), that `cell` is made of (roots)."""
     seen: dict[int, Cell] = {}
     stack = [cell]
     while stack:
@@ -84,7 +85,7 @@ def _reachable(cell: Cell) -> list[Cell]:
         if id(root) not in seen:
             seen[id(root)] = root
             stack.extend(root.args)
-    return [c for c in seen.values() if c.ctor is None or c.ctor.meet is not None]
+    return [c for c in seen.values() if c.ctor is None or c.ctor.known_as is not None]
 
 
 def is_instance(general: Type, specific: Type) -> bool:
