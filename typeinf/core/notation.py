@@ -205,8 +205,8 @@ class Printer:
         return [cell.args[0], " → ", cell.args[1]]
 
     def tuple_of(self, cell: Cell) -> list[Piece]:
-        """`(a, b)`, `(a, b):tail` where the rest is unknown or a structure with a rule of its own
-        (`open_row`), or just `tail`."""
+        """`(a, b)`, `(a, b):tail` where the rest is unknown or a row with a rule of its own
+        (`open_row`: a registered constructor is never a row), or just `tail`."""
         items, tail = row_items(cell)
         out: list[Piece] = []
         for i, item in enumerate(items):
@@ -214,7 +214,7 @@ class Printer:
         ctor = tail.ctor
         if ctor is not None and ctor.row is not None and not ctor.params:  # an empty row
             return ["(", *out, ")"]
-        if ctor is not None and ctor.meet is not None:
+        if ctor is not None and ctor.row is not None and ctor.meet is not None:
             known, unknown = self.open_row(tail)
             if known:
                 out += [", ", *known] if out else known

@@ -77,7 +77,16 @@ class Type:
 
 
 #: The format specs of the fencil IR's notations: whether each shows locations.
-SPECS = {"": False, "compact": False, "located": True}
+_SPECS = {"": False, "compact": False, "located": True}
+
+
+def shows_locations(spec: str) -> bool:
+    """Whether the format spec `spec` of a fencil IR's value ("", "compact" or "located") shows
+    locations; a ValueError for any other spec."""
+    located = _SPECS.get(spec)
+    if located is None:
+        raise ValueError(messages.unknown_format(spec))
+    return located
 
 
 class OnDemand(Type):
@@ -197,8 +206,7 @@ class Var(Type):
     def __format__(self, spec: str) -> str:
         """`T₀`, `T₀ where T₀: float`: a variable alone, in either of the fencil IR's notations
         (`spec` "", "compact" or "located"), as the engine's printer prints its cell."""
-        if spec not in SPECS:
-            raise ValueError(messages.unknown_format(spec))
+        shows_locations(spec)  # a variable has no locations to show, but the spec is checked
         want = VARIABLE_SORTS.get(self.sort, Sort.TYPE)
         content = variable_of(self, want)
         if isinstance(content, str):

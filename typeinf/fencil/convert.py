@@ -51,7 +51,6 @@ from typeinf.core.terms import (
 )
 from typeinf.core.terms import Type as CellType
 from typeinf.core.values import (
-    SPECS,
     VARIABLE_SORTS,
     Cyclic,
     Type,
@@ -603,14 +602,6 @@ def pformat(type_: Type | str | int | bool, locations: bool = False) -> str:
         return str(type_)
     arguments.a_type("typeinf.pformat", "type_", type_)
     return notation.pformat(to_cells(type_), locations)
-
-
-def formatted(value: Type, spec: str) -> str:
-    """`format(value, spec)` of one of the fencil IR's values: `spec` "" or "compact" is the
-    compact notation, "located" the located one."""
-    if spec not in SPECS:
-        raise ValueError(messages.unknown_format(spec))
-    return pformat(value, locations=SPECS[spec])
 
 
 def substitution(general: Type, specific: Type) -> dict[Var, Any] | None:

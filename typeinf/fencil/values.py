@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from typeinf.core.values import OnDemand, Type, Var, value_class
+from typeinf.core.values import OnDemand, Type, Var, shows_locations, value_class
 
 if TYPE_CHECKING:
     from typeinf.core import relations
@@ -32,9 +32,9 @@ class FencilValue(Type):
     __slots__ = ()
 
     def __format__(self, spec: str) -> str:
-        from typeinf.fencil.convert import formatted  # conversion depends on the values
+        from typeinf.fencil.convert import pformat  # conversion depends on the values
 
-        return formatted(self, spec)
+        return pformat(self, locations=shows_locations(spec))
 
 
 @value_class
